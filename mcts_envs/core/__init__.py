@@ -1,0 +1,35 @@
+"""Core of mcts-envs: the Game protocol, the registry, errors and seeding."""
+
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+    InvalidSeedError,
+    MctsEnvsError,
+    OptionalDependencyError,
+    UnknownGameError,
+)
+from mcts_envs.core.game import CHANCE, TERMINAL, Game, GameInfo, GameKernels, KernelGame
+from mcts_envs.core.registry import get_entry, list_games, make, make_game
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "ActionTypeError",
+    "Game",
+    "GameInfo",
+    "GameKernels",
+    "IllegalActionError",
+    "InvalidOptionError",
+    "InvalidRecordError",
+    "InvalidSeedError",
+    "KernelGame",
+    "MctsEnvsError",
+    "OptionalDependencyError",
+    "UnknownGameError",
+    "get_entry",
+    "list_games",
+    "make",
+    "make_game",
+]

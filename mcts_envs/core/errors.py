@@ -1,0 +1,60 @@
+"""Exception types of the package.
+
+Every error says what was wrong and what is allowed. All derive from :class:`MctsEnvsError`,
+and each also derives from the built-in exception a Python user would expect
+(``ValueError``, ``TypeError``, ``KeyError``, ``ImportError``), so ``except ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+
+class MctsEnvsError(Exception):
+    """Base class of every error raised by mcts-envs."""
+
+
+class IllegalActionError(MctsEnvsError, ValueError):
+    """An action that is not legal in the current state (or is out of the action space)."""
+
+
+class ActionTypeError(IllegalActionError, TypeError):
+    """An action of the wrong type (actions are integers, ``int`` or a NumPy integer)."""
+
+
+class InvalidRecordError(MctsEnvsError, ValueError):
+    """A malformed text record (position string, FEN, game record) that cannot be parsed."""
+
+
+class UnknownGameError(MctsEnvsError, KeyError):
+    """A game name that is not in the registry."""
+
+    def __str__(self) -> str:  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class InvalidSeedError(MctsEnvsError, TypeError):
+    """A seed that is not ``None`` or a non-negative integer."""
+
+
+class InvalidOptionError(MctsEnvsError, ValueError):
+    """An unknown or out-of-range option passed to a game, env or agent."""
+
+
+class OptionalDependencyError(MctsEnvsError, ImportError):
+    """An optional dependency is missing; the message names the extra that installs it."""
+
+
+def require_optional(module: str, extra: str):
+    """Import ``module`` lazily or raise :class:`OptionalDependencyError` naming ``extra``.
+
+    Returns:
+        The imported module.
+    """
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise OptionalDependencyError(
+            f"{module!r} is needed for this feature but is not installed; "
+            f"install it with: pip install 'mcts-envs[{extra}]'"
+        ) from error

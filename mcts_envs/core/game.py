@@ -1,0 +1,332 @@
+"""The Game protocol: the forward model every game implements and every agent relies on.
+
+A game is immutable facts (:class:`GameInfo`) plus pure functions over a *state*: a 1-D
+``np.int64`` array of length ``info.state_size`` whose layout each game documents in its
+``kernels`` module. States are values: :meth:`Game.apply` returns a new array and never mutates
+its input, so agents can keep references, clone cheaply and use :meth:`Game.key` in tables.
+
+The same rules are exposed twice, without being written twice:
+
+* :class:`GameKernels`: the compiled (numba ``njit``) functions that hold the rules, for hot loops
+  (playouts, compiled search). Their signatures are fixed here so generic compiled code can take
+  any game's kernels as arguments.
+* :class:`Game`: the checked Python API (clear errors on bad input) built on those kernels by
+  :class:`KernelGame`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+
+from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
+from mcts_envs.core.seeding import make_rng
+
+#: ``current_player`` value of a chance node (the next action is a chance outcome).
+CHANCE = -1
+#: ``current_player`` value of a terminal state.
+TERMINAL = -2
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game.
+
+    Attributes:
+        name: registry name, e.g. ``"tictactoe"``.
+        num_actions: size of the flat ``Discrete`` action space.
+        max_game_length: upper bound on the number of player decisions in one game.
+        has_chance: whether chance nodes occur.
+        observation_shape: shape of ``observation(state, player)``.
+        state_size: length of the state array.
+        max_legal_actions: upper bound on ``len(legal_actions(state))``; kernel buffers use it.
+        max_chance_outcomes: upper bound on the number of outcomes at a chance node (0 if none).
+        num_players: always 2 here.
+        observation_dtype: dtype of the observation planes.
+        observation_high: upper bound of the observation values (lower bound is 0).
+    """
+
+    name: str
+    num_actions: int
+    max_game_length: int
+    has_chance: bool
+    observation_shape: tuple[int, ...]
+    state_size: int
+    max_legal_actions: int
+    max_chance_outcomes: int = 0
+    num_players: int = 2
+    observation_dtype: type = np.int8
+    observation_high: int = 1
+
+
+class GameKernels(NamedTuple):
+    """The compiled rules of one game (numba dispatchers with these signatures).
+
+    ``state`` is the game's ``int64[state_size]`` array; kernels named ``*_inplace`` or
+    ``apply_action`` mutate it, the others only read it.
+
+    Attributes:
+        current_player: ``(state) -> int``: 0, 1, ``CHANCE`` or ``TERMINAL``.
+        legal_actions: ``(state, out: int64[max_legal_actions]) -> int``: writes the legal actions
+            (or, at a chance node, the possible outcomes) in increasing order, returns the count.
+        apply_action: ``(state, action) -> None``: plays a legal action (or chance outcome) in place.
+        chance_outcomes: ``(state, outcomes: int64[], probabilities: float64[]) -> int``: at a
+            chance node, writes outcomes and their probabilities (summing to 1), returns the count.
+        returns: ``(state, out: float64[2]) -> None``: +1 win, -1 loss, 0 draw, at terminal states.
+        score: ``(state, out: float64[2]) -> None``: graded result in [0, 1] per player.
+        heuristic: ``(state, player) -> float``: static evaluation in [0, 1] from ``player``'s view
+            (1 is best), used by minimax2 and alpha-beta at the depth limit.
+        random_playout: ``(state, rng: uint64[1]) -> None``: plays uniformly random legal actions
+            (chance outcomes by their probabilities) in place until the state is terminal.
+    """
+
+    current_player: Callable[..., Any]
+    legal_actions: Callable[..., Any]
+    apply_action: Callable[..., Any]
+    chance_outcomes: Callable[..., Any]
+    returns: Callable[..., Any]
+    score: Callable[..., Any]
+    heuristic: Callable[..., Any]
+    random_playout: Callable[..., Any]
+
+
+@runtime_checkable
+class Game(Protocol):
+    """The forward model of a two-player game (laws checked by ``tests/core/test_game_laws.py``).
+
+    Laws: ``current_player(s) in (0, 1)`` iff ``legal_actions(s)`` is non-empty;
+    ``action_mask(s).nonzero()[0] == legal_actions(s)``; ``apply`` never mutates ``s``;
+    at a terminal state ``returns(s).sum() == 0``; ``from_text(to_text(s))`` equals ``s``.
+    """
+
+    info: GameInfo
+    kernels: GameKernels
+
+    def initial_state(self) -> np.ndarray:
+        """The state before the first decision (may be a chance node)."""
+        ...
+
+    def current_player(self, state: np.ndarray) -> int:
+        """0 or 1 for the player to act, or ``CHANCE`` / ``TERMINAL``."""
+        ...
+
+    def legal_actions(self, state: np.ndarray) -> np.ndarray:
+        """Legal actions (int64, increasing); empty at terminal and chance nodes."""
+        ...
+
+    def action_mask(self, state: np.ndarray) -> np.ndarray:
+        """``int8[num_actions]`` with 1 exactly at the legal actions."""
+        ...
+
+    def apply(self, state: np.ndarray, action: int) -> np.ndarray:
+        """A new state after ``action`` (or chance outcome); ``state`` is left unchanged."""
+        ...
+
+    def chance_outcomes(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(outcomes, probabilities)`` at a chance node; probabilities sum to 1."""
+        ...
+
+    def returns(self, state: np.ndarray) -> np.ndarray:
+        """``float64[2]``: +1 win, -1 loss, 0 draw (zeros before the end); zero-sum."""
+        ...
+
+    def score(self, state: np.ndarray) -> np.ndarray:
+        """``float64[2]`` graded result in [0, 1], ``score[p]`` from player p's view."""
+        ...
+
+    def observation(self, state: np.ndarray, player: int) -> np.ndarray:
+        """Observation planes from ``player``'s perspective (own pieces first)."""
+        ...
+
+    def clone(self, state: np.ndarray) -> np.ndarray:
+        """An independent copy of ``state``."""
+        ...
+
+    def key(self, state: np.ndarray) -> bytes:
+        """A hashable key, equal for equal states."""
+        ...
+
+    def to_text(self, state: np.ndarray) -> str:
+        """A human-readable record of ``state`` that :meth:`from_text` reads back."""
+        ...
+
+    def from_text(self, text: str) -> np.ndarray:
+        """Parse :meth:`to_text` output; raises ``InvalidRecordError`` on malformed text."""
+        ...
+
+
+def check_action_type(action: object) -> int:
+    """Return ``action`` as a Python int or raise :class:`ActionTypeError`."""
+    if isinstance(action, bool) or not isinstance(action, numbers.Integral):
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            return int(action)
+        raise ActionTypeError(
+            f"an action must be an integer (int or NumPy integer), got {action!r} "
+            f"of type {type(action).__name__}"
+        )
+    return int(action)
+
+
+def describe_actions(actions: np.ndarray, limit: int = 20) -> str:
+    """A short human-readable list of actions for error messages."""
+    shown = ", ".join(str(int(a)) for a in actions[:limit])
+    more = f", ... ({len(actions)} in all)" if len(actions) > limit else ""
+    return f"[{shown}{more}]"
+
+
+class KernelGame:
+    """Implements the :class:`Game` protocol on top of a game's :class:`GameKernels`.
+
+    Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
+    ``to_text`` and ``from_text``. They may override ``action_to_string`` and ``step_info``.
+    """
+
+    info: GameInfo
+    kernels: GameKernels
+
+    # -- state checks -------------------------------------------------------------------------
+    def check_state(self, state: object) -> np.ndarray:
+        """Return ``state`` if it is a state array of this game, else raise ``TypeError``."""
+        if (
+            not isinstance(state, np.ndarray)
+            or state.dtype != np.int64
+            or state.shape != (self.info.state_size,)
+        ):
+            raise TypeError(
+                f"a {self.info.name} state is an int64 array of shape ({self.info.state_size},), "
+                f"got {type(state).__name__}"
+                + (f" {state.dtype}{state.shape}" if isinstance(state, np.ndarray) else "")
+            )
+        return state
+
+    # -- protocol -----------------------------------------------------------------------------
+    def initial_state(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def current_player(self, state: np.ndarray) -> int:
+        return int(self.kernels.current_player(self.check_state(state)))
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        """Whether the game is over."""
+        return self.current_player(state) == TERMINAL
+
+    def _raw_legal(self, state: np.ndarray) -> np.ndarray:
+        buffer = np.empty(max(self.info.max_legal_actions, self.info.max_chance_outcomes), np.int64)
+        count = self.kernels.legal_actions(state, buffer)
+        return buffer[:count]
+
+    def legal_actions(self, state: np.ndarray) -> np.ndarray:
+        self.check_state(state)
+        if self.kernels.current_player(state) < 0:
+            return np.empty(0, np.int64)
+        return self._raw_legal(state).copy()
+
+    def action_mask(self, state: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self.info.num_actions, np.int8)
+        mask[self.legal_actions(state)] = 1
+        return mask
+
+    def apply(self, state: np.ndarray, action: int) -> np.ndarray:
+        """A new state after ``action``; at a chance node ``action`` is a chance outcome.
+
+        Raises:
+            ActionTypeError: if ``action`` is not an integer.
+            IllegalActionError: if ``action`` is not legal here (the message lists what is).
+        """
+        self.check_state(state)
+        action = check_action_type(action)
+        player = int(self.kernels.current_player(state))
+        if player == TERMINAL:
+            raise IllegalActionError(
+                f"{self.info.name}: the game is over, no action is allowed (got {action})"
+            )
+        if player == CHANCE:
+            allowed = self.chance_outcomes(state)[0]
+            what = "chance outcome"
+        else:
+            allowed = self._raw_legal(state)
+            what = f"action for player {player}"
+        if action not in allowed:
+            if player != CHANCE and not 0 <= action < self.info.num_actions:
+                problem = f"action {action} is outside the action space 0..{self.info.num_actions - 1}"
+            else:
+                problem = f"{action} is not a legal {what}"
+            raise IllegalActionError(
+                f"{self.info.name}: {problem}; legal here: {describe_actions(allowed)}"
+            )
+        child = state.copy()
+        self.kernels.apply_action(child, action)
+        return child
+
+    def apply_unchecked(self, state: np.ndarray, action: int) -> np.ndarray:
+        """Like :meth:`apply` without the legality check (for callers that checked already)."""
+        child = state.copy()
+        self.kernels.apply_action(child, action)
+        return child
+
+    def chance_outcomes(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.check_state(state)
+        if self.kernels.current_player(state) != CHANCE:
+            return np.empty(0, np.int64), np.empty(0, np.float64)
+        size = max(self.info.max_chance_outcomes, 1)
+        outcomes = np.empty(size, np.int64)
+        probabilities = np.empty(size, np.float64)
+        count = self.kernels.chance_outcomes(state, outcomes, probabilities)
+        return outcomes[:count].copy(), probabilities[:count].copy()
+
+    def returns(self, state: np.ndarray) -> np.ndarray:
+        out = np.zeros(2, np.float64)
+        if self.current_player(state) == TERMINAL:
+            self.kernels.returns(state, out)
+        return out
+
+    def score(self, state: np.ndarray) -> np.ndarray:
+        out = np.zeros(2, np.float64)
+        self.kernels.score(self.check_state(state), out)
+        return out
+
+    def heuristic(self, state: np.ndarray, player: int) -> float:
+        """Static evaluation in [0, 1] from ``player``'s view (see :class:`GameKernels`)."""
+        return float(self.kernels.heuristic(self.check_state(state), player))
+
+    def observation(self, state: np.ndarray, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def clone(self, state: np.ndarray) -> np.ndarray:
+        return self.check_state(state).copy()
+
+    def key(self, state: np.ndarray) -> bytes:
+        return self.check_state(state).tobytes()
+
+    def to_text(self, state: np.ndarray) -> str:
+        raise NotImplementedError
+
+    def from_text(self, text: str) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- extras -------------------------------------------------------------------------------
+    def random_playout(self, state: np.ndarray, seed: int) -> np.ndarray:
+        """A terminal state reached from ``state`` by the compiled random playout (seeded)."""
+        final = self.check_state(state).copy()
+        self.kernels.random_playout(final, make_rng(seed))
+        return final
+
+    def action_to_string(self, state: np.ndarray, action: int) -> str:
+        """A human-readable name of ``action`` in ``state`` (default: the integer)."""
+        return str(int(action))
+
+    def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
+        """Extra facts for the env's ``infos`` after each step, or ``None`` for none."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def parse_error(game: str, text: object, problem: str, expected: str) -> InvalidRecordError:
+    """Build an :class:`InvalidRecordError` that quotes the text and says what is expected."""
+    return InvalidRecordError(f"{game}: cannot parse {text!r}: {problem}; expected {expected}")

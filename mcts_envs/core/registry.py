@@ -1,0 +1,113 @@
+"""The registry of games and their envs, behind ``mcts_envs.make`` and ``mcts_envs.list_games``.
+
+Each env module (``mcts_envs/envs/<game>_v0.py``) registers itself on import with
+:func:`register_game`, which also registers the env with PettingZoo as ``mcts_envs/<game>-v0``.
+The registry is filled by importing ``mcts_envs`` (it imports every env module); it holds only
+constant entries, never per-run state.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mcts_envs.core.errors import UnknownGameError
+
+
+@dataclass(frozen=True)
+class RegistryEntry:
+    """How to build one game and its env.
+
+    Attributes:
+        name: the game's name, e.g. ``"tictactoe"``.
+        version: env version number (the env id is ``f"{name}_v{version}"``).
+        game_factory: ``(**game_kwargs) -> Game``.
+        env_factory: ``(**kwargs) -> AECEnv`` wrapped with the safety layer (``env()``).
+        raw_env_factory: ``(**kwargs) -> AECEnv`` without wrappers (``raw_env()``).
+    """
+
+    name: str
+    version: int
+    game_factory: Callable[..., Any]
+    env_factory: Callable[..., Any]
+    raw_env_factory: Callable[..., Any]
+
+    @property
+    def env_name(self) -> str:
+        """The env's name with version, e.g. ``"tictactoe_v0"``."""
+        return f"{self.name}_v{self.version}"
+
+    @property
+    def pettingzoo_id(self) -> str:
+        """The id under which PettingZoo's registry knows the env."""
+        return f"mcts_envs/{self.name}-v{self.version}"
+
+
+_ENTRIES: dict[str, RegistryEntry] = {}
+
+
+def register_game(entry: RegistryEntry, entry_point: str) -> None:
+    """Add ``entry`` to the registry and register its env with PettingZoo.
+
+    Args:
+        entry: the game's registry entry.
+        entry_point: ``"module:function"`` of the env factory, for PettingZoo's registry.
+    """
+    _ENTRIES[entry.name] = entry
+    try:
+        import pettingzoo
+
+        register = getattr(pettingzoo, "register", None)
+        if register is not None and entry.pettingzoo_id not in getattr(pettingzoo, "aec_registry", {}):
+            register("aec", entry.pettingzoo_id, entry_point=entry_point)
+    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
+        pass
+
+
+def list_games() -> list[str]:
+    """Names of all registered games, sorted (e.g. ``["tictactoe", "ultimate_tictactoe"]``)."""
+    return sorted(_ENTRIES)
+
+
+def get_entry(name: str) -> RegistryEntry:
+    """The registry entry of ``name`` (a game name or env name like ``"tictactoe_v0"``).
+
+    Raises:
+        UnknownGameError: if no game has that name; the message lists the known names.
+    """
+    if not isinstance(name, str):
+        raise UnknownGameError(f"a game name is a string, got {name!r}; known games: {list_games()}")
+    key = name.strip().lower().replace("-", "_")
+    for prefix in ("mcts_envs/",):
+        key = key.removeprefix(prefix.replace("-", "_"))
+    if key in _ENTRIES:
+        return _ENTRIES[key]
+    for entry in _ENTRIES.values():
+        if key == entry.env_name:
+            return entry
+    known = list_games()
+    close = difflib.get_close_matches(key, known + [_ENTRIES[k].env_name for k in known], n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise UnknownGameError(f"unknown game {name!r}{hint}; known games: {', '.join(known)}")
+
+
+def make_game(name: str, **game_kwargs: Any) -> Any:
+    """Build the :class:`~mcts_envs.core.game.Game` called ``name`` with its options."""
+    return get_entry(name).game_factory(**game_kwargs)
+
+
+def make(name: str, *, raw: bool = False, **kwargs: Any) -> Any:
+    """Build the PettingZoo AEC env of game ``name`` (``"tictactoe"`` or ``"tictactoe_v0"``).
+
+    Args:
+        name: game or env name; see :func:`list_games`.
+        raw: return the unwrapped ``raw_env`` (illegal actions raise) instead of ``env()``.
+        **kwargs: env options (``render_mode``, ``max_moves``) and game options.
+
+    Raises:
+        UnknownGameError: if ``name`` is not registered.
+    """
+    entry = get_entry(name)
+    return (entry.raw_env_factory if raw else entry.env_factory)(**kwargs)

@@ -1,0 +1,283 @@
+"""The one generic PettingZoo AEC env that serves every game of the package.
+
+Nothing here knows a rule: the env asks the :class:`~mcts_envs.core.game.Game` for the player to
+move, the legal actions, the next state and the returns, and samples chance outcomes with its own
+``np_random``. Each game's env module only adds its game card, metadata and renderer
+(:func:`mcts_envs.envs.factory.define_env`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.game import CHANCE, TERMINAL, check_action_type, describe_actions
+from mcts_envs.core.seeding import check_seed
+
+AGENTS = ("player_0", "player_1")
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """What a game's env module supplies to the generic env.
+
+    Attributes:
+        env_name: e.g. ``"tictactoe_v0"`` (PettingZoo's ``metadata["name"]``).
+        game_factory: ``(**game_kwargs) -> Game``.
+        renderer_factory: ``(game) -> renderer`` with ``text(state)``, ``size`` and
+            ``draw(surface, state, pygame)`` (see :mod:`mcts_envs.envs.rendering`).
+        render_fps: frames per second of the ``human`` mode.
+    """
+
+    env_name: str
+    game_factory: Any
+    renderer_factory: Any
+    render_fps: int = 2
+
+
+class GameEnv(AECEnv, EzPickle):
+    """PettingZoo AEC env over any :class:`~mcts_envs.core.game.Game`.
+
+    * agents ``player_0`` and ``player_1``; ``agent_selection`` is always the player to act
+      (the same agent may act several times in a row when the game says so);
+    * observation ``{"observation": planes (mover's view), "action_mask": int8[num_actions]}``;
+      the mask is all zeros for an agent that is not on move;
+    * rewards only at the end: +1 / -1 / 0 from ``game.returns``; truncation only with ``max_moves``;
+    * ``env.game`` is the Game, ``env.state`` the current forward-model state (a value: each step
+      makes a new array, so references held by agents stay valid);
+    * chance outcomes are sampled with ``np_random``, re-created by ``reset(seed)``;
+    * an illegal action raises :class:`~mcts_envs.core.errors.IllegalActionError` and changes
+      nothing (``env()`` wraps this class to end the game with a penalty instead, as PettingZoo does).
+
+    Args:
+        spec: the game's :class:`EnvSpec`.
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+        max_moves: truncate the game after this many player moves (``None``: never).
+        **game_kwargs: options of the game (see its game card).
+    """
+
+    def __init__(
+        self,
+        spec: EnvSpec,
+        render_mode: str | None = None,
+        max_moves: int | None = None,
+        **game_kwargs: Any,
+    ):
+        EzPickle.__init__(self, spec, render_mode, max_moves, **game_kwargs)
+        super().__init__()
+        self.spec = spec
+        self.game = spec.game_factory(**game_kwargs)
+        self.metadata = {
+            "name": spec.env_name,
+            "render_modes": ["ansi", "rgb_array", "human"],
+            "is_parallelizable": False,
+            "render_fps": spec.render_fps,
+        }
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidOptionError(
+                f"render_mode {render_mode!r} is not supported; "
+                f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
+            )
+        if max_moves is not None and (
+            isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+        ):
+            raise InvalidOptionError(f"max_moves must be None or a positive int, got {max_moves!r}")
+        self.render_mode = render_mode
+        self.max_moves = max_moves
+        self.possible_agents = list(AGENTS)
+        info = self.game.info
+        action_space = spaces.Discrete(info.num_actions)
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0,
+                    high=info.observation_high,
+                    shape=info.observation_shape,
+                    dtype=info.observation_dtype,
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
+            }
+        )
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self._zero_mask = np.zeros(info.num_actions, np.int8)
+        self._renderer = None
+        self.np_random = None
+        self.state: np.ndarray | None = None
+        self.history: list[int] = []
+
+    # -- spaces -------------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object on every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same object on every call)."""
+        return self.action_spaces[agent]
+
+    # -- episode ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; ``seed`` re-creates ``np_random`` (same seed, same game).
+
+        Raises:
+            InvalidSeedError: if ``seed`` is not ``None`` or a non-negative int.
+        """
+        seed = check_seed(seed)
+        if seed is not None or self.np_random is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self._infos_filled = False
+        self.history = []
+        self.num_moves = 0
+        self._chance_outcomes: list[int] = []
+        self._set_state(self.game.initial_state())
+        self._update_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _set_state(self, state: np.ndarray) -> None:
+        """Adopt ``state``, first sampling through any chance nodes with ``np_random``."""
+        game = self.game
+        while game.kernels.current_player(state) == CHANCE:
+            outcomes, probabilities = game.chance_outcomes(state)
+            outcome = int(outcomes[self.np_random.choice(len(outcomes), p=probabilities)])
+            state = game.apply_unchecked(state, outcome)
+            self.history.append(outcome)
+            self._chance_outcomes.append(outcome)
+        self.state = state
+        player = int(game.kernels.current_player(state))
+        self._mask = None
+        if player == TERMINAL:
+            self._player = TERMINAL
+            returns = game.returns(state)
+            for index, agent in enumerate(self.agents):
+                self.rewards[agent] = float(returns[index])
+                self.terminations[agent] = True
+        else:
+            self._player = player
+            self.agent_selection = self.agents[player]
+
+    def _legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self.game.action_mask(self.state)
+        return self._mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` from ``agent``'s view (mask zero when not on move)."""
+        index = 0 if agent == AGENTS[0] else 1
+        on_move = self._player == index
+        return {
+            "observation": self.game.observation(self.state, index),
+            "action_mask": self._legal_mask().copy() if on_move else self._zero_mask.copy(),
+        }
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for ``agent_selection``.
+
+        Raises:
+            ActionTypeError: if ``action`` is not an integer.
+            IllegalActionError: if ``action`` is out of range or not legal; the env is unchanged.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = check_action_type(action)
+        mask = self._legal_mask()
+        if not (0 <= action < mask.shape[0]) or not mask[action]:
+            raise IllegalActionError(self._illegal_message(action))
+        self._cumulative_rewards[agent] = 0.0
+        for other in self.agents:
+            self.rewards[other] = 0.0
+        self.history.append(action)
+        self.num_moves += 1
+        mover = self._player
+        self._chance_outcomes = []
+        self._set_state(self.game.apply_unchecked(self.state, action))
+        if self._player == TERMINAL:
+            # PettingZoo classic: after the end, the other agent is selected to see its reward.
+            self.agent_selection = self.agents[1 - mover]
+        elif self.max_moves is not None and self.num_moves >= self.max_moves:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._update_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _illegal_message(self, action: int) -> str:
+        legal = np.flatnonzero(self._legal_mask())
+        name = self.game.info.name
+        if not 0 <= action < self.game.info.num_actions:
+            problem = f"action {action} is outside the action space 0..{self.game.info.num_actions - 1}"
+        else:
+            problem = f"action {action} is not legal for {self.agent_selection}"
+        return f"{name}: {problem}; legal actions: {describe_actions(legal)}"
+
+    def _update_infos(self) -> None:
+        extras = self.game.step_info(self.state)
+        if extras is None and not self._chance_outcomes:
+            if self._infos_filled:
+                self.infos = {agent: {} for agent in self.agents}
+                self._infos_filled = False
+            return
+        self._infos_filled = True
+        common = dict(extras or {})
+        if self._chance_outcomes:
+            common["chance_outcomes"] = list(self._chance_outcomes)
+        for agent in self.agents:
+            self.infos[agent] = dict(common)
+
+    # -- records ------------------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The game so far: env name, seed, initial position, actions and chance outcomes in order."""
+        return {
+            "env": self.metadata["name"],
+            "seed": getattr(self, "np_random_seed", None),
+            "initial": self.game.to_text(self.game.initial_state()),
+            "actions": list(self.history),
+            "final": self.game.to_text(self.state) if self.state is not None else None,
+        }
+
+    # -- rendering ----------------------------------------------------------------------------
+    def render(self) -> str | np.ndarray | None:
+        """Render per ``render_mode``: text (``ansi``), an HxWx3 uint8 array, or a window."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
+            return None
+        if self._renderer is None:
+            from mcts_envs.envs.rendering import Renderer
+
+            self._renderer = Renderer(self.spec.renderer_factory(self.game), self.render_mode,
+                                      self.metadata["render_fps"], self.spec.env_name)
+        return self._renderer.render(self.state)
+
+    def close(self) -> None:
+        """Close the render window, if any."""
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # -- copy and pickle keep the game in progress -------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_renderer"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __str__(self) -> str:
+        return self.metadata["name"]

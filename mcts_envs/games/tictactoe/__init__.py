@@ -1,0 +1,5 @@
+"""Tic-Tac-Toe (RULES.md section 1)."""
+
+from mcts_envs.games.tictactoe.game import TicTacToe
+
+__all__ = ["TicTacToe"]

@@ -1,0 +1,104 @@
+"""The Tic-Tac-Toe :class:`~mcts_envs.core.game.Game` (rules in :mod:`.kernels`).
+
+Text record: three rows of ``x``, ``o`` or ``.`` separated by ``/``, a space, then the side to
+move, e.g. ``"x.o/.x./..o x"``. The side must agree with the marks (X moves when both have as
+many marks); a finished game keeps the side that would move next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.games.tictactoe import kernels as k
+
+TEXT_FORMAT = "3 rows of x/o/. separated by '/', a space, and the side to move (x or o)"
+
+
+class TicTacToe(KernelGame):
+    """Tic-Tac-Toe: X (``player_0``) moves first; three in a row wins; ``Discrete(9)`` cells."""
+
+    info = GameInfo(
+        name="tictactoe",
+        num_actions=9,
+        max_game_length=9,
+        has_chance=False,
+        observation_shape=(3, 3, 2),
+        state_size=k.STATE_SIZE,
+        max_legal_actions=9,
+    )
+    kernels = GameKernels(
+        current_player=k.current_player,
+        legal_actions=k.legal_actions,
+        apply_action=k.apply_action,
+        chance_outcomes=k.chance_outcomes,
+        returns=k.returns,
+        score=k.score,
+        heuristic=k.heuristic,
+        random_playout=k.random_playout,
+    )
+
+    def initial_state(self) -> np.ndarray:
+        return np.zeros(k.STATE_SIZE, np.int64)
+
+    def observation(self, state: np.ndarray, player: int) -> np.ndarray:
+        planes = np.empty((3, 3, 2), np.int8)
+        k.observation_planes(state, player, planes)
+        return planes
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """``int8[3, 3]``: 0 empty, 1 X (``player_0``), 2 O (``player_1``)."""
+        cells = np.zeros(9, np.int8)
+        for player in (0, 1):
+            for cell in range(9):
+                if (int(state[player]) >> cell) & 1:
+                    cells[cell] = player + 1
+        return cells.reshape(3, 3)
+
+    def action_to_string(self, state: np.ndarray, action: int) -> str:
+        return f"r{action // 3}c{action % 3}"
+
+    def to_text(self, state: np.ndarray) -> str:
+        board = self.board(self.check_state(state))
+        rows = ["".join(".xo"[v] for v in row) for row in board]
+        return "/".join(rows) + " " + "xo"[int(state[2])]
+
+    def from_text(self, text: str) -> np.ndarray:
+        def fail(problem: str):
+            return parse_error("tictactoe", text, problem, TEXT_FORMAT)
+
+        if not isinstance(text, str):
+            raise fail(f"a record is a str, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) != 2:
+            raise fail(f"found {len(parts)} space-separated fields instead of 2")
+        rows, side = parts
+        rows = rows.split("/")
+        if len(rows) != 3 or any(len(row) != 3 for row in rows):
+            raise fail("the board must be 3 rows of 3 characters")
+        state = self.initial_state()
+        for cell, char in enumerate("".join(rows)):
+            if char not in ".xo":
+                raise fail(f"bad character {char!r} (allowed: x, o, .)")
+            if char != ".":
+                state["xo".index(char)] |= 1 << cell
+        if side not in ("x", "o"):
+            raise fail(f"bad side to move {side!r}")
+        xs, os_ = bin(int(state[0])).count("1"), bin(int(state[1])).count("1")
+        if xs - os_ not in (0, 1):
+            raise fail(f"{xs} X marks and {os_} O marks cannot happen (X moves first)")
+        state[2] = 0 if xs == os_ else 1
+        if "xo"[int(state[2])] != side:
+            raise fail(f"with {xs} X and {os_} O marks the side to move is {'xo'[int(state[2])]!r}")
+        x_line, o_line = k.THREE_IN_A_ROW[state[0]], k.THREE_IN_A_ROW[state[1]]
+        if x_line and o_line:
+            raise fail("both players have three in a row")
+        if (x_line and side != "o") or (o_line and side != "x"):
+            raise fail("the winner must have made the last move")
+        if x_line:
+            state[3] = k.X_WON
+        elif o_line:
+            state[3] = k.O_WON
+        elif xs + os_ == 9:
+            state[3] = k.DRAW
+        return state

@@ -1,0 +1,164 @@
+"""Tic-Tac-Toe rules as compiled kernels on 9-bit bitboards (RULES.md section 1).
+
+Cells are numbered row-major 0..8 (``cell = row * 3 + col``); bit ``cell`` of a bitboard is set
+when the cell holds that player's mark.
+
+State layout (``int64[4]``):
+
+====  ==========================================================
+ 0    ``player_0`` (X) bitboard
+ 1    ``player_1`` (O) bitboard
+ 2    player to move (0 or 1; flips after every move, also the last)
+ 3    status: 0 ongoing, 1 X won, 2 O won, 3 draw
+====  ==========================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.seeding import rng_below
+
+NUM_CELLS = 9
+FULL_BOARD = (1 << NUM_CELLS) - 1
+STATE_SIZE = 4
+ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
+
+#: The eight lines of three (rows, columns, diagonals) as bit masks.
+LINES = np.array(
+    [0b000000111, 0b000111000, 0b111000000, 0b001001001,
+     0b010010010, 0b100100100, 0b100010001, 0b001010100],
+    dtype=np.int64,
+)
+
+
+def _build_three_in_a_row_table() -> np.ndarray:
+    table = np.zeros(1 << NUM_CELLS, dtype=np.bool_)
+    for bits in range(1 << NUM_CELLS):
+        table[bits] = any(bits & int(line) == int(line) for line in LINES)
+    return table
+
+
+#: ``THREE_IN_A_ROW[bits]`` is True when the 9-bit board ``bits`` contains a full line.
+THREE_IN_A_ROW = _build_three_in_a_row_table()
+
+
+@njit(cache=True)
+def current_player(state):
+    """0 or 1 while the game goes on, else ``TERMINAL``."""
+    if state[3] != ONGOING:
+        return TERMINAL
+    return state[2]
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """Writes the empty cells into ``out`` (increasing), returns their count (0 if over)."""
+    if state[3] != ONGOING:
+        return 0
+    occupied = state[0] | state[1]
+    count = 0
+    for cell in range(NUM_CELLS):
+        if not (occupied >> cell) & 1:
+            out[count] = cell
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Marks ``action`` for the player to move, then updates the status (in place)."""
+    player = state[2]
+    state[player] |= np.int64(1) << action
+    if THREE_IN_A_ROW[state[player]]:
+        state[3] = X_WON + player
+    elif (state[0] | state[1]) == FULL_BOARD:
+        state[3] = DRAW
+    state[2] = 1 - player
+
+
+@njit(cache=True)
+def chance_outcomes(state, outcomes, probabilities):
+    """Tic-Tac-Toe has no chance nodes."""
+    return 0
+
+
+@njit(cache=True)
+def returns(state, out):
+    """+1/-1/0 per player at the end (zeros while the game goes on)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[3] == X_WON:
+        out[0] = 1.0
+        out[1] = -1.0
+    elif state[3] == O_WON:
+        out[0] = -1.0
+        out[1] = 1.0
+
+
+@njit(cache=True)
+def score(state, out):
+    """1 for a win, 0 for a loss, 0.5 each for a draw or an unfinished game."""
+    returns(state, out)
+    out[0] = (out[0] + 1.0) * 0.5
+    out[1] = (out[1] + 1.0) * 0.5
+
+
+@njit(cache=True)
+def line_potential(own, other):
+    """Sum over lines free of ``other``'s marks of the number of ``own`` marks in them."""
+    total = 0
+    for line in LINES:
+        if other & line == 0:
+            bits = own & line
+            while bits:
+                bits &= bits - 1
+                total += 1
+    return total
+
+
+@njit(cache=True)
+def heuristic(state, player):
+    """Exact value at the end; otherwise 0.5 + (own - opponent line potential) / 48, in [0, 1].
+
+    The line potential counts, over the eight lines not blocked by the opponent, the player's
+    marks in them (at most 24), so the value stays within [0, 1].
+    """
+    if state[3] != ONGOING:
+        if state[3] == DRAW:
+            return 0.5
+        return 1.0 if state[3] == X_WON + player else 0.0
+    own = line_potential(state[player], state[1 - player])
+    other = line_potential(state[1 - player], state[player])
+    return 0.5 + (own - other) / 48.0
+
+
+@njit(cache=True)
+def random_playout(state, rng):
+    """Plays uniformly random moves in place until the game is over."""
+    while state[3] == ONGOING:
+        occupied = state[0] | state[1]
+        empty_count = NUM_CELLS
+        bits = occupied
+        while bits:
+            bits &= bits - 1
+            empty_count -= 1
+        pick = rng_below(rng, empty_count)
+        for cell in range(NUM_CELLS):
+            if not (occupied >> cell) & 1:
+                if pick == 0:
+                    apply_action(state, cell)
+                    break
+                pick -= 1
+
+
+@njit(cache=True)
+def observation_planes(state, player, out):
+    """Writes ``int8[3, 3, 2]`` planes into ``out``: plane 0 ``player``'s marks, plane 1 the other's."""
+    own = state[player]
+    other = state[1 - player]
+    for cell in range(NUM_CELLS):
+        out[cell // 3, cell % 3, 0] = (own >> cell) & 1
+        out[cell // 3, cell % 3, 1] = (other >> cell) & 1
