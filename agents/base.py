@@ -1,0 +1,83 @@
+"""The Agent protocol shared by search agents and learned policies.
+
+Every agent can act inside any PettingZoo ``agent_iter()`` loop (:meth:`Agent.act`) and, for fast
+arenas, directly on the forward model (:meth:`Agent.act_state`). Search agents also expose a policy
+target (:meth:`Agent.policy`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from mcts_envs.core.game import Game
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What every agent provides.
+
+    Attributes:
+        name: a short label for tables and records, e.g. ``"mcts:iterations=800"``.
+    """
+
+    name: str
+
+    def act(self, env: Any) -> int:
+        """An action for ``env.agent_selection`` (reads ``env.unwrapped.game/state``; no deepcopy)."""
+        ...
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        """An action for ``game.current_player(state)`` in ``state``."""
+        ...
+
+    def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """``(probs float64[num_actions], value)`` for the player to move; value in [-1, 1]."""
+        ...
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (e.g. a reused search tree): a new game starts."""
+        ...
+
+
+def game_and_state(env_or_game: Any, state: np.ndarray | None = None) -> tuple[Game, np.ndarray]:
+    """Resolve ``policy``'s arguments: an env (forward model read from ``env.unwrapped``) or a game + state.
+
+    Raises:
+        TypeError: if neither form is given.
+    """
+    if state is not None:
+        return env_or_game, state
+    unwrapped = getattr(env_or_game, "unwrapped", None)
+    if unwrapped is not None and hasattr(unwrapped, "game") and hasattr(unwrapped, "state"):
+        return unwrapped.game, unwrapped.state
+    raise TypeError(
+        "pass an mcts_envs env, or a Game and a state: policy(env) or policy(game, state)"
+    )
+
+
+class ForwardModelAgent:
+    """Base for agents that decide from the forward model: ``act(env)`` calls ``act_state``."""
+
+    name = "agent"
+
+    def act(self, env: Any) -> int:
+        game, state = game_and_state(env)
+        return self.act_state(game, state)
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        raise NotImplementedError
+
+    def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """One-hot on the chosen action, value 0 (override for a real policy target)."""
+        game, state = game_and_state(env_or_game, state)
+        probs = np.zeros(game.info.num_actions, np.float64)
+        probs[self.act_state(game, state)] = 1.0
+        return probs, 0.0
+
+    def reset(self) -> None:
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
