@@ -80,7 +80,7 @@ def tile_code(tile, orientation):
 
 @njit(cache=True)
 def cell_demands(grid, index):
-    """``(required, mask)`` one-hot words of the edge colours that the neighbours of ``index`` impose."""
+    """``(required, mask)``: one-hot words of the edge colours the neighbours of ``index`` impose."""
     required = 0
     mask = 0
     for d in range(6):
@@ -95,7 +95,7 @@ def cell_demands(grid, index):
 
 @njit(cache=True)
 def link_colour_counts(grid, index, counts):
-    """Writes into ``counts[4]`` how many placed neighbours of ``index`` lead each colour into it."""
+    """Writes into ``counts[4]`` how many placed neighbours lead each colour into ``index``."""
     for colour in range(4):
         counts[colour] = 0
     for d in range(6):

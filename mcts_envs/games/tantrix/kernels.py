@@ -277,7 +277,7 @@ def place_tile(state, index, tile, orientation):
 # -- restrictions -----------------------------------------------------------------------------
 @njit(cache=True)
 def closure(grid, forced, forced_count, placed_index, extra, marks, stack, touched):
-    """Runs the controlled-sides closure of restriction (c) (rule 11c), optionally after a placement.
+    """Runs the controlled-sides closure of rule 11c, optionally after a placement.
 
     ``placed_index`` (-1 for none) is treated as a tile just placed. Empty cells with three or
     more placed-or-treated neighbours become treated one at a time (a stack). Returns
@@ -350,7 +350,9 @@ def clear_scratch(extra, marks, touched, n_touched):
 
 
 @njit(cache=True)
-def space_ok(grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack, touched):
+def space_ok(
+    grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack, touched
+):
     """Whether a tile at ``index`` passes restrictions (b) and (c) (independent of the tile).
 
     ``base_marks`` holds the closure of the current board (``_TREATED`` cells), computed once
@@ -444,9 +446,11 @@ def generate(state, out, forced_only, stop_at_first):
     touched = base_marks
     words = np.empty(6 * HAND_SIZE, np.int64)
     for i in range(6 * HAND_SIZE):
-        words[i] = TILE_ONE_HOT[state[start + i % HAND_SIZE], i // HAND_SIZE] if (
-            i % HAND_SIZE < hand_count
-        ) else 0
+        words[i] = (
+            TILE_ONE_HOT[state[start + i % HAND_SIZE], i // HAND_SIZE]
+            if (i % HAND_SIZE < hand_count)
+            else 0
+        )
     fits = np.empty(6 * HAND_SIZE, np.bool_)
     for item in range(list_count):
         index = state[list_start + item]
@@ -475,7 +479,15 @@ def generate(state, out, forced_only, stop_at_first):
                 extra[:] = 0
                 base_ready = True
             if not space_ok(
-                grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack,
+                grid,
+                index,
+                base_marks,
+                base_legal,
+                forced,
+                forced_count,
+                extra,
+                marks,
+                stack,
                 touched,
             ):
                 continue
@@ -554,14 +566,19 @@ def advance(state):
             else:
                 state[STATUS] = DEADLOCK
             return
-        if not end_turn:  # PHASE_FORCED_AFTER
-            if generate(state, scratch, True, True) > 0:
-                state[STATUS] = DECIDE
-                return
+        if not end_turn and generate(state, scratch, True, True) > 0:  # PHASE_FORCED_AFTER
+            state[STATUS] = DECIDE
+            return
         other = 1 - mover
         if state[HAND_COUNT_0 + other] > 0:
             state[MOVER] = other
         state[PHASE] = PHASE_FORCED_FIRST
+
+
+@njit(cache=True, inline="always")
+def is_chance(status):
+    """Whether ``status`` is a chance node (a deal or a draw)."""
+    return status <= DRAW
 
 
 @njit(cache=True)
@@ -570,7 +587,7 @@ def current_player(state):
     status = state[STATUS]
     if status == DECIDE:
         return state[MOVER]
-    if status == DEAL or status == DRAW:
+    if is_chance(status):
         return CHANCE
     return TERMINAL
 
@@ -578,7 +595,7 @@ def current_player(state):
 @njit(cache=True)
 def chance_outcomes(state, outcomes, probabilities):
     """At a deal or draw: the tiles in the bag (increasing), each with probability 1 / bag size."""
-    if state[STATUS] != DEAL and state[STATUS] != DRAW:
+    if not is_chance(state[STATUS]):
         return 0
     bits = state[BAG_BITS]
     count = 0
@@ -597,7 +614,7 @@ def legal_actions(state, out):
     status = state[STATUS]
     if status == DECIDE:
         return generate(state, out, state[PHASE] != PHASE_FREE, False)
-    if status == DEAL or status == DRAW:
+    if is_chance(status):
         probabilities = np.empty(NUM_TILES, np.float64)
         return chance_outcomes(state, out, probabilities)
     return 0
@@ -728,7 +745,7 @@ def random_playout(state, rng):
         if status == DECIDE:
             count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
             apply_action(state, buffer[rng_below(rng, count)])
-        elif status == DEAL or status == DRAW:
+        elif is_chance(status):
             apply_chance(state, random_tile_from_bag(state, rng))
         else:
             return
@@ -749,7 +766,7 @@ def playout_statistics(state, rng, counts):
             counts[decisions] = count
             decisions += 1
             apply_action(state, buffer[rng_below(rng, count)])
-        elif status == DEAL or status == DRAW:
+        elif is_chance(status):
             apply_chance(state, random_tile_from_bag(state, rng))
         else:
             return decisions

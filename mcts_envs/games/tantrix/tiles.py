@@ -52,7 +52,9 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]
                 one_hot[tile, orientation] |= 1 << (4 * edge + colour)
             for edge in range(6):
                 colour = colours[tile, orientation, edge]
-                others = [e for e in range(6) if e != edge and colours[tile, orientation, e] == colour]
+                others = [
+                    e for e in range(6) if e != edge and colours[tile, orientation, e] == colour
+                ]
                 partner[tile, orientation, edge] = others[0]
     edges_text = tuple(edges for _, edges, _ in rows)
     shapes = tuple(shape for _, _, shape in rows)
