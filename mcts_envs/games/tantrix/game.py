@@ -26,7 +26,7 @@ from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.scoring import best_line, trace_line
-from mcts_envs.games.tantrix.tiles import COLOUR_LETTERS, COLOUR_NAMES, NUM_TILES
+from mcts_envs.games.tantrix.tiles import COLOUR_LETTERS, COLOUR_NAMES, NUM_TILES, TILE_ONE_HOT
 
 TEXT_FORMAT = (
     "key=value fields colors=RY first=highest|player_0 status=deal|draw|decide|finished|deadlock "
@@ -334,8 +334,6 @@ class Tantrix(KernelGame):
             index = (q - int(state[k.BASE_Q])) * hx.SIDE + (r - int(state[k.BASE_R]))
             grid = state[k.GRID : k.GRID + hx.GRID_CELLS]
             required, mask = hx.cell_demands(grid, index)
-            from mcts_envs.games.tantrix.tiles import TILE_ONE_HOT
-
             if int(TILE_ONE_HOT[tile - 1, orientation]) & int(mask) != int(required):
                 raise fail(f"tile {tile}@{orientation} at {q},{r} breaks the golden rule")
             k.place_tile(state, index, tile - 1, orientation)
