@@ -80,7 +80,7 @@ def tile_code(tile, orientation):
 
 @njit(cache=True)
 def cell_demands(grid, index):
-    """``(required, mask)``: one-hot words of the edge colours imposed by neighbours of ``index``."""
+    """``(required, mask)``: one-hot words of the colours that neighbours impose on ``index``."""
     required = 0
     mask = 0
     for d in range(6):
