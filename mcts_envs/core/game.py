@@ -252,7 +252,9 @@ class KernelGame:
             what = f"action for player {player}"
         if action not in allowed:
             if player != CHANCE and not 0 <= action < self.info.num_actions:
-                problem = f"action {action} is outside the action space 0..{self.info.num_actions - 1}"
+                problem = (
+                    f"action {action} is outside the action space 0..{self.info.num_actions - 1}"
+                )
             else:
                 problem = f"{action} is not a legal {what}"
             raise IllegalActionError(

@@ -219,7 +219,9 @@ class GameEnv(AECEnv, EzPickle):
         legal = np.flatnonzero(self._legal_mask())
         name = self.game.info.name
         if not 0 <= action < self.game.info.num_actions:
-            problem = f"action {action} is outside the action space 0..{self.game.info.num_actions - 1}"
+            problem = (
+                f"action {action} is outside the action space 0..{self.game.info.num_actions - 1}"
+            )
         else:
             problem = f"action {action} is not legal for {self.agent_selection}"
         return f"{name}: {problem}; legal actions: {describe_actions(legal)}"
@@ -260,8 +262,12 @@ class GameEnv(AECEnv, EzPickle):
         if self._renderer is None:
             from mcts_envs.envs.rendering import Renderer
 
-            self._renderer = Renderer(self.spec.renderer_factory(self.game), self.render_mode,
-                                      self.metadata["render_fps"], self.spec.env_name)
+            self._renderer = Renderer(
+                self.spec.renderer_factory(self.game),
+                self.render_mode,
+                self.metadata["render_fps"],
+                self.spec.env_name,
+            )
         return self._renderer.render(self.state)
 
     def close(self) -> None:
