@@ -85,7 +85,7 @@ def test_max_moves_truncates():
     env = mcts_envs.make("ultimate_tictactoe", max_moves=5)
     env.reset(seed=0)
     steps = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, terminated, truncated, _ = env.last()
         if terminated or truncated:
             assert truncated and steps == 5

@@ -119,7 +119,9 @@ class UltimateTicTacToe(KernelGame):
             raise fail(f"{xs} X marks and {os_} O marks cannot happen (X moves first)")
         state[k.TO_MOVE] = 0 if xs == os_ else 1
         if "xo"[int(state[k.TO_MOVE])] != side:
-            raise fail(f"with {xs} X and {os_} O marks the side to move is {'xo'[int(state[k.TO_MOVE])]!r}")
+            raise fail(
+                f"with {xs} X and {os_} O marks the side to move is {'xo'[int(state[k.TO_MOVE])]!r}"
+            )
         state[k.PLY] = xs + os_
         for board in range(9):
             x_bits, o_bits = int(state[k.X_BOARDS + board]), int(state[k.O_BOARDS + board])

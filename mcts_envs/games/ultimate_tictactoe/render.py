@@ -34,8 +34,10 @@ class UltimateTicTacToeRenderer:
         for row in range(9):
             if row in (3, 6):
                 lines.append("------+-------+------")
-            cells = ["".join(".XO"[v] + " " for v in grid[row, col : col + 3]).rstrip()
-                     for col in (0, 3, 6)]
+            cells = [
+                "".join(".XO"[v] + " " for v in grid[row, col : col + 3]).rstrip()
+                for col in (0, 3, 6)
+            ]
             lines.append(" | ".join(cells))
         owners = self.game.board_owners(state)
         lines.append("boards: " + " ".join("-XO="[v] for v in owners))
@@ -67,13 +69,24 @@ class UltimateTicTacToeRenderer:
                 if mover_view[row, col, 4]:
                     pygame.draw.rect(surface, PLAYABLE, (left + 2, top + 2, cell - 4, cell - 4))
                 if grid[row, col] == 1:
-                    pygame.draw.line(surface, X_COLOUR, (left + pad, top + pad),
-                                     (left + cell - pad, top + cell - pad), 4)
-                    pygame.draw.line(surface, X_COLOUR, (left + cell - pad, top + pad),
-                                     (left + pad, top + cell - pad), 4)
+                    pygame.draw.line(
+                        surface,
+                        X_COLOUR,
+                        (left + pad, top + pad),
+                        (left + cell - pad, top + cell - pad),
+                        4,
+                    )
+                    pygame.draw.line(
+                        surface,
+                        X_COLOUR,
+                        (left + cell - pad, top + pad),
+                        (left + pad, top + cell - pad),
+                        4,
+                    )
                 elif grid[row, col] == 2:
-                    pygame.draw.circle(surface, O_COLOUR, (left + cell // 2, top + cell // 2),
-                                       cell // 2 - pad, 3)
+                    pygame.draw.circle(
+                        surface, O_COLOUR, (left + cell // 2, top + cell // 2), cell // 2 - pad, 3
+                    )
         for i in range(1, 9):
             colour, thickness = (THICK, 4) if i % 3 == 0 else (THIN, 1)
             pygame.draw.line(surface, colour, (i * cell, 0), (i * cell, width), thickness)
