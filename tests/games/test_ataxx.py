@@ -347,7 +347,7 @@ def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())
     rng = make_rng(3)
-    scratch = np.empty(49, np.int64)
+    scratch = np.empty(16, np.int64)
     draws = [int(k.random_action(state, rng, scratch)) for _ in range(len(legal) * 200)]
     counts = np.bincount(draws, minlength=834)
     assert set(np.flatnonzero(counts).tolist()) == legal

@@ -102,6 +102,13 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 #: ``JUMP_TARGETS[s, i]``: the square ``s`` + offset ``i``, or -1 off the board.
 #: ``JUMP_OFFSET_INDEX[s, t]``: the offset index of the jump ``s -> t``, or -1 if none.
 NEIGHBOUR_MASKS, JUMP_MASKS, JUMP_TARGETS, JUMP_OFFSET_INDEX = _build_tables()
+#: ``JUMP_DELTAS[i]``: the change of square index of a jump with offset ``i``.
+JUMP_DELTAS = JUMP_OFFSETS[:, 0] * BOARD_SIZE + JUMP_OFFSETS[:, 1]
+#: ``JUMP_ORIGIN_MASKS[i]``: the squares from which offset ``i`` stays on the board.
+JUMP_ORIGIN_MASKS = np.array(
+    [sum(1 << s for s in range(NUM_SQUARES) if JUMP_TARGETS[s, i] >= 0) for i in range(16)],
+    dtype=np.int64,
+)
 
 
 @njit(cache=True)
@@ -301,46 +308,55 @@ def nth_square(bits, index):
 
 
 @njit(cache=True)
+def shift(bits, delta):
+    """``bits`` moved by ``delta`` squares (left shift when positive, right when negative)."""
+    if delta > 0:
+        return bits << delta
+    return bits >> -delta
+
+
+@njit(cache=True)
+def jump_targets_by_offset(own, empty, offset):
+    """The empty squares reached by jumps of offset ``offset`` from the stones ``own``."""
+    return shift(own & JUMP_ORIGIN_MASKS[offset], JUMP_DELTAS[offset]) & empty
+
+
+@njit(cache=True)
 def random_action(state, rng, jump_counts):
     """A uniformly random legal action of an ongoing ``state``.
 
-    ``jump_counts`` is an ``int64[49]`` scratch array (allocated once by the caller).
+    Counts the copies, then the jumps offset by offset (16 shifts of the whole bitboard), draws
+    one index uniformly and decodes it. ``jump_counts`` is an ``int64[16]`` scratch array.
     """
     side = state[SIDE]
     own = state[side]
     empty = FULL_BOARD & ~(state[X_BOARD] | state[O_BOARD])
     copies = dilate(own) & empty
     copy_count = popcount(copies)
-    jump_count = 0
-    stones = own
-    while stones:
-        origin = lowest_square(stones)
-        stones &= stones - 1
-        found = popcount(JUMP_MASKS[origin] & empty)
-        jump_counts[origin] = found
-        jump_count += found
-    total = copy_count + jump_count
+    total = copy_count
+    for offset in range(NUM_JUMP_OFFSETS):
+        found = popcount(jump_targets_by_offset(own, empty, offset))
+        jump_counts[offset] = found
+        total += found
     if total == 0:
         return PASS
     pick = rng_below(rng, total)
     if pick < copy_count:
         return nth_square(copies, pick)
     pick -= copy_count
-    stones = own
-    while stones:
-        origin = lowest_square(stones)
-        stones &= stones - 1
-        if pick < jump_counts[origin]:
-            target = nth_square(JUMP_MASKS[origin] & empty, pick)
-            return FIRST_JUMP + origin * NUM_JUMP_OFFSETS + JUMP_OFFSET_INDEX[origin, target]
-        pick -= jump_counts[origin]
+    for offset in range(NUM_JUMP_OFFSETS):
+        if pick < jump_counts[offset]:
+            target = nth_square(jump_targets_by_offset(own, empty, offset), pick)
+            origin = target - JUMP_DELTAS[offset]
+            return FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+        pick -= jump_counts[offset]
     return PASS  # not reached: pick < total
 
 
 @njit(cache=True)
 def random_playout(state, rng):
     """Plays uniformly random legal actions in place until the game is over."""
-    jump_counts = np.empty(NUM_SQUARES, np.int64)
+    jump_counts = np.empty(NUM_JUMP_OFFSETS, np.int64)
     while state[STATUS] == ONGOING:
         apply_action(state, random_action(state, rng, jump_counts))
 
