@@ -752,10 +752,11 @@ def random_playout(state, rng):
 
 
 @njit(cache=True)
-def playout_statistics(state, rng, counts):
-    """Like :func:`random_playout`, also writing the legal-action count of each decision.
+def playout_statistics(state, rng, counts, phases):
+    """Like :func:`random_playout`, also writing the legal-action count and phase of each decision.
 
-    Returns the number of decisions (``counts`` needs room for ``NUM_TILES`` entries).
+    Decision ``i`` is made with ``i`` tiles on the board. Returns the number of decisions
+    (``counts`` and ``phases`` need room for ``NUM_TILES`` entries).
     """
     buffer = np.empty(MAX_LEGAL_ACTIONS, np.int64)
     decisions = 0
@@ -764,6 +765,7 @@ def playout_statistics(state, rng, counts):
         if status == DECIDE:
             count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
             counts[decisions] = count
+            phases[decisions] = state[PHASE]
             decisions += 1
             apply_action(state, buffer[rng_below(rng, count)])
         elif is_chance(status):
