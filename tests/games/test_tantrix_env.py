@@ -105,3 +105,26 @@ def test_render_modes(tmp_path):
     human.reset(seed=4)
     play(human, 3)
     human.close()
+
+
+def test_worked_example_of_the_game_card():
+    game = tantrix_v0.env().unwrapped.game
+    state = game.from_text(
+        "colors=RY first=highest status=decide mover=0 phase=free last=- "
+        "hands=1.2.3.4.5.6/7.8.9.10.11.12 board=-"
+    )
+    assert game.cell_of_axial(state, 0, 0) == 28 * 58 + 28 == 1652
+    move = (1652 * 6 + 3) * 6 + 2
+    assert move == 59492 and move in game.legal_actions(state)
+    assert game.action_for(state, 0, 0, 3, 3) == move  # slot 2 holds tile 3
+    two = game.from_text(
+        "colors=RY first=highest status=draw mover=0 phase=free last=- hands=-/- "
+        "board=0,0:1@0;1,0:2@2"
+    )
+    assert game.cell_of_axial(two, 1, 0) == 29 * 58 + 28 == 1710
+    three = game.from_text(
+        "colors=RY first=highest status=draw mover=0 phase=free last=- hands=-/- "
+        "board=0,0:1@0;1,0:2@2;2,0:3@1"
+    )
+    assert game.cell_of_axial(three, 2, 0) == 29 * 58 + 28
+    assert game.cell_of_axial(three, 0, 0) == 27 * 58 + 28
