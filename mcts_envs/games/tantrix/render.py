@@ -198,6 +198,9 @@ class TantrixRenderer:
                 ),
                 (12, top + 24),
             )
+            if not hands[player]:
+                empty = self._font(pygame, 22).render("(hand empty)", True, TEXT)
+                surface.blit(empty, (330, top + 28))
             for slot, tile in enumerate(hands[player]):
                 draw_tile(surface, pygame, (330 + slot * 82, top + 36), 36, tile - 1, 0)
                 number = self._font(pygame, 20).render(f"#{tile}", True, TEXT)
@@ -209,4 +212,8 @@ class TantrixRenderer:
         )
         if last >= 0:
             status += f"   last drawn: #{last + 1} (player_{int(state[k.LAST_DRAWER])})"
+        if int(state[k.STATUS]) in (k.FINISHED, k.DEADLOCK):
+            returns = game.returns(state)
+            winner = "draw" if returns[0] == 0 else f"player_{int(np.argmax(returns))} wins"
+            status += f"   result: {winner}"
         surface.blit(self._font(pygame, 22).render(status, True, TEXT), (12, height - 22))
