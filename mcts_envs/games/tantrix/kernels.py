@@ -439,11 +439,11 @@ def generate(state, out, forced_only, stop_at_first):
     forced_count = state[FORCED_COUNT]
     base_ready = False
     base_legal = True
-    base_marks = np.zeros(1, np.int64)
+    base_marks = np.zeros(1, np.int8)
     extra = base_marks
     marks = base_marks
-    stack = base_marks
-    touched = base_marks
+    stack = np.zeros(1, np.int32)
+    touched = stack
     words = np.empty(6 * HAND_SIZE, np.int64)
     for i in range(6 * HAND_SIZE):
         words[i] = (
@@ -468,11 +468,11 @@ def generate(state, out, forced_only, stop_at_first):
             continue
         if restricted:
             if not base_ready:
-                base_marks = np.zeros(GRID_CELLS, np.int64)
-                extra = np.zeros(GRID_CELLS, np.int64)
-                marks = np.zeros(GRID_CELLS, np.int64)
-                stack = np.empty(GRID_CELLS, np.int64)
-                touched = np.empty(GRID_CELLS, np.int64)
+                base_marks = np.zeros(GRID_CELLS, np.int8)
+                extra = np.zeros(GRID_CELLS, np.int8)
+                marks = np.zeros(GRID_CELLS, np.int8)
+                stack = np.empty(GRID_CELLS, np.int32)
+                touched = np.empty(GRID_CELLS, np.int32)
                 base_legal, _ = closure(
                     grid, forced, forced_count, -1, extra, base_marks, stack, touched
                 )
@@ -531,10 +531,10 @@ def placement_problem(state, action):
     if state[BAG_COUNT] > 0:
         if word & forbidden_colours(grid, index) != 0:
             return RESTRICTION_A
-        extra = np.zeros(GRID_CELLS, np.int64)
-        marks = np.zeros(GRID_CELLS, np.int64)
-        stack = np.empty(GRID_CELLS, np.int64)
-        touched = np.empty(GRID_CELLS, np.int64)
+        extra = np.zeros(GRID_CELLS, np.int8)
+        marks = np.zeros(GRID_CELLS, np.int8)
+        stack = np.empty(GRID_CELLS, np.int32)
+        touched = np.empty(GRID_CELLS, np.int32)
         forced = state[FORCED : FORCED + FORCED_CAPACITY]
         legal, _ = closure(grid, forced, state[FORCED_COUNT], index, extra, marks, stack, touched)
         if not legal:
