@@ -212,6 +212,10 @@ def play_checked(seed: int, compare_every: int) -> np.ndarray:
             assert got == expected, (seed, GAME.to_text(state))
             if not forced_phase:  # compulsory fills: the free phase starts only when none is left
                 assert not reference_placements(board, hand, True, restricted)
+            if restricted:  # rule 11 note: (b)/(c) never reject a fill of a forced space
+                for cell in {n for c in board for n in neighbours(c)} - set(board):
+                    if sum(n in board for n in neighbours(cell)) >= 3:
+                        assert closure_ok(set(board) | {cell})
         move = int(legal[rng.integers(len(legal))])
         cell, orientation, slot = GAME.decode_action(move)
         where = GAME.axial_of_cell(state, cell)
