@@ -60,7 +60,9 @@ def register_game(entry: RegistryEntry, entry_point: str) -> None:
         import pettingzoo
 
         register = getattr(pettingzoo, "register", None)
-        if register is not None and entry.pettingzoo_id not in getattr(pettingzoo, "aec_registry", {}):
+        if register is not None and entry.pettingzoo_id not in getattr(
+            pettingzoo, "aec_registry", {}
+        ):
             register("aec", entry.pettingzoo_id, entry_point=entry_point)
     except ImportError:  # pragma: no cover - pettingzoo is a core dependency
         pass
@@ -78,7 +80,9 @@ def get_entry(name: str) -> RegistryEntry:
         UnknownGameError: if no game has that name; the message lists the known names.
     """
     if not isinstance(name, str):
-        raise UnknownGameError(f"a game name is a string, got {name!r}; known games: {list_games()}")
+        raise UnknownGameError(
+            f"a game name is a string, got {name!r}; known games: {list_games()}"
+        )
     key = name.strip().lower().replace("-", "_")
     for prefix in ("mcts_envs/",):
         key = key.removeprefix(prefix.replace("-", "_"))

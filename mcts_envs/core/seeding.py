@@ -29,7 +29,9 @@ def check_seed(seed: object, *, allow_none: bool = True) -> int | None:
         return None
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         allowed = "None or a non-negative int" if allow_none else "a non-negative int"
-        raise InvalidSeedError(f"seed must be {allowed}, got {seed!r} of type {type(seed).__name__}")
+        raise InvalidSeedError(
+            f"seed must be {allowed}, got {seed!r} of type {type(seed).__name__}"
+        )
     if seed < 0:
         raise InvalidSeedError(f"seed must be non-negative, got {seed}")
     return int(seed)

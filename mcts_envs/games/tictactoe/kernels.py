@@ -28,8 +28,16 @@ ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 #: The eight lines of three (rows, columns, diagonals) as bit masks.
 LINES = np.array(
-    [0b000000111, 0b000111000, 0b111000000, 0b001001001,
-     0b010010010, 0b100100100, 0b100010001, 0b001010100],
+    [
+        0b000000111,
+        0b000111000,
+        0b111000000,
+        0b001001001,
+        0b010010010,
+        0b100100100,
+        0b100010001,
+        0b001010100,
+    ],
     dtype=np.int64,
 )
 

@@ -41,10 +41,21 @@ class TicTacToeRenderer:
             for col in range(3):
                 left, top = col * cell, row * cell
                 if board[row, col] == 1:
-                    pygame.draw.line(surface, X_COLOUR, (left + pad, top + pad),
-                                     (left + cell - pad, top + cell - pad), 8)
-                    pygame.draw.line(surface, X_COLOUR, (left + cell - pad, top + pad),
-                                     (left + pad, top + cell - pad), 8)
+                    pygame.draw.line(
+                        surface,
+                        X_COLOUR,
+                        (left + pad, top + pad),
+                        (left + cell - pad, top + cell - pad),
+                        8,
+                    )
+                    pygame.draw.line(
+                        surface,
+                        X_COLOUR,
+                        (left + cell - pad, top + pad),
+                        (left + pad, top + cell - pad),
+                        8,
+                    )
                 elif board[row, col] == 2:
-                    pygame.draw.circle(surface, O_COLOUR, (left + cell // 2, top + cell // 2),
-                                       cell // 2 - pad, 7)
+                    pygame.draw.circle(
+                        surface, O_COLOUR, (left + cell // 2, top + cell // 2), cell // 2 - pad, 7
+                    )

@@ -1,0 +1,5 @@
+"""Ultimate Tic-Tac-Toe (RULES.md section 2)."""
+
+from mcts_envs.games.ultimate_tictactoe.game import UltimateTicTacToe
+
+__all__ = ["UltimateTicTacToe"]

@@ -1,0 +1,203 @@
+"""Ultimate Tic-Tac-Toe rules as compiled kernels (RULES.md section 2).
+
+Nine local boards in a 3x3 grid, each a 9-bit bitboard (cells row-major 0..8); boards are
+numbered row-major 0..8 too. Action = ``board * 9 + cell``. Three in a row on a local board uses
+:data:`mcts_envs.games.tictactoe.kernels.THREE_IN_A_ROW`, the same table as Tic-Tac-Toe.
+
+State layout (``int64[25]``):
+
+========  =================================================================
+ 0..8     ``player_0`` (X) bits of local boards 0..8
+ 9..17    ``player_1`` (O) bits of local boards 0..8
+ 18       boards won by X (9 bits)
+ 19       boards won by O (9 bits)
+ 20       closed boards: won or full (9 bits)
+ 21       board the mover is sent to, or -1 for "any open board"
+ 22       player to move (0 or 1; flips after every move, also the last)
+ 23       status: 0 ongoing, 1 X won, 2 O won, 3 draw
+ 24       number of moves played
+========  =================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.seeding import rng_below
+from mcts_envs.games.tictactoe.kernels import LINES, THREE_IN_A_ROW
+
+NUM_BOARDS = 9
+NUM_CELLS = 81
+FULL = 0x1FF
+STATE_SIZE = 25
+X_BOARDS, O_BOARDS = 0, 9
+WON_X, WON_O, CLOSED, TARGET, TO_MOVE, STATUS, PLY = 18, 19, 20, 21, 22, 23, 24
+ANY_BOARD = -1
+ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def initial_state():
+    """The empty board, X to move anywhere."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    state[TARGET] = ANY_BOARD
+    return state
+
+
+@njit(cache=True)
+def current_player(state):
+    """0 or 1 while the game goes on, else ``TERMINAL``."""
+    if state[STATUS] != ONGOING:
+        return TERMINAL
+    return state[TO_MOVE]
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """Writes the legal actions (increasing) into ``out``; returns their count.
+
+    The mover plays in the board it was sent to; if that board is closed (won or full) or the
+    game just started, in any empty cell of any open board.
+    """
+    if state[STATUS] != ONGOING:
+        return 0
+    count = 0
+    target = state[TARGET]
+    for board in range(NUM_BOARDS):
+        if target != ANY_BOARD and board != target:
+            continue
+        if (state[CLOSED] >> board) & 1:
+            continue
+        occupied = state[X_BOARDS + board] | state[O_BOARDS + board]
+        for cell in range(9):
+            if not (occupied >> cell) & 1:
+                out[count] = board * 9 + cell
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Plays ``action`` for the player to move and updates boards, target and status (in place)."""
+    player = state[TO_MOVE]
+    board = action // 9
+    cell = action % 9
+    own_index = (X_BOARDS if player == 0 else O_BOARDS) + board
+    state[own_index] |= np.int64(1) << cell
+    board_bit = np.int64(1) << board
+    if THREE_IN_A_ROW[state[own_index]]:
+        state[WON_X + player] |= board_bit
+        state[CLOSED] |= board_bit
+        if THREE_IN_A_ROW[state[WON_X + player]]:
+            state[STATUS] = X_WON + player
+    elif (state[X_BOARDS + board] | state[O_BOARDS + board]) == FULL:
+        state[CLOSED] |= board_bit
+    if state[STATUS] == ONGOING and state[CLOSED] == FULL:
+        state[STATUS] = DRAW
+    if (state[CLOSED] >> cell) & 1:
+        state[TARGET] = ANY_BOARD
+    else:
+        state[TARGET] = cell
+    state[TO_MOVE] = 1 - player
+    state[PLY] += 1
+
+
+@njit(cache=True)
+def chance_outcomes(state, outcomes, probabilities):
+    """Ultimate Tic-Tac-Toe has no chance nodes."""
+    return 0
+
+
+@njit(cache=True)
+def returns(state, out):
+    """+1/-1/0 per player at the end (zeros while the game goes on)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[STATUS] == X_WON:
+        out[0] = 1.0
+        out[1] = -1.0
+    elif state[STATUS] == O_WON:
+        out[0] = -1.0
+        out[1] = 1.0
+
+
+@njit(cache=True)
+def score(state, out):
+    """1 for a win, 0 for a loss, 0.5 each for a draw or an unfinished game."""
+    returns(state, out)
+    out[0] = (out[0] + 1.0) * 0.5
+    out[1] = (out[1] + 1.0) * 0.5
+
+
+@njit(cache=True)
+def _popcount(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def heuristic(state, player):
+    """Exact value at the end; otherwise a weighted count in [0, 1] from ``player``'s view.
+
+    Each local board won counts 1 (the centre board 1.5); on the global grid, each line of boards
+    still open for a player counts 0.5 per board of it already won. Value =
+    0.5 + (own - opponent) / 40, clipped to [0.01, 0.99] so a real win always ranks higher.
+    """
+    if state[STATUS] != ONGOING:
+        if state[STATUS] == DRAW:
+            return 0.5
+        return 1.0 if state[STATUS] == X_WON + player else 0.0
+    own_won = state[WON_X + player]
+    other_won = state[WON_X + 1 - player]
+    drawn = state[CLOSED] & ~(own_won | other_won)
+    own = _popcount(own_won) + 0.5 * ((own_won >> 4) & 1)
+    other = _popcount(other_won) + 0.5 * ((other_won >> 4) & 1)
+    for line in LINES:
+        if (other_won | drawn) & line == 0:
+            own += 0.5 * _popcount(own_won & line)
+        if (own_won | drawn) & line == 0:
+            other += 0.5 * _popcount(other_won & line)
+    value = 0.5 + (own - other) / 40.0
+    return min(0.99, max(0.01, value))
+
+
+@njit(cache=True)
+def random_playout(state, rng):
+    """Plays uniformly random legal moves in place until the game is over."""
+    moves = np.empty(NUM_CELLS, np.int64)
+    while state[STATUS] == ONGOING:
+        count = legal_actions(state, moves)
+        apply_action(state, moves[rng_below(rng, count)])
+
+
+@njit(cache=True)
+def observation_planes(state, player, out):
+    """Writes ``int8[9, 9, 5]`` planes on the 9x9 grid into ``out`` (see the env's game card).
+
+    Planes: 0 ``player``'s marks, 1 the opponent's, 2 cells of boards won by ``player``,
+    3 cells of boards won by the opponent, 4 cells where the player on move may play.
+    """
+    out[:] = 0
+    own_base = X_BOARDS if player == 0 else O_BOARDS
+    other_base = O_BOARDS if player == 0 else X_BOARDS
+    own_won = state[WON_X + player]
+    other_won = state[WON_X + 1 - player]
+    for board in range(NUM_BOARDS):
+        for cell in range(9):
+            row = (board // 3) * 3 + cell // 3
+            col = (board % 3) * 3 + cell % 3
+            out[row, col, 0] = (state[own_base + board] >> cell) & 1
+            out[row, col, 1] = (state[other_base + board] >> cell) & 1
+            out[row, col, 2] = (own_won >> board) & 1
+            out[row, col, 3] = (other_won >> board) & 1
+    moves = np.empty(NUM_CELLS, np.int64)
+    count = legal_actions(state, moves)
+    for index in range(count):
+        board = moves[index] // 9
+        cell = moves[index] % 9
+        out[(board // 3) * 3 + cell // 3, (board % 3) * 3 + cell % 3, 4] = 1

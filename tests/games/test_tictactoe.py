@@ -1,0 +1,120 @@
+"""Tic-Tac-Toe against the known facts of RULES.md 1.4, all computed through the forward model."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+
+from mcts_envs import TERMINAL, InvalidRecordError, make_game
+
+GAME = make_game("tictactoe")
+
+
+def children(state):
+    return [GAME.apply(state, int(a)) for a in GAME.legal_actions(state)]
+
+
+def test_5478_distinct_legal_positions():
+    seen = {GAME.key(GAME.initial_state())}
+    frontier = [GAME.initial_state()]
+    while frontier:
+        state = frontier.pop()
+        for child in children(state):
+            key = GAME.key(child)
+            if key not in seen:
+                seen.add(key)
+                frontier.append(child)
+    assert len(seen) == 5478
+
+
+def test_255168_games_with_the_known_split():
+    memo: dict[bytes, tuple[int, int, int]] = {}
+
+    def count(state):  # (X wins, O wins, draws) over all move sequences from state
+        key = GAME.key(state)
+        if key not in memo:
+            if GAME.current_player(state) == TERMINAL:
+                x, o = GAME.returns(state)
+                memo[key] = (int(x > 0), int(o > 0), int(x == 0))
+            else:
+                parts = [count(child) for child in children(state)]
+                memo[key] = tuple(sum(p[i] for p in parts) for i in range(3))
+        return memo[key]
+
+    x_wins, o_wins, draws = count(GAME.initial_state())
+    assert (x_wins, o_wins, draws) == (131184, 77904, 46080)
+    assert x_wins + o_wins + draws == 255168
+
+
+def test_uniform_random_play_probabilities():
+    @cache
+    def outcome(key):  # exact (P[X wins], P[O wins], P[draw]) under uniform random play
+        state = np.frombuffer(key, dtype=np.int64).copy()
+        if GAME.current_player(state) == TERMINAL:
+            x, o = GAME.returns(state)
+            return (Fraction(int(x > 0)), Fraction(int(o > 0)), Fraction(int(x == 0)))
+        kids = children(state)
+        parts = [outcome(GAME.key(child)) for child in kids]
+        return tuple(sum(p[i] for p in parts) / len(kids) for i in range(3))
+
+    x_wins, o_wins, draw = outcome(GAME.key(GAME.initial_state()))
+    assert x_wins + o_wins + draw == 1
+    assert round(float(x_wins), 4) == 0.5849
+    assert round(float(o_wins), 4) == 0.2881
+    assert round(float(draw), 4) == 0.1270
+
+
+def test_compiled_playouts_match_the_exact_probabilities():
+    # 20,000 playouts: standard error of P[X wins] is about 0.0035; allow 5 sigma.
+    finals = [GAME.random_playout(GAME.initial_state(), seed) for seed in range(20000)]
+    x_share = np.mean([GAME.returns(f)[0] > 0 for f in finals])
+    assert abs(x_share - 0.5849) < 0.018
+
+
+def test_perfect_play_is_a_draw():
+    @cache
+    def value(key):  # plain minimax value for the player to move
+        state = np.frombuffer(key, dtype=np.int64).copy()
+        player = GAME.current_player(state)
+        if player == TERMINAL:
+            return None
+        best = -2.0
+        for child in children(state):
+            if GAME.current_player(child) == TERMINAL:
+                child_value = GAME.returns(child)[player]
+            else:
+                child_value = -value(GAME.key(child))
+            best = max(best, child_value)
+        return best
+
+    assert value(GAME.key(GAME.initial_state())) == 0.0
+
+
+def test_wins_on_rows_columns_and_diagonals_end_the_game():
+    for text, winner in [
+        ("xxx/oo./... o", 0),
+        ("x.o/xo./o.x x", 1),
+        ("xo./xo./x.. o", 0),
+        ("x.o/.xo/..x o", 0),
+    ]:
+        state = GAME.from_text(text)
+        assert GAME.current_player(state) == TERMINAL
+        assert GAME.returns(state)[winner] == 1.0
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("xxx/ooo/... x", "both"),
+        ("xx./.../... x", "cannot happen"),
+        ("x../.../... x", "side"),
+        ("xq./.../... o", "bad character"),
+        ("xx/.../... o", "3 rows"),
+    ],
+)
+def test_impossible_positions_are_rejected(text, problem):
+    with pytest.raises(InvalidRecordError, match=problem):
+        GAME.from_text(text)
