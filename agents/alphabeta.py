@@ -39,8 +39,8 @@ DECISIVE = 0.95
 HEURISTIC_SCALE = 0.9
 #: Depth searched when neither ``depth`` nor ``seconds`` is given.
 DEFAULT_DEPTH = 4
-#: Depth stored for entries whose value is exact (no depth limit was reached below them).
-SOLVED_DEPTH = 1 << 30
+#: Flag bit of table entries whose subtree ended within the depth searched (exact at any depth).
+SOLVED_BIT = 4
 INFINITY = 1e9
 EXACT, LOWER, UPPER = 0, 1, 2
 #: Indices of the ``stats`` array shared by the search calls.
@@ -135,10 +135,14 @@ def alphabeta(
     table_move = -1
     if table_hashes[slot] == key and _same_state(table_states[slot], state):
         table_move = table_moves[slot]
-        if table_depths[slot] >= depth:
+        stored_depth = table_depths[slot]
+        solved = (table_flags[slot] & SOLVED_BIT) != 0
+        # Same depth: the same search. A solved entry holds at any greater depth too (the
+        # subtree ended within its depth). Never a deeper result at a shallower depth: the
+        # search then equals plain depth-limited minimax exactly.
+        if stored_depth == depth or (solved and depth >= stored_depth):
             value = _from_table(table_values[slot], ply)
-            flag = table_flags[slot]
-            solved = table_depths[slot] >= SOLVED_DEPTH
+            flag = table_flags[slot] & ~SOLVED_BIT
             if (
                 flag == EXACT
                 or (flag == LOWER and value >= beta)
@@ -261,8 +265,8 @@ def alphabeta(
     table_hashes[slot] = key
     table_states[slot, :] = state
     table_values[slot] = _to_table(best, ply)
-    table_depths[slot] = SOLVED_DEPTH if solved else depth
-    table_flags[slot] = flag
+    table_depths[slot] = depth
+    table_flags[slot] = flag | SOLVED_BIT if solved else flag
     table_moves[slot] = best_move
     return best, solved
 
@@ -419,7 +423,8 @@ class AlphaBetaAgent(ForwardModelAgent):
         self._table_game = None
 
     def _tables(self, game: Game) -> tuple[np.ndarray, ...]:
-        if self._table is None or self._table_game != game.info.name or not self.keep_table:
+        table_key = f"{game.info.name}/{game.info.state_size}"
+        if self._table is None or self._table_game != table_key or not self.keep_table:
             size = self.table_size
             self._table = (
                 np.zeros((size, game.info.state_size), np.int64),
@@ -429,7 +434,7 @@ class AlphaBetaAgent(ForwardModelAgent):
                 np.zeros(size, np.int8),
                 np.zeros(size, np.int64),
             )
-            self._table_game = game.info.name
+            self._table_game = table_key
         return self._table
 
     def search(self, game: Game, state: np.ndarray) -> SearchResult:
