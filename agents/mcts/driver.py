@@ -1,0 +1,502 @@
+"""One search from a root state: chunks of the compiled loop under an iteration or time budget.
+
+Used by :class:`agents.mcts.MCTSAgent` in its own process and by every worker of a root-parallel
+search (:mod:`agents.mcts.parallel`). :func:`run_search` grows the tree between chunks and checks
+the clock between chunks whose length it adapts to the measured speed (about 10 ms each), so a
+time budget is kept to within a few milliseconds once the code is compiled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba.core.dispatcher import Dispatcher
+
+from agents.mcts.puct import add_root_noise, evaluate_leaves, finish_batch, select_batch
+from agents.mcts.rollout import ROLLOUT_MINIMAX2, ROLLOUT_PLAYOUT_KERNEL
+from agents.mcts.search import (
+    EXPANDED_ALL,
+    HAS_RESULT,
+    NEEDS_EVALUATION,
+    SELECT_UCT,
+    backup,
+    descend,
+    run_uct,
+    terminal_result,
+)
+from agents.mcts.tree import (
+    ACTION,
+    FIRST_CHILD,
+    NO_NODE,
+    NUM_CHILDREN,
+    NUM_EXPANDED,
+    PLAYER,
+    PROVEN,
+    PROVEN_DRAW,
+    PROVEN_WIN_0,
+    PROVEN_WIN_1,
+    ROOT,
+    UNPROVEN,
+    VISITS,
+    Tree,
+    init_node,
+)
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.seeding import make_rng
+
+#: Seconds one chunk of the compiled loop aims to last when a time budget is set.
+CHUNK_SECONDS = 0.01
+#: Most node slots added to the tree ahead of one chunk.
+MAX_GROWTH = 1 << 18
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The parameters of one search (see :class:`agents.mcts.MCTSAgent` for their meaning)."""
+
+    iterations: int | None
+    seconds: float | None
+    c: float
+    expand_all: bool
+    rollout: Any
+    fractional: bool
+    solver: bool
+    evaluator: Callable[..., Any] | None
+    c_puct: float
+    dirichlet_alpha: float
+    dirichlet_fraction: float
+    batch_size: int
+
+
+@dataclass
+class RootStatistics:
+    """Root children summarised over the action space (arrays of length ``num_actions``).
+
+    Attributes:
+        player: the player to move at the root.
+        visits: visits of each action's child (0 if absent).
+        value_sum: result sums of each child from player 0's view.
+        proven: solver value of each child (``UNPROVEN`` if none).
+        present: whether the action is a root child (legal and allowed).
+        root_visits: visits of the root.
+        root_value_sum: result sum of the root from player 0's view.
+        root_proven: solver value of the root.
+        simulations: simulations run by this search.
+        nodes: tree nodes in use after the search.
+    """
+
+    player: int
+    visits: np.ndarray
+    value_sum: np.ndarray
+    proven: np.ndarray
+    present: np.ndarray
+    root_visits: int
+    root_value_sum: float
+    root_proven: int
+    simulations: int
+    nodes: int
+
+
+def max_children(game) -> int:
+    """Largest block of children a node of ``game`` can need."""
+    return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
+
+
+def max_depth(game) -> int:
+    """Bound on the tree depth (decisions plus chance nodes, with room for forced plays)."""
+    return 4 * game.info.max_game_length + 16
+
+
+def expand_root(
+    tree: Tree, actions: np.ndarray, priors: np.ndarray, expanded_now: bool, player: int
+) -> None:
+    """Give the (unexpanded) root exactly these children, in this order, with these priors."""
+    size = len(actions)
+    tree.ensure(size)
+    links, flags, value_sum, prior, count = tree.arrays()
+    first = int(count[0])
+    for i in range(size):
+        init_node(
+            links, flags, value_sum, prior, first + i, ROOT, int(actions[i]), float(priors[i])
+        )
+    count[0] = first + size
+    links[ROOT, FIRST_CHILD] = first
+    links[ROOT, NUM_CHILDREN] = size
+    links[ROOT, NUM_EXPANDED] = size if expanded_now else 0
+    flags[ROOT, PLAYER] = player
+
+
+def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
+    """``(kind, playout kernel)`` for the compiled loop, or ``(-1, callable)`` for Python rollouts."""
+    if rollout == "random":
+        return ROLLOUT_PLAYOUT_KERNEL, game.kernels.random_playout
+    if rollout == "minimax2":
+        return ROLLOUT_MINIMAX2, game.kernels.random_playout
+    if isinstance(rollout, Dispatcher):
+        return ROLLOUT_PLAYOUT_KERNEL, rollout
+    return -1, rollout
+
+
+def run_search(
+    game,
+    tree: Tree,
+    root_state: np.ndarray,
+    settings: SearchSettings,
+    seed: int,
+    allowed: np.ndarray | None = None,
+) -> RootStatistics:
+    """Search from ``root_state`` into ``tree`` (fresh or reused) and summarise the root.
+
+    Args:
+        game: a :class:`~mcts_envs.core.game.KernelGame`.
+        tree: the tree; its root must stand for ``root_state``.
+        root_state: the state to search (not modified).
+        settings: the search parameters.
+        seed: seeds the compiled generator (and the Dirichlet noise).
+        allowed: if given, the only root actions to consider (block-loss pruning); the tree must
+            then be fresh.
+    """
+    generator = np.random.default_rng(seed)
+    rng = make_rng(seed)
+    deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
+    budget = settings.iterations if settings.iterations is not None else np.iinfo(np.int64).max
+    player = game.current_player(root_state)
+    root_state = np.ascontiguousarray(root_state, np.int64)
+    if settings.evaluator is not None:
+        simulations = _run_puct(
+            game, tree, root_state, settings, rng, generator, budget, deadline, allowed
+        )
+    else:
+        if allowed is not None and tree.links[ROOT, FIRST_CHILD] == NO_NODE:
+            actions = generator.permutation(allowed)
+            expand_root(
+                tree,
+                actions,
+                np.full(len(actions), 1.0 / len(actions)),
+                settings.expand_all,
+                player,
+            )
+        kind, playout = rollout_kind(settings.rollout, game)
+        if kind < 0:
+            simulations = _run_python_rollouts(
+                game, tree, root_state, settings, rng, generator, budget, deadline, playout
+            )
+        else:
+            simulations = _run_compiled(
+                game, tree, root_state, settings, rng, budget, deadline, kind, playout
+            )
+    return root_statistics(game, tree, player, simulations)
+
+
+def _time_left(deadline: float | None) -> float:
+    return np.inf if deadline is None else deadline - time.perf_counter()
+
+
+def _next_chunk(done: int, elapsed: float, deadline: float | None, remaining: int) -> int:
+    if deadline is None:
+        return remaining
+    rate = done / max(elapsed, 1e-6)
+    seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 2)
+    return int(max(1, min(remaining, rate * seconds)))
+
+
+def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind, playout) -> int:
+    k = game.kernels
+    block = max_children(game)
+    depth = max_depth(game)
+    total = 0
+    chunk = min(budget, 16) if deadline is not None else budget
+    while total < budget and _time_left(deadline) > 0:
+        tree.ensure(min(chunk * block, MAX_GROWTH) + 2 * block)
+        links, flags, value_sum, prior, count = tree.arrays()
+        start = time.perf_counter()
+        done = run_uct(
+            k.current_player,
+            k.legal_actions,
+            k.apply_action,
+            k.chance_outcomes,
+            k.returns,
+            k.score,
+            k.heuristic,
+            playout,
+            links,
+            flags,
+            value_sum,
+            prior,
+            count,
+            root_state,
+            rng,
+            chunk,
+            settings.c,
+            settings.expand_all,
+            kind,
+            settings.fractional,
+            settings.solver,
+            block,
+            depth,
+        )
+        total += done
+        if settings.solver and flags[ROOT, PROVEN] != UNPROVEN:
+            break
+        chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
+    return total
+
+
+def _python_rollout(game, state: np.ndarray, policy, generator, fractional: bool) -> float:
+    state = state.copy()
+    while True:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            outcomes, probabilities = game.chance_outcomes(state)
+            action = int(generator.choice(outcomes, p=probabilities))
+        else:
+            action = int(policy(game, state))
+        state = game.apply(state, action)
+    return float(
+        terminal_result(game.kernels.returns, game.kernels.score, state, fractional, np.empty(2))
+    )
+
+
+def _run_python_rollouts(
+    game, tree, root_state, settings, rng, generator, budget, deadline, policy
+) -> int:
+    k = game.kernels
+    block = max_children(game)
+    path = np.empty(max_depth(game), np.int64)
+    state = np.empty_like(root_state)
+    actions = np.empty(block, np.int64)
+    probabilities = np.empty(block, np.float64)
+    values = np.empty(2, np.float64)
+    result = np.empty(1, np.float64)
+    total = 0
+    while total < budget and _time_left(deadline) > 0:
+        if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
+            break
+        tree.ensure(2 * block)
+        links, flags, value_sum, prior, count = tree.arrays()
+        status, depth = descend(
+            k.current_player,
+            k.legal_actions,
+            k.apply_action,
+            k.chance_outcomes,
+            k.returns,
+            k.score,
+            links,
+            flags,
+            value_sum,
+            prior,
+            count,
+            root_state,
+            state,
+            path,
+            rng,
+            SELECT_UCT,
+            settings.c,
+            settings.expand_all,
+            settings.fractional,
+            settings.solver,
+            actions,
+            probabilities,
+            values,
+            result,
+        )
+        if status == HAS_RESULT:
+            backup(links, flags, value_sum, path, depth, result[0], settings.solver)
+            total += 1
+        elif status == EXPANDED_ALL:
+            node = int(path[depth])
+            first = int(links[node, FIRST_CHILD])
+            for i in range(int(links[node, NUM_CHILDREN])):
+                if total >= budget:
+                    break
+                child = game.apply_unchecked(state, int(links[first + i, ACTION]))
+                flags[first + i, PLAYER] = game.current_player(child)
+                path[depth + 1] = first + i
+                outcome = _python_rollout(game, child, policy, generator, settings.fractional)
+                backup(links, flags, value_sum, path, depth + 1, outcome, settings.solver)
+                total += 1
+        else:
+            outcome = _python_rollout(game, state, policy, generator, settings.fractional)
+            backup(links, flags, value_sum, path, depth, outcome, settings.solver)
+            total += 1
+    return total
+
+
+def _run_puct(game, tree, root_state, settings, rng, generator, budget, deadline, allowed) -> int:
+    k = game.kernels
+    block = max_children(game)
+    depth = max_depth(game)
+    total = 0
+    if tree.links[ROOT, FIRST_CHILD] == NO_NODE:
+        player = game.current_player(root_state)
+        results, priors = evaluate_leaves(
+            game, settings.evaluator, root_state[None, :], np.array([NEEDS_EVALUATION]), 1
+        )
+        actions = game.legal_actions(root_state) if allowed is None else np.asarray(allowed)
+        weights = np.maximum(priors[0, actions], 0.0)
+        weights = (
+            weights / weights.sum()
+            if weights.sum() > 0
+            else np.full(len(actions), 1.0 / len(actions))
+        )
+        expand_root(tree, actions, weights, True, player)
+        tree.links[ROOT, VISITS] += 1
+        tree.value_sum[ROOT] += results[0]
+        total += 1
+    first = int(tree.links[ROOT, FIRST_CHILD])
+    size = int(tree.links[ROOT, NUM_CHILDREN])
+    clean = add_root_noise(
+        tree.prior, first, size, settings.dirichlet_alpha, settings.dirichlet_fraction, generator
+    )
+    batch = max(1, settings.batch_size)
+    paths = np.empty((batch, depth), np.int64)
+    depths = np.empty(batch, np.int64)
+    statuses = np.empty(batch, np.int64)
+    states = np.empty((batch, len(root_state)), np.int64)
+    while total < budget and _time_left(deadline) > 0:
+        if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
+            break
+        tree.ensure(2 * batch * block + 2 * block)
+        links, flags, value_sum, prior, count = tree.arrays()
+        done = select_batch(
+            k.current_player,
+            k.legal_actions,
+            k.apply_action,
+            k.chance_outcomes,
+            k.returns,
+            k.score,
+            links,
+            flags,
+            value_sum,
+            prior,
+            count,
+            root_state,
+            rng,
+            min(batch, budget - total),
+            settings.c_puct,
+            settings.fractional,
+            settings.solver,
+            paths,
+            depths,
+            statuses,
+            states,
+            block,
+        )
+        results, priors = evaluate_leaves(game, settings.evaluator, states, statuses, done)
+        tree.ensure(done * block + block)
+        links, flags, value_sum, prior, count = tree.arrays()
+        finish_batch(
+            k.legal_actions,
+            links,
+            flags,
+            value_sum,
+            prior,
+            count,
+            paths,
+            depths,
+            statuses,
+            states,
+            results,
+            priors,
+            done,
+            settings.solver,
+        )
+        total += done
+        if done == 0:
+            break
+    tree.prior[first : first + size] = clean
+    return total
+
+
+def root_statistics(game, tree: Tree, player: int, simulations: int) -> RootStatistics:
+    """Summarise the root's children over the action space."""
+    num_actions = game.info.num_actions
+    visits = np.zeros(num_actions, np.float64)
+    value_sum = np.zeros(num_actions, np.float64)
+    proven = np.zeros(num_actions, np.int8)
+    present = np.zeros(num_actions, np.bool_)
+    ids = tree.children(ROOT)
+    actions = tree.links[ids, ACTION]
+    visits[actions] = tree.links[ids, VISITS]
+    value_sum[actions] = tree.value_sum[ids]
+    proven[actions] = tree.flags[ids, PROVEN]
+    present[actions] = True
+    return RootStatistics(
+        player=player,
+        visits=visits,
+        value_sum=value_sum,
+        proven=proven,
+        present=present,
+        root_visits=int(tree.links[ROOT, VISITS]),
+        root_value_sum=float(tree.value_sum[ROOT]),
+        root_proven=int(tree.flags[ROOT, PROVEN]),
+        simulations=simulations,
+        nodes=tree.num_nodes,
+    )
+
+
+def proven_rank_of(proven: np.ndarray, player: int) -> np.ndarray:
+    """Per action: 2 proven win for ``player``, 1 proven draw, 0 proven loss, -1 unproven."""
+    win = PROVEN_WIN_0 if player == 0 else PROVEN_WIN_1
+    rank = np.full(len(proven), -1, np.int64)
+    rank[proven == win] = 2
+    rank[proven == PROVEN_DRAW] = 1
+    rank[(proven != UNPROVEN) & (proven != win) & (proven != PROVEN_DRAW)] = 0
+    return rank
+
+
+def decide(stats: RootStatistics, final: str, use_solver: bool) -> tuple[int, np.ndarray, float]:
+    """``(action, visit distribution, root value in [-1, 1] for the mover)`` from root statistics.
+
+    Solver: a proven win is taken, proven losses are avoided while anything else is left. Then
+    ``final == "visits"`` takes the most visited child (ties: better mean, then lower action),
+    ``"mean"`` the best mean among visited children (ties: more visits, then lower action).
+    """
+    player = stats.player
+    candidates = stats.present.copy()
+    rank = proven_rank_of(stats.proven, player)
+    solved_value = None
+    if use_solver:
+        if (candidates & (rank == 2)).any():
+            candidates &= rank == 2
+            solved_value = 1.0
+        elif (candidates & (rank != 0)).any():
+            candidates &= rank != 0
+            if (candidates & (rank == -1)).sum() == 0 and (candidates & (rank == 1)).any():
+                solved_value = 0.0
+        else:
+            solved_value = -1.0
+    visits = stats.visits
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean0 = np.where(visits > 0, stats.value_sum / np.maximum(visits, 1), 0.5)
+    mean = mean0 if player == 0 else 1.0 - mean0
+    if final == "mean" and (candidates & (visits > 0)).any():
+        candidates &= visits > 0
+        keys = (mean, visits)
+    else:
+        keys = (visits, mean)
+    index = np.flatnonzero(candidates)
+    order = np.lexsort((index, -keys[1][index], -keys[0][index]))
+    action = int(index[order[0]])
+    total = visits.sum()
+    if solved_value == 1.0:
+        probs = (candidates & (rank == 2)).astype(np.float64)
+        probs /= probs.sum()
+    elif total > 0:
+        probs = visits / total
+    else:
+        probs = stats.present / max(stats.present.sum(), 1)
+    if solved_value is not None:
+        value = solved_value
+    elif stats.root_visits > 0:
+        root_mean = stats.root_value_sum / stats.root_visits
+        value = 2.0 * (root_mean if player == 0 else 1.0 - root_mean) - 1.0
+    else:
+        value = 0.0
+    return action, probs.astype(np.float64), float(value)

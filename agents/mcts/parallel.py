@@ -1,0 +1,78 @@
+"""Root parallelism: independent searches in worker processes, root statistics merged.
+
+Each worker runs :func:`agents.mcts.driver.run_search` on a fresh tree with its own seed (spawned
+from the search seed with ``numpy.random.SeedSequence``), so a fixed agent seed and an iteration
+budget give the same merged result every time. Visits and value sums of the root children are
+added; a child proven by any worker keeps that proof (proofs are exact).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from agents.mcts.driver import RootStatistics, SearchSettings, run_search
+from agents.mcts.tree import UNPROVEN, Tree
+
+
+def worker_seeds(seed: int, workers: int) -> list[int]:
+    """One 63-bit seed per worker, derived from ``seed``."""
+    children = np.random.SeedSequence(seed).spawn(workers)
+    return [int(child.generate_state(1, np.uint64)[0] >> np.uint64(1)) for child in children]
+
+
+def search_in_worker(
+    game, state: np.ndarray, settings: SearchSettings, seed: int, allowed: np.ndarray | None
+) -> RootStatistics:
+    """Run one search on a fresh tree (the function each worker process executes)."""
+    return run_search(game, Tree(), state, settings, seed, allowed)
+
+
+def merge(results: list[RootStatistics]) -> RootStatistics:
+    """Add the root statistics of several searches of the same state."""
+    first = results[0]
+    proven = first.proven.copy()
+    for other in results[1:]:
+        proven = np.where(proven == UNPROVEN, other.proven, proven)
+    root_proven = next((r.root_proven for r in results if r.root_proven != UNPROVEN), UNPROVEN)
+    return RootStatistics(
+        player=first.player,
+        visits=sum(r.visits for r in results),
+        value_sum=sum(r.value_sum for r in results),
+        proven=proven,
+        present=first.present,
+        root_visits=sum(r.root_visits for r in results),
+        root_value_sum=sum(r.root_value_sum for r in results),
+        root_proven=root_proven,
+        simulations=sum(r.simulations for r in results),
+        nodes=sum(r.nodes for r in results),
+    )
+
+
+class RootParallel:
+    """A pool of ``workers`` processes (started on first use, kept until :meth:`close`)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def search(
+        self, game, state: np.ndarray, settings: SearchSettings, seed: int, allowed=None
+    ) -> RootStatistics:
+        """Search ``state`` in every worker and merge the root statistics."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        seeds = worker_seeds(seed, self.workers)
+        futures = [
+            self._pool.submit(search_in_worker, game, state, settings, s, allowed) for s in seeds
+        ]
+        return merge([future.result() for future in futures])
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None

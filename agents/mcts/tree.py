@@ -1,0 +1,174 @@
+"""The MCTS search tree as preallocated arrays with integer node ids (no Python object per node).
+
+Node ``ROOT`` (0) is the root. The children of a node occupy one contiguous block of ids,
+``first_child .. first_child + num_children - 1``, allocated when the node is first expanded
+(all legal actions, or all chance outcomes, at once); a child whose ``visits`` is 0 has not been
+reached yet. States are not stored: a search replays the edge actions from the root state, which
+keeps a node at :data:`BYTES_PER_NODE` bytes whatever the game.
+
+Per node:
+
+=================  ==========  ==============================================================
+ ``links[n, F]``    int32       ``PARENT``, ``FIRST_CHILD``, ``NUM_CHILDREN``, ``NUM_EXPANDED``
+                                (children in the tree, "one" expansion), ``ACTION`` (edge from
+                                the parent: an action or a chance outcome), ``VISITS``
+ ``flags[n, F]``    int8        ``PLAYER`` to move (0, 1, ``CHANCE``, ``TERMINAL`` or
+                                ``UNKNOWN_PLAYER`` until reached), ``PROVEN`` (solver value)
+ ``value_sum[n]``   float64     sum of simulation results **from player 0's view**, in [0, 1]
+                                per simulation; player 1's mean is ``1 - value_sum / visits``
+ ``prior[n]``       float32     prior of the edge (PUCT; uniform otherwise) or, below a chance
+                                node, the outcome's probability
+=================  ==========  ==============================================================
+
+Storing values from one fixed view makes the backup independent of the turn order: every node on
+the path adds the same number, and selection converts it to the view of the player to move at the
+parent (``current_player`` of the parent state), so a player may move several times in a row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Id of the root node.
+ROOT = 0
+#: "No node": the parent of the root, the first child of a node not yet expanded.
+NO_NODE = -1
+
+# Columns of ``links``.
+PARENT, FIRST_CHILD, NUM_CHILDREN, NUM_EXPANDED, ACTION, VISITS = 0, 1, 2, 3, 4, 5
+NUM_LINKS = 6
+# Columns of ``flags``.
+PLAYER, PROVEN = 0, 1
+NUM_FLAGS = 2
+
+#: ``flags[n, PLAYER]`` of a node whose state has not been computed yet.
+UNKNOWN_PLAYER = -3
+
+# Solver values (absolute, not relative to a player).
+UNPROVEN, PROVEN_WIN_0, PROVEN_WIN_1, PROVEN_DRAW = 0, 1, 2, 3
+
+#: Memory of one node in bytes.
+BYTES_PER_NODE = NUM_LINKS * 4 + NUM_FLAGS * 1 + 8 + 4
+
+
+class Tree:
+    """The arrays of one search tree plus its node count (``count[0]`` nodes in use).
+
+    Args:
+        capacity: number of nodes allocated up front; :meth:`ensure` grows the arrays.
+    """
+
+    def __init__(self, capacity: int = 4096) -> None:
+        capacity = max(int(capacity), 16)
+        self.links = np.empty((capacity, NUM_LINKS), np.int32)
+        self.flags = np.empty((capacity, NUM_FLAGS), np.int8)
+        self.value_sum = np.empty(capacity, np.float64)
+        self.prior = np.empty(capacity, np.float32)
+        self.count = np.zeros(1, np.int64)
+        self.clear()
+
+    @property
+    def capacity(self) -> int:
+        """Number of node slots allocated."""
+        return len(self.value_sum)
+
+    @property
+    def num_nodes(self) -> int:
+        """Number of node slots in use (allocated children included)."""
+        return int(self.count[0])
+
+    def clear(self) -> None:
+        """Drop every node and make a fresh, unexpanded root."""
+        self.count[0] = 1
+        init_node(self.links, self.flags, self.value_sum, self.prior, ROOT, NO_NODE, -1, 1.0)
+
+    def ensure(self, free: int) -> None:
+        """Grow the arrays (doubling) so that at least ``free`` node slots are unused."""
+        needed = self.num_nodes + int(free)
+        if needed <= self.capacity:
+            return
+        capacity = self.capacity
+        while capacity < needed:
+            capacity *= 2
+        used = self.num_nodes
+        for name in ("links", "flags", "value_sum", "prior"):
+            old = getattr(self, name)
+            new = np.empty((capacity, *old.shape[1:]), old.dtype)
+            new[:used] = old[:used]
+            setattr(self, name, new)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(links, flags, value_sum, prior, count)`` for the compiled functions."""
+        return self.links, self.flags, self.value_sum, self.prior, self.count
+
+    def children(self, node: int = ROOT) -> np.ndarray:
+        """Ids of the allocated children of ``node`` (empty if not expanded)."""
+        first = int(self.links[node, FIRST_CHILD])
+        if first == NO_NODE:
+            return np.empty(0, np.int64)
+        return np.arange(first, first + int(self.links[node, NUM_CHILDREN]), dtype=np.int64)
+
+    def reroot(self, node: int) -> None:
+        """Keep only the subtree under ``node``, which becomes the root (ids are compacted)."""
+        if node == ROOT:
+            return
+        new = Tree(self.capacity)
+        new.count[0] = copy_subtree(*self.arrays()[:4], node, *new.arrays()[:4])
+        self.links, self.flags, self.value_sum, self.prior = (
+            new.links,
+            new.flags,
+            new.value_sum,
+            new.prior,
+        )
+        self.count = new.count
+
+
+@njit(cache=True)
+def init_node(links, flags, value_sum, prior, node, parent, action, edge_prior):
+    """Reset slot ``node`` to an unreached, unexpanded node under ``parent``."""
+    links[node, PARENT] = parent
+    links[node, FIRST_CHILD] = NO_NODE
+    links[node, NUM_CHILDREN] = 0
+    links[node, NUM_EXPANDED] = 0
+    links[node, ACTION] = action
+    links[node, VISITS] = 0
+    flags[node, PLAYER] = UNKNOWN_PLAYER
+    flags[node, PROVEN] = UNPROVEN
+    value_sum[node] = 0.0
+    prior[node] = edge_prior
+
+
+@njit(cache=True)
+def copy_subtree(links, flags, value_sum, prior, top, new_links, new_flags, new_value, new_prior):
+    """Copy the subtree under ``top`` into the new arrays (breadth first, ``top`` -> 0).
+
+    Children blocks stay contiguous. Returns the number of nodes written.
+    """
+    new_links[0, :] = links[top, :]
+    new_flags[0, :] = flags[top, :]
+    new_value[0] = value_sum[top]
+    new_prior[0] = prior[top]
+    new_links[0, PARENT] = NO_NODE
+    new_links[0, ACTION] = -1
+    old_ids = np.empty(len(new_value), np.int64)
+    old_ids[0] = top
+    count = 1
+    head = 0
+    while head < count:
+        old = old_ids[head]
+        first = links[old, FIRST_CHILD]
+        if first != NO_NODE:
+            size = links[old, NUM_CHILDREN]
+            new_links[head, FIRST_CHILD] = count
+            for i in range(size):
+                child = first + i
+                new_links[count, :] = links[child, :]
+                new_flags[count, :] = flags[child, :]
+                new_value[count] = value_sum[child]
+                new_prior[count] = prior[child]
+                new_links[count, PARENT] = head
+                old_ids[count] = child
+                count += 1
+        head += 1
+    return count
