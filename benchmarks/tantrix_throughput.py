@@ -12,44 +12,25 @@ Measures on one core, medians of ``--repeats`` runs of about ``--seconds`` each:
 Target: >= 500 complete random games/s on one core.
 
 Usage: ``python benchmarks/tantrix_throughput.py [--seconds 1.0] [--repeats 5] [--games 2000]
-[--warm-cache]``
+[--warm-cache]`` (from a source checkout, put the repository root on ``PYTHONPATH`` to measure
+that copy).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
 
-if "--warm-cache" not in sys.argv:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_tantrix_bench_")
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
+import measure  # noqa: F401  (first: points numba at a fresh cache)
 import numpy as np
+from measure import compile_seconds, env_moves_per_second, playouts_per_second
 
 import mcts_envs
-from mcts_envs.core.playouts import run_random_playouts
 from mcts_envs.core.seeding import make_rng
 from mcts_envs.games.tantrix import kernels as k
 
 TARGET_GAMES_PER_SECOND = 500
-
-
-def games_per_second(game, seconds: float, seed: int) -> float:
-    """Complete compiled random games per second, batch grown to fill about ``seconds``."""
-    kernels, start = game.kernels, game.initial_state()
-    rng = make_rng(seed)
-    count = 50
-    while True:
-        tic = time.perf_counter()
-        run_random_playouts(kernels.random_playout, kernels.returns, start, count, rng)
-        elapsed = time.perf_counter() - tic
-        if elapsed >= seconds / 2 or count > 10**7:
-            return count / elapsed
-        count = int(count * max(2.0, 0.6 * seconds / max(elapsed, 1e-6)))
 
 
 def legal_action_counts(game, games: int, seed: int):
@@ -76,24 +57,6 @@ def describe(values: np.ndarray) -> str:
     )
 
 
-def env_moves_per_second(make_env, seconds: float, seed: int) -> float:
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    moves, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            moves += 1
-        games += 1
-    return moves / (time.perf_counter() - start)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one measurement")
@@ -105,14 +68,10 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--repeats and --games must be >= 1 and --seconds > 0")
 
     game = mcts_envs.make_game("tantrix")
-    start = game.initial_state()
     print(f"mcts-envs {mcts_envs.__version__}; two-player Tantrix; medians of {args.repeats} runs")
 
     print("\n== JIT compile (first call, fresh numba cache unless --warm-cache) ==")
-    tic = time.perf_counter()
-    kernels = game.kernels
-    run_random_playouts(kernels.random_playout, kernels.returns, start, 1, make_rng(0))
-    print(f"  playout kernels            {time.perf_counter() - tic:8.2f} s")
+    print(f"  playout kernels            {compile_seconds(game):8.2f} s")
     tic = time.perf_counter()
     state = game.initial_state()
     k.playout_statistics(state, make_rng(0), np.zeros(56, np.int64), np.zeros(56, np.int64))
@@ -122,7 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  game API kernels           {time.perf_counter() - tic:8.2f} s")
 
     print("\n== complete random games, compiled playout kernel (one core) ==")
-    rates = [games_per_second(game, args.seconds, seed) for seed in range(args.repeats)]
+    rates = [playouts_per_second(game, args.seconds, seed) for seed in range(args.repeats)]
     rate = statistics.median(rates)
     print(
         f"  games/s (median)           {rate:10,.0f}   runs: {', '.join(f'{r:,.0f}' for r in rates)}"

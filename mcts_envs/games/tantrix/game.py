@@ -62,16 +62,7 @@ class Tantrix(KernelGame):
         InvalidOptionError: for an unknown colour, equal colours or an unknown first-player rule.
     """
 
-    kernels = GameKernels(
-        current_player=k.current_player,
-        legal_actions=k.legal_actions,
-        apply_action=k.apply_action,
-        chance_outcomes=k.chance_outcomes,
-        returns=k.returns,
-        score=k.score,
-        heuristic=k.heuristic,
-        random_playout=k.random_playout,
-    )
+    kernels = GameKernels.from_module(k)
 
     def __init__(
         self,
