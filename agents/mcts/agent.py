@@ -15,6 +15,7 @@ from agents.mcts.driver import (
     SearchSettings,
     decide,
     max_children,
+    pin_game,
     rollout_kind,
     run_search,
 )
@@ -192,6 +193,7 @@ class MCTSAgent(ForwardModelAgent):
             raise ValueError(
                 f"{game.info.name}: MCTS needs a state with a player to move, got player {player}"
             )
+        pin_game(game)
         start = time.perf_counter()
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None

@@ -8,6 +8,8 @@ time budget is kept to within a few milliseconds once the code is compiled.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -101,6 +103,36 @@ class RootStatistics:
     nodes: int
 
 
+def pin_identity(dispatcher: Any) -> Any:
+    """Give a numba dispatcher a stable identity so compiled searches load from the disk cache.
+
+    The search functions take the game's kernels as arguments, so numba's cache index keys hold
+    the kernel dispatchers. A dispatcher is matched across processes by a UUID that numba draws
+    at random when it is first pickled, which makes every new process miss the cache (and
+    recompile for seconds). Before first use, this sets the UUID to the function's module,
+    qualified name and a hash of its bytecode instead, so another process (or a root-parallel
+    worker) finds the same key and a changed kernel gets a new one. Closures keep numba's
+    random UUID. Returns ``dispatcher``.
+    """
+    py_func = getattr(dispatcher, "py_func", None)
+    if (
+        py_func is None
+        or py_func.__closure__ is not None
+        or "<locals>" in py_func.__qualname__
+        or getattr(dispatcher, "_MemoMixin__uuid", "unset") is not None
+    ):
+        return dispatcher
+    code = hashlib.sha256(marshal.dumps(py_func.__code__)).hexdigest()[:16]
+    dispatcher._set_uuid(f"{py_func.__module__}.{py_func.__qualname__}:{code}")
+    return dispatcher
+
+
+def pin_game(game) -> None:
+    """:func:`pin_identity` for every kernel of ``game``."""
+    for dispatcher in game.kernels:
+        pin_identity(dispatcher)
+
+
 def max_children(game) -> int:
     """Largest block of children a node of ``game`` can need."""
     return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
@@ -137,7 +169,7 @@ def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
     if rollout == "minimax2":
         return ROLLOUT_MINIMAX2, game.kernels.random_playout
     if isinstance(rollout, Dispatcher):
-        return ROLLOUT_PLAYOUT_KERNEL, rollout
+        return ROLLOUT_PLAYOUT_KERNEL, pin_identity(rollout)
     return -1, rollout
 
 
@@ -160,6 +192,7 @@ def run_search(
         allowed: if given, the only root actions to consider (block-loss pruning); the tree must
             then be fresh.
     """
+    pin_game(game)
     generator = np.random.default_rng(seed)
     rng = make_rng(seed)
     deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
