@@ -161,6 +161,10 @@ class Game(Protocol):
 
 def check_action_type(action: object) -> int:
     """Return ``action`` as a Python int or raise :class:`ActionTypeError`."""
+    if type(action) is int:  # the common case, checked first for speed
+        return action
+    if isinstance(action, np.integer):
+        return int(action)
     if isinstance(action, bool) or not isinstance(action, numbers.Integral):
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             return int(action)

@@ -107,6 +107,7 @@ class GameEnv(AECEnv, EzPickle):
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self._zero_mask = np.zeros(info.num_actions, np.int8)
+        self._legal_buffer = np.empty(info.max_legal_actions, np.int64)
         self._renderer = None
         self.np_random = None
         self.state: np.ndarray | None = None
@@ -170,7 +171,10 @@ class GameEnv(AECEnv, EzPickle):
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self.game.action_mask(self.state)
+            count = self.game.kernels.legal_actions(self.state, self._legal_buffer)
+            mask = np.zeros(self.game.info.num_actions, np.int8)
+            mask[self._legal_buffer[:count]] = 1
+            self._mask = mask
         return self._mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -204,7 +208,9 @@ class GameEnv(AECEnv, EzPickle):
         self.num_moves += 1
         mover = self._player
         self._chance_outcomes = []
-        self._set_state(self.game.apply_unchecked(self.state, action))
+        child = self.state.copy()
+        self.game.kernels.apply_action(child, action)
+        self._set_state(child)
         if self._player == TERMINAL:
             # PettingZoo classic: after the end, the other agent is selected to see its reward.
             self.agent_selection = self.agents[1 - mover]

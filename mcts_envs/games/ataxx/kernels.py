@@ -1,0 +1,389 @@
+"""Ataxx (7x7) rules as compiled kernels on 49-bit bitboards (RULES.md section 4).
+
+Squares are numbered row-major from a7 (index 0, top-left) to g1 (index 48, bottom-right):
+``square = (7 - rank) * 7 + file`` with files a..g as 0..6. Bit ``square`` of a bitboard is set
+when that square holds the player's stone; only bits 0..48 are ever used, so the words stay
+positive in an ``int64``.
+
+Actions (``Discrete(834)``):
+
+* ``0..48``: copy to square ``action`` (one action per destination, whichever stone grows);
+* ``49..832``: jump ``49 + from_square * 16 + offset_index`` with the offsets of
+  :data:`JUMP_OFFSETS` (row change, file change; rows grow downwards, towards rank 1);
+* ``833``: pass, legal only when the mover has no move while the game goes on.
+
+State layout (``int64[6]``):
+
+====  ==========================================================================
+ 0    ``player_0`` (``x``) bitboard
+ 1    ``player_1`` (``o``) bitboard
+ 2    player to move (0 or 1; flips after every move and pass)
+ 3    halfmove clock: plies since the last copy move (jumps and passes add 1)
+ 4    fullmove number: starts at 1, +1 after each move or pass of ``player_1``
+ 5    status: 0 ongoing, 1 ``x`` won, 2 ``o`` won, 3 draw
+====  ==========================================================================
+
+The game ends when a side has no stones, when no empty square lies within distance 2 of any
+stone (nobody can move), or when the halfmove clock reaches 100. The first two endings are
+decided by stone count (equal counts draw) and take precedence; the 100-ply ending alone is a
+draw.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.seeding import rng_below
+
+BOARD_SIZE = 7
+NUM_SQUARES = 49
+FULL_BOARD = (1 << NUM_SQUARES) - 1
+NUM_JUMP_OFFSETS = 16
+FIRST_JUMP = NUM_SQUARES
+PASS = NUM_SQUARES + NUM_SQUARES * NUM_JUMP_OFFSETS  # 833
+NUM_ACTIONS = PASS + 1  # 834
+#: The halfmove clock value that ends the game in a draw (the engines' 50-move rule).
+HALFMOVE_LIMIT = 100
+
+STATE_SIZE = 6
+X_BOARD, O_BOARD, SIDE, HALFMOVE, FULLMOVE, STATUS = 0, 1, 2, 3, 4, 5
+ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
+
+#: Upper bound on the number of legal actions: at most E copies (E empty squares) plus at
+#: most 16 * min(S, E) jumps (S own stones, S + E <= 49), largest for E = 25: 25 + 16 * 24.
+MAX_LEGAL_ACTIONS = 409
+#: Upper bound on the plies of a game from the start: at most 45 copies (each adds a stone)
+#: and at most 99 other plies between two copies, 100 in the last stretch: 45 + 45 * 99 + 100.
+MAX_GAME_LENGTH = 4600
+
+#: The 16 jump offsets ``(row change, file change)`` at Chebyshev distance 2, in action order:
+#: row-major around the square, so for a fixed origin the destination grows with the index.
+JUMP_OFFSETS = np.array(
+    [(-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2),
+     (-1, -2), (-1, 2),
+     (0, -2), (0, 2),
+     (1, -2), (1, 2),
+     (2, -2), (2, -1), (2, 0), (2, 1), (2, 2)],
+    dtype=np.int64,
+)  # fmt: skip
+
+FILE_A = sum(1 << (row * BOARD_SIZE) for row in range(BOARD_SIZE))
+FILE_G = FILE_A << (BOARD_SIZE - 1)
+NOT_FILE_A = FULL_BOARD & ~FILE_A
+NOT_FILE_G = FULL_BOARD & ~FILE_G
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    neighbours = np.zeros(NUM_SQUARES, np.int64)
+    jumps = np.zeros(NUM_SQUARES, np.int64)
+    jump_targets = np.full((NUM_SQUARES, NUM_JUMP_OFFSETS), -1, np.int64)
+    offset_index = np.full((NUM_SQUARES, NUM_SQUARES), -1, np.int64)
+    for square in range(NUM_SQUARES):
+        row, col = divmod(square, BOARD_SIZE)
+        for d_row in range(-1, 2):
+            for d_col in range(-1, 2):
+                r, c = row + d_row, col + d_col
+                if (d_row, d_col) != (0, 0) and 0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE:
+                    neighbours[square] |= 1 << (r * BOARD_SIZE + c)
+        for index, (d_row, d_col) in enumerate(JUMP_OFFSETS.tolist()):
+            r, c = row + d_row, col + d_col
+            if 0 <= r < BOARD_SIZE and 0 <= c < BOARD_SIZE:
+                target = r * BOARD_SIZE + c
+                jumps[square] |= 1 << target
+                jump_targets[square, index] = target
+                offset_index[square, target] = index
+    return neighbours, jumps, jump_targets, offset_index
+
+
+#: ``NEIGHBOUR_MASKS[s]``: the squares at distance 1 of ``s`` (copy sources and captures).
+#: ``JUMP_MASKS[s]``: the squares at distance exactly 2 of ``s``.
+#: ``JUMP_TARGETS[s, i]``: the square ``s`` + offset ``i``, or -1 off the board.
+#: ``JUMP_OFFSET_INDEX[s, t]``: the offset index of the jump ``s -> t``, or -1 if none.
+NEIGHBOUR_MASKS, JUMP_MASKS, JUMP_TARGETS, JUMP_OFFSET_INDEX = _build_tables()
+#: ``JUMP_DELTAS[i]``: the change of square index of a jump with offset ``i``.
+JUMP_DELTAS = JUMP_OFFSETS[:, 0] * BOARD_SIZE + JUMP_OFFSETS[:, 1]
+#: ``JUMP_ORIGIN_MASKS[i]``: the squares from which offset ``i`` stays on the board.
+JUMP_ORIGIN_MASKS = np.array(
+    [sum(1 << s for s in range(NUM_SQUARES) if JUMP_TARGETS[s, i] >= 0) for i in range(16)],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def popcount(bits):
+    """The number of set bits of a non-negative int64 below ``2**56``."""
+    bits = bits - ((bits >> 1) & 0x5555555555555555)
+    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+    bits = bits + (bits >> 8)
+    bits = bits + (bits >> 16)
+    bits = bits + (bits >> 32)
+    return bits & 0x7F
+
+
+@njit(cache=True)
+def lowest_square(bits):
+    """The index of the lowest set bit of a non-zero bitboard."""
+    return popcount((bits & -bits) - 1)
+
+
+@njit(cache=True)
+def dilate(bits):
+    """``bits`` plus every square at distance 1 of a square of ``bits``."""
+    row = bits | ((bits & NOT_FILE_G) << 1) | ((bits & NOT_FILE_A) >> 1)
+    return (row | (row << BOARD_SIZE) | (row >> BOARD_SIZE)) & FULL_BOARD
+
+
+@njit(cache=True)
+def can_move(own, empty):
+    """Whether a player with stones ``own`` has a copy or jump onto ``empty``."""
+    return (dilate(dilate(own)) & empty) != 0
+
+
+@njit(cache=True)
+def update_status(state):
+    """Sets ``state[STATUS]`` from the board and the halfmove clock (see module docstring)."""
+    x_bits = state[X_BOARD]
+    o_bits = state[O_BOARD]
+    empty = FULL_BOARD & ~(x_bits | o_bits)
+    if x_bits == 0 or o_bits == 0 or not can_move(x_bits | o_bits, empty):
+        x_count = popcount(x_bits)
+        o_count = popcount(o_bits)
+        if x_count > o_count:
+            state[STATUS] = X_WON
+        elif o_count > x_count:
+            state[STATUS] = O_WON
+        else:
+            state[STATUS] = DRAW
+    elif state[HALFMOVE] >= HALFMOVE_LIMIT:
+        state[STATUS] = DRAW
+    else:
+        state[STATUS] = ONGOING
+
+
+@njit(cache=True)
+def initial_state():
+    """The start position ``x5o/7/7/7/7/7/o5x x 0 1``."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    state[X_BOARD] = (1 << 0) | (1 << 48)
+    state[O_BOARD] = (1 << 6) | (1 << 42)
+    state[FULLMOVE] = 1
+    return state
+
+
+@njit(cache=True)
+def current_player(state):
+    """0 or 1 while the game goes on, else ``TERMINAL``."""
+    if state[STATUS] != ONGOING:
+        return TERMINAL
+    return state[SIDE]
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """Writes the legal actions into ``out`` in increasing order, returns their count.
+
+    Copies by destination, then jumps by origin and offset index, or the pass alone when the
+    mover has no move; 0 when the game is over.
+    """
+    if state[STATUS] != ONGOING:
+        return 0
+    side = state[SIDE]
+    own = state[side]
+    empty = FULL_BOARD & ~(state[X_BOARD] | state[O_BOARD])
+    count = 0
+    copies = dilate(own) & empty
+    while copies:
+        out[count] = lowest_square(copies)
+        count += 1
+        copies &= copies - 1
+    stones = own
+    while stones:
+        origin = lowest_square(stones)
+        stones &= stones - 1
+        targets = JUMP_MASKS[origin] & empty
+        while targets:
+            target = lowest_square(targets)
+            targets &= targets - 1
+            out[count] = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + JUMP_OFFSET_INDEX[origin, target]
+            count += 1
+    if count == 0:
+        out[0] = PASS
+        count = 1
+    return count
+
+
+@njit(cache=True)
+def play(state, origin, target):
+    """Plays a copy (``origin < 0``), a jump (``origin -> target``) or a pass (``target < 0``).
+
+    No legality check; updates clocks, side to move and status.
+    """
+    side = state[SIDE]
+    if target >= 0:
+        own = state[side]
+        other = state[1 - side]
+        if origin < 0:
+            own |= np.int64(1) << target
+            state[HALFMOVE] = 0
+        else:
+            own ^= (np.int64(1) << origin) | (np.int64(1) << target)
+            state[HALFMOVE] += 1
+        captured = NEIGHBOUR_MASKS[target] & other
+        state[side] = own | captured
+        state[1 - side] = other ^ captured
+    else:
+        state[HALFMOVE] += 1
+    if side == 1:
+        state[FULLMOVE] += 1
+    state[SIDE] = 1 - side
+    update_status(state)
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Plays a legal ``action`` for the player to move, in place."""
+    if action < FIRST_JUMP:
+        play(state, -1, action)
+    elif action < PASS:
+        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
+        play(state, origin, JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS])
+    else:
+        play(state, -1, -1)
+
+
+@njit(cache=True)
+def chance_outcomes(state, outcomes, probabilities):
+    """Ataxx has no chance nodes."""
+    return 0
+
+
+@njit(cache=True)
+def returns(state, out):
+    """+1/-1/0 per player at the end (zeros while the game goes on)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[STATUS] == X_WON:
+        out[0] = 1.0
+        out[1] = -1.0
+    elif state[STATUS] == O_WON:
+        out[0] = -1.0
+        out[1] = 1.0
+
+
+@njit(cache=True)
+def score(state, out):
+    """Each player's share of the stones on the board (0.5 each on an empty board)."""
+    x_count = popcount(state[X_BOARD])
+    o_count = popcount(state[O_BOARD])
+    total = x_count + o_count
+    if total == 0:
+        out[0] = 0.5
+        out[1] = 0.5
+    else:
+        out[0] = x_count / total
+        out[1] = o_count / total
+
+
+@njit(cache=True)
+def heuristic(state, player):
+    """``player``'s share of the stones (the Ataxx paper's minimax2); exact 1/0/0.5 at the end."""
+    status = state[STATUS]
+    if status != ONGOING:
+        if status == DRAW:
+            return 0.5
+        return 1.0 if status == X_WON + player else 0.0
+    own = popcount(state[player])
+    return own / (own + popcount(state[1 - player]))
+
+
+@njit(cache=True)
+def nth_square(bits, index):
+    """The square of the ``index``-th (from 0, lowest first) set bit of ``bits``."""
+    for _ in range(index):
+        bits &= bits - 1
+    return lowest_square(bits)
+
+
+@njit(cache=True)
+def shift(bits, delta):
+    """``bits`` moved by ``delta`` squares (left shift when positive, right when negative)."""
+    if delta > 0:
+        return bits << delta
+    return bits >> -delta
+
+
+@njit(cache=True)
+def jump_targets_by_offset(own, empty, offset):
+    """The empty squares reached by jumps of offset ``offset`` from the stones ``own``."""
+    return shift(own & JUMP_ORIGIN_MASKS[offset], JUMP_DELTAS[offset]) & empty
+
+
+@njit(cache=True)
+def random_action(state, rng, jump_counts):
+    """A uniformly random legal action of an ongoing ``state``.
+
+    Counts the copies, then the jumps offset by offset (16 shifts of the whole bitboard), draws
+    one index uniformly and decodes it. ``jump_counts`` is an ``int64[16]`` scratch array.
+    """
+    side = state[SIDE]
+    own = state[side]
+    empty = FULL_BOARD & ~(state[X_BOARD] | state[O_BOARD])
+    copies = dilate(own) & empty
+    copy_count = popcount(copies)
+    total = copy_count
+    for offset in range(NUM_JUMP_OFFSETS):
+        found = popcount(jump_targets_by_offset(own, empty, offset))
+        jump_counts[offset] = found
+        total += found
+    if total == 0:
+        return PASS
+    pick = rng_below(rng, total)
+    if pick < copy_count:
+        return nth_square(copies, pick)
+    pick -= copy_count
+    for offset in range(NUM_JUMP_OFFSETS):
+        if pick < jump_counts[offset]:
+            target = nth_square(jump_targets_by_offset(own, empty, offset), pick)
+            origin = target - JUMP_DELTAS[offset]
+            return FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+        pick -= jump_counts[offset]
+    return PASS  # not reached: pick < total
+
+
+@njit(cache=True)
+def random_playout(state, rng):
+    """Plays uniformly random legal actions in place until the game is over."""
+    jump_counts = np.empty(NUM_JUMP_OFFSETS, np.int64)
+    while state[STATUS] == ONGOING:
+        apply_action(state, random_action(state, rng, jump_counts))
+
+
+@njit(cache=True)
+def destinations(state, player):
+    """The empty squares ``player`` could copy or jump to (its move destinations)."""
+    own = state[player]
+    empty = FULL_BOARD & ~(state[X_BOARD] | state[O_BOARD])
+    return dilate(dilate(own)) & empty
+
+
+@njit(cache=True)
+def observation_planes(state, player, out):
+    """Writes ``int8[7, 7, 4]`` planes into ``out`` from ``player``'s view.
+
+    Plane 0 ``player``'s stones, 1 the opponent's, 2 empty squares, 3 the empty squares
+    ``player`` could move to (copy or jump destinations).
+    """
+    own = state[player]
+    other = state[1 - player]
+    empty = FULL_BOARD & ~(own | other)
+    reach = dilate(dilate(own)) & empty
+    for square in range(NUM_SQUARES):
+        row = square // BOARD_SIZE
+        col = square % BOARD_SIZE
+        out[row, col, 0] = (own >> square) & 1
+        out[row, col, 1] = (other >> square) & 1
+        out[row, col, 2] = (empty >> square) & 1
+        out[row, col, 3] = (reach >> square) & 1

@@ -1,0 +1,146 @@
+"""The Pentago Twist :class:`~mcts_envs.core.game.Game` (rules in :mod:`.kernels`).
+
+Text record: the 6 board rows from top to bottom, each 6 characters ``w`` (white, ``player_0``),
+``b`` (black, ``player_1``) or ``.`` (empty), separated by ``/``; a space; the side to move
+(``w`` or ``b``). The empty board is ``"....../....../....../....../....../...... w"``.
+
+Every move adds one stone, so white has as many stones as black (white to move) or one more
+(black to move); the side must agree with the counts. The result is read off the board: five in a
+row for both is a draw, for one player a win for that player, a full board otherwise a draw. A
+finished game keeps the side that would move next.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.games.pentago_twist import kernels as k
+
+TEXT_FORMAT = (
+    "6 rows of 6 characters w/b/. separated by '/', a space, and the side to move (w or b), "
+    "e.g. '....../....../....../....../....../...... w'"
+)
+SIDES = "wb"
+
+
+def split_action(action: int) -> tuple[int, int, int, int]:
+    """``(row, col, quadrant, op)`` of ``action = (row * 6 + col) * 8 + quadrant * 2 + op``."""
+    cell = action >> 3
+    return cell // k.SIZE, cell % k.SIZE, (action >> 1) & 3, action & 1
+
+
+def make_action(row: int, col: int, quadrant: int, op: int) -> int:
+    """The action that places on (``row``, ``col``) then applies ``op`` to ``quadrant``."""
+    return (row * k.SIZE + col) * 8 + quadrant * 2 + op
+
+
+def resolve_status(white: int, black: int) -> int:
+    """The status (``k.ONGOING``, ``WHITE_WON``, ``BLACK_WON``, ``DRAW``) of a board."""
+    white_five, black_five = bool(k.has_five(white)), bool(k.has_five(black))
+    if white_five and black_five:
+        return k.DRAW
+    if white_five:
+        return k.WHITE_WON
+    if black_five:
+        return k.BLACK_WON
+    return k.DRAW if (white | black) == k.FULL_BOARD else k.ONGOING
+
+
+class PentagoTwist(KernelGame):
+    """Pentago Twist: place a stone, then rotate or flip a quadrant; ``Discrete(288)`` actions."""
+
+    info = GameInfo(
+        name="pentago_twist",
+        num_actions=k.NUM_ACTIONS,
+        max_game_length=k.NUM_CELLS,
+        has_chance=False,
+        observation_shape=(6, 6, 2),
+        state_size=k.STATE_SIZE,
+        max_legal_actions=k.NUM_ACTIONS,
+    )
+    kernels = GameKernels(
+        current_player=k.current_player,
+        legal_actions=k.legal_actions,
+        apply_action=k.apply_action,
+        chance_outcomes=k.chance_outcomes,
+        returns=k.returns,
+        score=k.score,
+        heuristic=k.heuristic,
+        random_playout=k.random_playout,
+    )
+
+    def initial_state(self) -> np.ndarray:
+        return np.zeros(k.STATE_SIZE, np.int64)
+
+    def observation(self, state: np.ndarray, player: int) -> np.ndarray:
+        planes = np.empty((6, 6, 2), np.int8)
+        k.observation_planes(self.check_state(state), player, planes)
+        return planes
+
+    def board(self, state: np.ndarray) -> np.ndarray:
+        """``int8[6, 6]``: 0 empty, 1 white (``player_0``), 2 black (``player_1``)."""
+        cells = np.zeros(k.NUM_CELLS, np.int8)
+        for player in (0, 1):
+            bits = int(state[player])
+            for cell in range(k.NUM_CELLS):
+                if (bits >> cell) & 1:
+                    cells[cell] = player + 1
+        return cells.reshape(6, 6)
+
+    def action_to_string(self, state: np.ndarray, action: int) -> str:
+        """E.g. ``"r2c3 q1 rotate"``: place on row 2, column 3, then rotate quadrant 1."""
+        row, col, quadrant, op = split_action(int(action))
+        return f"r{row}c{col} q{quadrant} {k.OP_NAMES[op]}"
+
+    def to_text(self, state: np.ndarray) -> str:
+        board = self.board(self.check_state(state))
+        rows = ["".join(".wb"[v] for v in row) for row in board]
+        return "/".join(rows) + " " + SIDES[int(state[k.TO_MOVE])]
+
+    def from_text(self, text: str) -> np.ndarray:
+        """Parse a record (see the module docstring).
+
+        Raises:
+            InvalidRecordError: on a malformed record (wrong shape, bad character, bad side, stone
+                counts that no game can reach, or a side to move that disagrees with them).
+        """
+
+        def fail(problem: str):
+            return parse_error("pentago_twist", text, problem, TEXT_FORMAT)
+
+        if not isinstance(text, str):
+            raise fail(f"a record is a str, not {type(text).__name__}")
+        parts = text.split()
+        if len(parts) != 2:
+            raise fail(f"found {len(parts)} space-separated fields instead of 2")
+        board_text, side = parts
+        rows = board_text.split("/")
+        if len(rows) != k.SIZE:
+            raise fail(f"the board has {len(rows)} rows instead of 6")
+        for index, row in enumerate(rows):
+            if len(row) != k.SIZE:
+                raise fail(f"row {index} {row!r} has {len(row)} characters instead of 6")
+        bits = [0, 0]
+        for cell, char in enumerate("".join(rows)):
+            if char not in ".wb":
+                raise fail(f"bad character {char!r} (allowed: w, b, .)")
+            if char != ".":
+                bits[SIDES.index(char)] |= 1 << cell
+        if side not in ("w", "b"):
+            raise fail(f"bad side to move {side!r} (allowed: w, b)")
+        whites, blacks = bin(bits[0]).count("1"), bin(bits[1]).count("1")
+        if whites - blacks not in (0, 1):
+            raise fail(
+                f"{whites} white and {blacks} black stones cannot happen (white moves first)"
+            )
+        expected = "w" if whites == blacks else "b"
+        if side != expected:
+            raise fail(
+                f"with {whites} white and {blacks} black stones the side to move is {expected!r}"
+            )
+        state = self.initial_state()
+        state[k.WHITE], state[k.BLACK] = bits
+        state[k.TO_MOVE] = SIDES.index(side)
+        state[k.STATUS] = resolve_status(bits[0], bits[1])
+        return state
