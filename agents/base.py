@@ -25,7 +25,7 @@ class Agent(Protocol):
     name: str
 
     def act(self, env: Any) -> int:
-        """An action for ``env.agent_selection`` (reads ``env.unwrapped.game/state``; no deepcopy)."""
+        """An action for ``env.agent_selection`` (reads ``env.unwrapped``; never deep-copies)."""
         ...
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -42,7 +42,7 @@ class Agent(Protocol):
 
 
 def game_and_state(env_or_game: Any, state: np.ndarray | None = None) -> tuple[Game, np.ndarray]:
-    """Resolve ``policy``'s arguments: an env (forward model read from ``env.unwrapped``) or a game + state.
+    """Resolve ``policy``'s arguments: an env (forward model in ``env.unwrapped``) or game + state.
 
     Raises:
         TypeError: if neither form is given.

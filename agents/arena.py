@@ -1,0 +1,635 @@
+"""Play agents against each other: seeded, seat-alternated matches, statistics and game records.
+
+A match plays ``num_games`` games between two agent specs on one game. Game ``i`` is fully
+determined by ``(game, specs, master seed, i)``: its seeds (one per agent and one for chance) come
+from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]``, agent A sits at ``player_0`` in even
+games and at ``player_1`` in odd ones, and fresh agents are built for every game. So a match gives
+the same games whether it runs in one process or many (``workers``), in any order.
+
+Games are driven through the forward model (``act_state``), not the env: chance outcomes are
+sampled with the game's own seeded generator. Each game becomes a JSON-serialisable record (see
+:func:`play_game`), written one per line by :func:`write_records` and read back, with line-numbered
+errors, by :func:`read_records`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.spec import make_agent
+from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError, require_optional
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.registry import get_entry, make_game
+from mcts_envs.core.seeding import check_seed
+
+#: z for a two-sided 95% interval.
+Z_95 = 1.959963984540054
+#: Keys every game record has (see :func:`play_game`).
+RECORD_KEYS = ("game", "index", "agents", "players", "seed", "initial", "actions", "returns")
+#: Record format version written into each record.
+RECORD_VERSION = 1
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval ``(low, high)`` for a binomial proportion ``successes / trials``.
+
+    With ``trials == 0`` the interval is ``(0.0, 1.0)``. ``successes`` may be fractional (a score
+    with draws counted as half) for an approximate interval.
+
+    Raises:
+        InvalidOptionError: if ``trials < 0`` or ``successes`` is outside ``[0, trials]``.
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise InvalidOptionError(
+            f"wilson_interval needs 0 <= successes <= trials, got {successes} of {trials}"
+        )
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = z * z
+    denominator = 1.0 + z2 / trials
+    center = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def elo_difference(score: float) -> float:
+    """Elo difference implied by an expected score in (0, 1) (``+-inf`` at 1 and 0)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def game_seeds(master_seed: int | None, num_games: int) -> list[tuple[int, int, int]]:
+    """Per-game ``(agent A seed, agent B seed, chance seed)`` derived from one master seed."""
+    sequence = np.random.SeedSequence(master_seed)
+    return [
+        tuple(int(word) for word in child.generate_state(3, dtype=np.uint32))
+        for child in sequence.spawn(num_games)
+    ]
+
+
+def play_game(
+    game_name: str,
+    spec_a: str,
+    spec_b: str,
+    index: int,
+    seeds: tuple[int, int, int],
+    max_moves: int | None = None,
+) -> dict[str, Any]:
+    """Play game ``index`` of a match and return its record.
+
+    Agent A plays ``player_0`` when ``index`` is even and ``player_1`` when it is odd.
+
+    Returns:
+        A JSON-serialisable record: ``game``, ``index``, ``agents`` (``[spec_a, spec_b]``),
+        ``players`` (spec at ``player_0``, ``player_1``), ``seat_a`` (agent A's seat),
+        ``seed`` (``{"a", "b", "chance"}``), ``initial`` (the initial state as ``to_text``),
+        ``actions`` (every action and chance outcome in order), ``chance`` (indices into
+        ``actions`` that are chance outcomes), ``returns`` (per seat), ``score`` (per seat),
+        ``result`` (``"a"``, ``"b"`` or ``"draw"``, or ``"unfinished"`` when ``max_moves`` cut
+        the game), ``moves`` (decisions per seat), ``think_seconds`` (per seat), ``final``.
+    """
+    game = make_game(game_name)
+    seed_a, seed_b, seed_chance = seeds
+    seat_a = index % 2
+    agent_a = make_agent(spec_a, seed=seed_a)
+    agent_b = make_agent(spec_b, seed=seed_b)
+    seated = [agent_a, agent_b] if seat_a == 0 else [agent_b, agent_a]
+    chance_generator = np.random.default_rng(seed_chance)
+    state = game.initial_state()
+    initial_text = game.to_text(state)
+    actions: list[int] = []
+    chance_indices: list[int] = []
+    moves = [0, 0]
+    think = [0.0, 0.0]
+    limit = max_moves if max_moves is not None else 100 * max(game.info.max_game_length, 1)
+    while True:
+        player = game.current_player(state)
+        if player == TERMINAL or sum(moves) >= limit:
+            break
+        if player == CHANCE:
+            outcomes, probabilities = game.chance_outcomes(state)
+            action = int(outcomes[chance_generator.choice(len(outcomes), p=probabilities)])
+            chance_indices.append(len(actions))
+        else:
+            start = time.perf_counter()
+            action = int(seated[player].act_state(game, state))
+            think[player] += time.perf_counter() - start
+            moves[player] += 1
+        state = game.apply(state, action)
+        actions.append(action)
+    finished = game.current_player(state) == TERMINAL
+    returns = [float(r) for r in game.returns(state)]
+    if not finished:
+        result = "unfinished"
+    elif returns[seat_a] > returns[1 - seat_a]:
+        result = "a"
+    elif returns[seat_a] < returns[1 - seat_a]:
+        result = "b"
+    else:
+        result = "draw"
+    players = [spec_a, spec_b] if seat_a == 0 else [spec_b, spec_a]
+    return {
+        "version": RECORD_VERSION,
+        "game": game.info.name,
+        "index": index,
+        "agents": [spec_a, spec_b],
+        "players": players,
+        "seat_a": seat_a,
+        "seed": {"a": seed_a, "b": seed_b, "chance": seed_chance},
+        "initial": initial_text,
+        "actions": actions,
+        "chance": chance_indices,
+        "returns": returns,
+        "score": [float(s) for s in game.score(state)],
+        "result": result,
+        "moves": moves,
+        "think_seconds": [round(t, 6) for t in think],
+        "final": game.to_text(state),
+    }
+
+
+def _play_game_star(arguments: tuple) -> dict[str, Any]:
+    return play_game(*arguments)
+
+
+def warm_up(game_name: str, specs: Sequence[str]) -> None:
+    """Let each agent make one untimed move from the initial state (compiles its kernels).
+
+    Keeps JIT compile time out of the match's moves/s; games are unaffected (fresh agents).
+    """
+    game = make_game(game_name)
+    state = game.initial_state()
+    generator = np.random.default_rng(0)
+    while game.current_player(state) == CHANCE:
+        outcomes, probabilities = game.chance_outcomes(state)
+        state = game.apply(state, int(outcomes[generator.choice(len(outcomes), p=probabilities)]))
+    if game.current_player(state) == TERMINAL:
+        return
+    for spec in specs:
+        make_agent(spec, seed=0).act_state(game, state)
+
+
+@dataclass
+class AgentStats:
+    """Results of one agent over a match.
+
+    Attributes:
+        spec: the agent's spec.
+        wins, draws, losses: game counts (unfinished games count as none of them).
+        moves: decisions made.
+        think_seconds: total time spent deciding.
+    """
+
+    spec: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    moves: int = 0
+    think_seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        """Finished games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        """Wins / games (0 if no games)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games (0.5 if no games)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def win_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    def score_interval(self) -> tuple[float, float]:
+        """Approximate Wilson 95% interval of the score (draws count half)."""
+        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+
+    @property
+    def moves_per_second(self) -> float:
+        """Decisions per second of thinking time."""
+        return self.moves / self.think_seconds if self.think_seconds > 0 else math.inf
+
+
+@dataclass
+class MatchResult:
+    """The outcome of a match between agents A and B.
+
+    Attributes:
+        game: game name.
+        a, b: per-agent statistics.
+        records: the game records, in game order.
+        seconds: wall-clock time of the match.
+    """
+
+    game: str
+    a: AgentStats
+    b: AgentStats
+    records: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def elo_interval(self) -> tuple[float, float, float]:
+        """Elo of A relative to B: ``(estimate, low, high)`` from the score and its interval."""
+        low, high = self.a.score_interval()
+        return elo_difference(self.a.score), elo_difference(low), elo_difference(high)
+
+    def summary(self) -> str:
+        """A small text table: W/D/L, win rate with Wilson 95% interval, score, moves/s."""
+        lines = [
+            f"{self.game}: {self.a.games} games in {self.seconds:.1f} s",
+            f"{'agent':<34} {'W':>4} {'D':>4} {'L':>4}  {'win rate [95% CI]':<22} "
+            f"{'score':>6}  {'moves/s':>9}",
+        ]
+        for stats in (self.a, self.b):
+            low, high = stats.win_interval()
+            lines.append(
+                f"{stats.spec:<34} {stats.wins:>4} {stats.draws:>4} {stats.losses:>4}  "
+                f"{stats.win_rate:5.3f} [{low:5.3f}, {high:5.3f}]    {stats.score:6.3f}  "
+                f"{stats.moves_per_second:9.1f}"
+            )
+        elo, low, high = self.elo_interval()
+        lines.append(f"Elo of A minus B: {elo:+.0f} [{low:+.0f}, {high:+.0f}]")
+        return "\n".join(lines)
+
+
+def summarize(
+    game: str, spec_a: str, spec_b: str, records: Iterable[dict[str, Any]]
+) -> MatchResult:
+    """Tally records of a match into a :class:`MatchResult`."""
+    a, b = AgentStats(spec_a), AgentStats(spec_b)
+    kept = []
+    for record in records:
+        kept.append(record)
+        seat_a = record["seat_a"]
+        a.moves += record["moves"][seat_a]
+        b.moves += record["moves"][1 - seat_a]
+        a.think_seconds += record["think_seconds"][seat_a]
+        b.think_seconds += record["think_seconds"][1 - seat_a]
+        if record["result"] == "a":
+            a.wins += 1
+            b.losses += 1
+        elif record["result"] == "b":
+            b.wins += 1
+            a.losses += 1
+        elif record["result"] == "draw":
+            a.draws += 1
+            b.draws += 1
+    return MatchResult(game, a, b, kept)
+
+
+def iterate_match(
+    game: str,
+    spec_a: str,
+    spec_b: str,
+    num_games: int,
+    seed: int | None = 0,
+    workers: int = 1,
+    max_moves: int | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Yield the records of a match in game order (played in ``workers`` processes if > 1).
+
+    Raises:
+        UnknownGameError / UnknownAgentError / InvalidOptionError: checked before any game.
+    """
+    name = get_entry(game).name
+    make_agent(spec_a)  # validate both specs up front, in this process
+    make_agent(spec_b)
+    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 0:
+        raise InvalidOptionError(f"the number of games must be an int >= 0, got {num_games!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
+    seed = check_seed(seed)
+    jobs = [
+        (name, spec_a, spec_b, index, seeds, max_moves)
+        for index, seeds in enumerate(game_seeds(seed, num_games))
+    ]
+    if workers == 1 or num_games <= 1:
+        if num_games:
+            warm_up(name, (spec_a, spec_b))
+        for job in jobs:
+            yield play_game(*job)
+        return
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=warm_up, initargs=(name, (spec_a, spec_b))
+    ) as pool:
+        yield from pool.map(_play_game_star, jobs)
+
+
+def play_match(
+    game: str,
+    spec_a: str,
+    spec_b: str,
+    num_games: int,
+    seed: int | None = 0,
+    workers: int = 1,
+    progress: bool = False,
+    max_moves: int | None = None,
+    on_record: Callable[[dict[str, Any]], None] | None = None,
+) -> MatchResult:
+    """Play a seat-alternated match of ``num_games`` games and tally it.
+
+    Args:
+        game: game name (see ``mcts_envs.list_games()``).
+        spec_a, spec_b: agent specs (see :func:`agents.spec.make_agent`).
+        num_games: games to play; agent A is ``player_0`` in even-numbered games.
+        seed: master seed; the same seed gives the same games (any number of workers).
+        workers: processes to use (1: play in this process).
+        progress: show a tqdm progress bar.
+        max_moves: stop a game after this many decisions (then it counts for nobody).
+        on_record: called with each record as it completes (in game order), e.g. to write it.
+    """
+    start = time.perf_counter()
+    records = iterate_match(game, spec_a, spec_b, num_games, seed, workers, max_moves)
+    if progress:
+        from tqdm import tqdm
+
+        records = tqdm(records, total=num_games, desc=f"{spec_a} vs {spec_b}", unit="game")
+    kept = []
+    for record in records:
+        if on_record is not None:
+            on_record(record)
+        kept.append(record)
+    result = summarize(get_entry(game).name, spec_a, spec_b, kept)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+# -- records ----------------------------------------------------------------------------------
+
+
+def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> int:
+    """Write records as JSON lines (one game per line); returns how many were written."""
+    count = 0
+    with open(path, "w", encoding="utf-8") as stream:
+        for record in records:
+            stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+            count += 1
+    return count
+
+
+def _check_record(record: object, where: str) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise InvalidRecordError(
+            f"{where}: a game record is a JSON object, got {type(record).__name__}"
+        )
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise InvalidRecordError(f"{where}: missing key(s) {', '.join(missing)}")
+    if not isinstance(record["game"], str):
+        raise InvalidRecordError(f"{where}: 'game' must be a game name string")
+    actions = record["actions"]
+    if not isinstance(actions, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) for a in actions
+    ):
+        raise InvalidRecordError(f"{where}: 'actions' must be a list of integers")
+    if not isinstance(record["initial"], str):
+        raise InvalidRecordError(f"{where}: 'initial' must be the initial state's text")
+    return record
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Read a JSON-lines file of game records (blank lines are skipped).
+
+    Raises:
+        InvalidRecordError: naming the line and what is wrong (bad JSON, not an object, a missing
+            key, a wrongly typed field).
+        FileNotFoundError: if ``path`` does not exist.
+    """
+    records = []
+    with open(path, encoding="utf-8") as stream:
+        for number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            where = f"{path}, line {number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InvalidRecordError(
+                    f"{where}: not valid JSON ({error.msg} at column {error.colno})"
+                ) from None
+            records.append(_check_record(record, where))
+    return records
+
+
+def replay_states(record: dict[str, Any], where: str = "record") -> tuple[Any, list[np.ndarray]]:
+    """The game and every state of a recorded game (initial state first), legality checked.
+
+    Raises:
+        InvalidRecordError: if the game is unknown, the initial text does not parse, or an action
+            is not legal where it was played (the message names the move number).
+    """
+    from mcts_envs.core.errors import IllegalActionError, UnknownGameError
+
+    try:
+        game = make_game(record["game"])
+    except UnknownGameError as error:
+        raise InvalidRecordError(f"{where}: {error}") from None
+    try:
+        state = game.from_text(record["initial"])
+    except InvalidRecordError as error:
+        raise InvalidRecordError(f"{where}: bad 'initial': {error}") from None
+    states = [state]
+    for number, action in enumerate(record["actions"], start=1):
+        try:
+            state = game.apply(state, action)
+        except IllegalActionError as error:
+            raise InvalidRecordError(f"{where}: action {number} ({action}): {error}") from None
+        states.append(state)
+    return game, states
+
+
+# -- tournaments and budget curves ------------------------------------------------------------
+
+
+@dataclass
+class TournamentResult:
+    """Round-robin results with Elo ratings.
+
+    Attributes:
+        specs: the agents.
+        scores: ``scores[i, j]`` = points of agent i against agent j (win 1, draw 0.5).
+        games: ``games[i, j]`` = finished games between i and j.
+        elo: ratings (mean 0) fitted by maximum likelihood (Bradley-Terry, draws as half wins).
+        elo_low, elo_high: 95% intervals from a seeded bootstrap over the games.
+    """
+
+    specs: list[str]
+    scores: np.ndarray
+    games: np.ndarray
+    elo: np.ndarray
+    elo_low: np.ndarray
+    elo_high: np.ndarray
+
+    def summary(self) -> str:
+        """Agents sorted by Elo, with intervals and total score."""
+        order = np.argsort(-self.elo)
+        lines = [f"{'agent':<34} {'Elo':>6} {'95% interval':>16} {'score':>10}"]
+        for i in order:
+            total = self.games[i].sum()
+            lines.append(
+                f"{self.specs[i]:<34} {self.elo[i]:+6.0f} [{self.elo_low[i]:+6.0f}, "
+                f"{self.elo_high[i]:+6.0f}] {self.scores[i].sum():5.1f}/{total:<4.0f}"
+            )
+        return "\n".join(lines)
+
+
+def fit_elo(scores: np.ndarray, games: np.ndarray, iterations: int = 2000) -> np.ndarray:
+    """Maximum-likelihood Elo ratings (mean 0) from pairwise scores (draws as half wins).
+
+    Uses the minorisation-maximisation update of the Bradley-Terry model, with a tiny prior
+    (half a draw against every opponent) so that unbeaten agents keep finite ratings.
+    """
+    count = len(scores)
+    prior = 0.5 * (np.ones((count, count)) - np.eye(count))
+    wins = scores + 0.5 * prior
+    played = games + prior
+    strength = np.ones(count)
+    for _ in range(iterations):
+        denominator = (played / (strength[:, None] + strength[None, :])).sum(axis=1)
+        updated = wins.sum(axis=1) / denominator
+        updated /= np.exp(np.log(updated).mean())
+        if np.allclose(updated, strength, rtol=1e-10, atol=0):
+            strength = updated
+            break
+        strength = updated
+    ratings = 400.0 * np.log10(strength)
+    return ratings - ratings.mean()
+
+
+def round_robin(
+    game: str,
+    specs: Sequence[str],
+    games_per_pair: int,
+    seed: int | None = 0,
+    workers: int = 1,
+    progress: bool = False,
+    bootstrap: int = 200,
+) -> TournamentResult:
+    """Play every pair of ``specs`` (seat-alternated) and fit Elo ratings with 95% intervals.
+
+    Pair ``(i, j)`` uses master seed ``SeedSequence(seed).spawn`` child number ``i * n + j``, so
+    results do not depend on ``workers``.
+    """
+    count = len(specs)
+    if count < 2:
+        raise InvalidOptionError("a round robin needs at least two agents")
+    pair_seeds = np.random.SeedSequence(seed).spawn(count * count)
+    outcomes: list[tuple[int, int, float]] = []  # (i, j, points of i)
+    scores = np.zeros((count, count))
+    games = np.zeros((count, count))
+    for i in range(count):
+        for j in range(i + 1, count):
+            pair_seed = int(pair_seeds[i * count + j].generate_state(1)[0])
+            result = play_match(
+                game, specs[i], specs[j], games_per_pair, pair_seed, workers, progress
+            )
+            for record in result.records:
+                points = {"a": 1.0, "b": 0.0, "draw": 0.5}.get(record["result"])
+                if points is None:
+                    continue
+                outcomes.append((i, j, points))
+                scores[i, j] += points
+                scores[j, i] += 1.0 - points
+                games[i, j] += 1
+                games[j, i] += 1
+    elo = fit_elo(scores, games)
+    generator = np.random.default_rng(np.random.SeedSequence(seed).spawn(count * count + 1)[-1])
+    samples = []
+    for _ in range(bootstrap):
+        if not outcomes:
+            break
+        picks = generator.integers(len(outcomes), size=len(outcomes))
+        sample_scores = np.zeros((count, count))
+        sample_games = np.zeros((count, count))
+        for pick in picks:
+            i, j, points = outcomes[pick]
+            sample_scores[i, j] += points
+            sample_scores[j, i] += 1.0 - points
+            sample_games[i, j] += 1
+            sample_games[j, i] += 1
+        samples.append(fit_elo(sample_scores, sample_games, iterations=500))
+    if samples:
+        low, high = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
+    else:
+        low, high = np.full(count, -np.inf), np.full(count, np.inf)
+    return TournamentResult(list(specs), scores, games, elo, low, high)
+
+
+def budget_curve(
+    game: str,
+    spec_template: str,
+    budgets: Sequence[float],
+    opponent: str,
+    num_games: int,
+    seed: int | None = 0,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[tuple[float, MatchResult]]:
+    """Matches of ``spec_template.format(budget)`` against ``opponent`` for each budget.
+
+    Example: ``budget_curve("tictactoe", "mcts:iterations={}", [10, 100, 1000], "random", 50)``.
+    """
+    if "{}" not in spec_template:
+        raise InvalidOptionError(
+            f"the spec template needs a '{{}}' where the budget goes, got {spec_template!r}"
+        )
+    return [
+        (
+            budget,
+            play_match(
+                game, spec_template.format(budget), opponent, num_games, seed, workers, progress
+            ),
+        )
+        for budget in budgets
+    ]
+
+
+def plot_budget_curve(
+    curve: Sequence[tuple[float, MatchResult]], path: str | Path, title: str | None = None
+) -> None:
+    """Plot win rate (with Wilson 95% intervals) and score against budget into an image file.
+
+    Raises:
+        OptionalDependencyError: if matplotlib is missing (``pip install 'mcts-envs[plots]'``).
+    """
+    matplotlib = require_optional("matplotlib", "plots")
+    matplotlib.use("Agg")
+    pyplot = require_optional("matplotlib.pyplot", "plots")
+    budgets = [budget for budget, _ in curve]
+    rates = np.array([result.a.win_rate for _, result in curve])
+    intervals = np.array([result.a.win_interval() for _, result in curve])
+    scores = [result.a.score for _, result in curve]
+    figure, axes = pyplot.subplots(figsize=(6, 4))
+    axes.errorbar(
+        budgets, rates, yerr=[rates - intervals[:, 0], intervals[:, 1] - rates],
+        marker="o", capsize=3, label="win rate (95% Wilson)",
+    )  # fmt: skip
+    axes.plot(budgets, scores, marker="s", linestyle="--", label="score (draw = 1/2)")
+    axes.set_xscale("log")
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("search budget")
+    axes.set_ylabel(f"vs {curve[0][1].b.spec}" if curve else "")
+    axes.set_title(title or (f"{curve[0][1].game}: {curve[0][1].a.spec} ..." if curve else ""))
+    axes.grid(True, alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)

@@ -1,0 +1,210 @@
+"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list`` (also ``python -m agents``).
+
+Examples::
+
+    mcts-envs match ultimate_tictactoe "mcts:iterations=2000" random --games 100 --seed 1
+    mcts-envs match tictactoe alphabeta random --games 20 --out games.jsonl --workers 2
+    mcts-envs replay games.jsonl --game 3 --delay 0.5
+    mcts-envs list
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from agents.spec import describe_agent, list_agents
+from mcts_envs.core.errors import MctsEnvsError
+
+EXIT_ERROR = 2
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcts-envs",
+        description="Play, record and replay games between search agents on mcts-envs games.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    match = commands.add_parser(
+        "match",
+        help="play a seat-alternated match between two agents",
+        description="Play GAMES games between AGENT_A and AGENT_B (seats alternate), then print "
+        "W/D/L, win rate with a Wilson 95%% interval, and moves/s for each agent.",
+    )
+    match.add_argument("game", help="game name (see 'mcts-envs list')")
+    match.add_argument("agent_a", help="agent spec, e.g. 'mcts:iterations=800,c=0.5'")
+    match.add_argument("agent_b", help="agent spec, e.g. 'random' or 'alphabeta:depth=4'")
+    match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    match.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    match.add_argument("--out", help="write every game as one JSON line to this file")
+    match.add_argument(
+        "--workers", type=int, default=1, help="processes to play in (same results; default 1)"
+    )
+    match.add_argument("--max-moves", type=int, help="stop a game after this many decisions")
+    match.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    replay = commands.add_parser(
+        "replay",
+        help="step through a recorded game in the terminal",
+        description="Show a game of a JSON-lines file written by 'match --out', move by move. "
+        "Press Enter to step (q + Enter quits), or pass --delay to play it back.",
+    )
+    replay.add_argument("file", help="JSON-lines file of game records")
+    replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
+    replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
+
+    listing = commands.add_parser("list", help="list the games and the agents with their options")
+    listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
+    return parser
+
+
+def _command_match(args: argparse.Namespace, out: TextIO) -> int:
+    from agents.arena import play_match
+
+    stream = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    try:
+        import json
+
+        def write(record: dict) -> None:
+            if stream is not None:
+                stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+                stream.flush()
+
+        result = play_match(
+            args.game,
+            args.agent_a,
+            args.agent_b,
+            args.games,
+            seed=args.seed,
+            workers=args.workers,
+            progress=not args.no_progress,
+            max_moves=args.max_moves,
+            on_record=write,
+        )
+    finally:
+        if stream is not None:
+            stream.close()
+    print(result.summary(), file=out)
+    if args.out:
+        print(f"wrote {len(result.records)} game records to {args.out}", file=out)
+    return 0
+
+
+def _render_text(game_name: str):
+    """A function ``state -> str`` using the env's ansi renderer (or ``to_text`` as a fallback)."""
+    import mcts_envs
+
+    try:
+        env = mcts_envs.make(game_name, raw=True, render_mode="ansi")
+        env.reset(seed=0)
+        unwrapped = env.unwrapped
+
+        def render(state):
+            unwrapped.state = state
+            return str(env.render())
+
+        return render
+    except Exception:  # a renderer problem must not stop a replay
+        game = mcts_envs.make_game(game_name)
+        return game.to_text
+
+
+def _command_replay(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
+    from agents.arena import read_records, replay_states
+    from mcts_envs.core.errors import InvalidRecordError
+
+    records = read_records(args.file)
+    if not records:
+        raise InvalidRecordError(f"{args.file}: no game records in the file")
+    if not 0 <= args.game < len(records):
+        raise InvalidRecordError(
+            f"{args.file}: no game {args.game}; the file holds games 0..{len(records) - 1}"
+        )
+    record = records[args.game]
+    game, states = replay_states(record, where=f"{args.file}, game {args.game}")
+    render = _render_text(game.info.name)
+    chance = set(record.get("chance", []))
+    players = record.get("players", ["?", "?"])
+    print(
+        f"{game.info.name}, game {args.game}: player_0 = {players[0]}, player_1 = {players[1]}",
+        file=out,
+    )
+    print(render(states[0]), file=out)
+    for number, action in enumerate(record["actions"]):
+        if args.delay is not None:
+            time.sleep(max(0.0, args.delay))
+        else:
+            print("[Enter: next move, q: quit] ", end="", file=out, flush=True)
+            answer = keys.readline()
+            if answer == "" or answer.strip().lower() == "q":
+                print("", file=out)
+                return 0
+        before = states[number]
+        mover = game.current_player(before)
+        who = "chance" if number in chance or mover < 0 else f"player_{mover}"
+        print(
+            f"move {number + 1}: {who} plays {game.action_to_string(before, action)} ({action})",
+            file=out,
+        )
+        print(render(states[number + 1]), file=out)
+    print(
+        f"result: {record.get('result', '?')} (returns {record.get('returns')}, "
+        f"agents {record.get('agents')})",
+        file=out,
+    )
+    return 0
+
+
+def _command_list(args: argparse.Namespace, out: TextIO) -> int:
+    import mcts_envs
+
+    if args.what in (None, "games"):
+        print("games:", file=out)
+        for name in mcts_envs.list_games():
+            info = mcts_envs.make_game(name).info
+            chance = ", chance" if info.has_chance else ""
+            print(f"  {name} ({info.num_actions} actions{chance})", file=out)
+    if args.what in (None, "agents"):
+        print("agents (spec: name or name:key=value,...):", file=out)
+        for name in list_agents():
+            try:
+                text = describe_agent(name)
+            except ImportError as error:
+                text = f"{name}: unavailable ({error})"
+            print("  " + text.replace("\n", "\n  "), file=out)
+    return 0
+
+
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, keys: TextIO | None = None
+) -> int:
+    """Run the ``mcts-envs`` command line; returns the exit status (0 ok, 2 on a user error).
+
+    Args:
+        argv: arguments (default ``sys.argv[1:]``).
+        out: where to print (default stdout); errors go to stderr.
+        keys: where replay reads key presses (default stdin).
+    """
+    out = out or sys.stdout
+    keys = keys or sys.stdin
+    args = _build_parser().parse_args(argv)
+    try:
+        if args.command == "match":
+            return _command_match(args, out)
+        if args.command == "replay":
+            return _command_replay(args, out, keys)
+        return _command_list(args, out)
+    except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
+        print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

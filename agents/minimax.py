@@ -1,0 +1,192 @@
+"""minimax2: plain depth-2 minimax over a game's compiled static heuristic (the Ataxx paper's opponent).
+
+The agent tries each of its moves, then every reply of the opponent, and scores the position
+reached with the game's ``heuristic(state, root_player)`` kernel (for Ataxx: the mover's share of
+the stones). A move is worth the minimum over the replies (the maximum where the same player moves
+again: turns need not alternate); chance nodes average over their outcomes and do not count as a
+ply; terminal states score ``(returns[root_player] + 1) / 2``. The best move is played, ties are
+broken uniformly by the agent's seeded generator. No pruning: this is the plain baseline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from agents.base import ForwardModelAgent, game_and_state
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.seeding import check_seed
+
+
+@njit  # takes kernels as arguments: numba cannot cache such functions
+def minimax_value(
+    state,
+    plies,
+    root_player,
+    current_player,
+    legal_actions,
+    apply_action,
+    chance_outcomes,
+    returns,
+    heuristic,
+    buffer_size,
+):
+    """Plain minimax value in [0, 1] of ``state`` for ``root_player``, ``plies`` decisions deep."""
+    player = current_player(state)
+    if player == TERMINAL:
+        result = np.zeros(2, np.float64)
+        returns(state, result)
+        return (result[root_player] + 1.0) * 0.5
+    if player == CHANCE:
+        outcomes = np.empty(buffer_size, np.int64)
+        probabilities = np.empty(buffer_size, np.float64)
+        count = chance_outcomes(state, outcomes, probabilities)
+        total = 0.0
+        for i in range(count):
+            child = state.copy()
+            apply_action(child, outcomes[i])
+            total += probabilities[i] * minimax_value(
+                child,
+                plies,
+                root_player,
+                current_player,
+                legal_actions,
+                apply_action,
+                chance_outcomes,
+                returns,
+                heuristic,
+                buffer_size,
+            )
+        return total
+    if plies <= 0:
+        return heuristic(state, root_player)
+    actions = np.empty(buffer_size, np.int64)
+    count = legal_actions(state, actions)
+    maximizing = player == root_player
+    best = -1.0 if maximizing else 2.0
+    for i in range(count):
+        child = state.copy()
+        apply_action(child, actions[i])
+        value = minimax_value(
+            child,
+            plies - 1,
+            root_player,
+            current_player,
+            legal_actions,
+            apply_action,
+            chance_outcomes,
+            returns,
+            heuristic,
+            buffer_size,
+        )
+        if (maximizing and value > best) or (not maximizing and value < best):
+            best = value
+    return best
+
+
+@njit  # takes kernels as arguments: numba cannot cache such functions
+def root_values(
+    state,
+    actions,
+    plies,
+    current_player,
+    legal_actions,
+    apply_action,
+    chance_outcomes,
+    returns,
+    heuristic,
+    buffer_size,
+):
+    """``float64[len(actions)]``: minimax value of each root action for the player to move."""
+    root_player = current_player(state)
+    values = np.empty(len(actions), np.float64)
+    for i in range(len(actions)):
+        child = state.copy()
+        apply_action(child, actions[i])
+        values[i] = minimax_value(
+            child,
+            plies - 1,
+            root_player,
+            current_player,
+            legal_actions,
+            apply_action,
+            chance_outcomes,
+            returns,
+            heuristic,
+            buffer_size,
+        )
+    return values
+
+
+def search_buffer_size(game: Game) -> int:
+    """Length of the action / outcome buffers the compiled searches allocate per node."""
+    return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
+
+
+class Minimax2Agent(ForwardModelAgent):
+    """Plain depth-2 minimax on the game's static heuristic; ties broken by the seeded generator.
+
+    The baseline opponent of the Ataxx MCTS paper (there, the heuristic is the mover's share of
+    the stones; each game documents its ``heuristic`` kernel).
+
+    Args:
+        seed: seed of the tie-breaking generator.
+        depth: plies searched (2 is minimax2; other depths are allowed for experiments).
+    """
+
+    name = "minimax2"
+
+    def __init__(self, *, seed: int | None = None, depth: int = 2) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise InvalidOptionError(f"minimax2: depth must be an int >= 1, got {depth!r}")
+        self.seed = check_seed(seed)
+        self.depth = depth
+        self._generator = np.random.default_rng(self.seed)
+
+    def action_values(self, game: Game, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal actions, their values in [0, 1] for the player to move)``.
+
+        Raises:
+            IllegalActionError: if no player is to move (terminal or chance node).
+        """
+        player = game.current_player(state)
+        if player < 0:
+            raise IllegalActionError(
+                f"{game.info.name}: minimax2 needs a player to move, the state is "
+                f"{'terminal' if player == TERMINAL else 'a chance node'}"
+            )
+        kernels = game.kernels
+        actions = game.legal_actions(state)
+        values = root_values(
+            state,
+            actions,
+            self.depth,
+            kernels.current_player,
+            kernels.legal_actions,
+            kernels.apply_action,
+            kernels.chance_outcomes,
+            kernels.returns,
+            kernels.heuristic,
+            search_buffer_size(game),
+        )
+        return actions, values
+
+    def _choose(self, game: Game, state: np.ndarray) -> tuple[int, float]:
+        actions, values = self.action_values(game, state)
+        best = values.max()
+        ties = np.flatnonzero(values == best)
+        return int(actions[ties[self._generator.integers(len(ties))]]), float(best)
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        return self._choose(game, state)[0]
+
+    def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """One-hot on the chosen move; value ``2 * best - 1`` in [-1, 1] for the player to move."""
+        game, state = game_and_state(env_or_game, state)
+        action, value = self._choose(game, state)
+        probs = np.zeros(game.info.num_actions, np.float64)
+        probs[action] = 1.0
+        return probs, 2.0 * value - 1.0

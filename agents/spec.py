@@ -1,0 +1,324 @@
+"""Build agents from spec strings: ``"random"``, ``"alphabeta:depth=4"``, ``"mcts:iterations=800"``.
+
+A spec is an agent kind, optionally followed by ``:`` and comma-separated ``key=value`` options.
+Each kind maps to a class (imported lazily, so ``make_agent("random")`` never compiles the MCTS).
+Options are checked against the keyword arguments of the class constructor and converted by their
+type hints (``int``, ``float``, ``bool``, ``str``, ``None``, ``Literal``, unions of these), falling
+back to the type of the default. Every mistake raises an error that names what is allowed.
+
+The ``seed`` is not a spec option: it is passed separately (``make_agent(spec, seed=...)``) so an
+arena can give each game its own seed derived from one master seed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import importlib
+import inspect
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any
+
+from mcts_envs.core.errors import InvalidOptionError
+
+#: Agent kinds: spec name -> ``"module:Class"``. Classes are imported only when first used.
+AGENT_KINDS: dict[str, str] = {
+    "random": "agents.random_agent:RandomAgent",
+    "minimax2": "agents.minimax:Minimax2Agent",
+    "alphabeta": "agents.alphabeta:AlphaBetaAgent",
+    "mcts": "agents.mcts:MCTSAgent",
+}
+
+#: Parameters of agent constructors that are not spec options.
+RESERVED_PARAMETERS = ("seed",)
+
+_NONE_WORDS = ("none", "null")
+_TRUE_WORDS = ("true", "yes", "on", "1")
+_FALSE_WORDS = ("false", "no", "off", "0")
+
+
+class UnknownAgentError(InvalidOptionError):
+    """An agent kind that is not in :data:`AGENT_KINDS` (the message lists the known kinds)."""
+
+
+@dataclass(frozen=True)
+class ParameterInfo:
+    """One spec option of an agent kind.
+
+    Attributes:
+        name: keyword argument name.
+        annotation: the type hint as text (``"int | None"``), or ``""`` if none.
+        default: the default value (``inspect.Parameter.empty`` if required).
+    """
+
+    name: str
+    annotation: str
+    default: Any
+
+    @property
+    def required(self) -> bool:
+        """Whether the option has no default."""
+        return self.default is inspect.Parameter.empty
+
+    def __str__(self) -> str:
+        hint = f": {self.annotation}" if self.annotation else ""
+        default = " (required)" if self.required else f" = {self.default!r}"
+        return f"{self.name}{hint}{default}"
+
+
+def list_agents() -> list[str]:
+    """Names of all agent kinds, sorted."""
+    return sorted(AGENT_KINDS)
+
+
+def register_agent(name: str, target: str | type) -> None:
+    """Add an agent kind: ``target`` is ``"module:Class"`` or a class taking keyword options.
+
+    Raises:
+        InvalidOptionError: if ``name`` is not a lowercase identifier.
+    """
+    if not isinstance(name, str) or not name.replace("_", "a").isalnum() or name != name.lower():
+        raise InvalidOptionError(
+            f"an agent kind is a lowercase name of letters, digits and '_', got {name!r}"
+        )
+    if isinstance(target, type):
+        _REGISTERED_CLASSES[name] = target
+        AGENT_KINDS[name] = f"{target.__module__}:{target.__qualname__}"
+    else:
+        _REGISTERED_CLASSES.pop(name, None)
+        AGENT_KINDS[name] = target
+
+
+_REGISTERED_CLASSES: dict[str, type] = {}
+
+
+def agent_class(name: str) -> type:
+    """The class of agent kind ``name`` (imports its module on first use).
+
+    Raises:
+        UnknownAgentError: if ``name`` is not a known agent kind.
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key not in AGENT_KINDS:
+        known = list_agents()
+        close = difflib.get_close_matches(str(key), known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise UnknownAgentError(f"unknown agent {name!r}{hint}; known agents: {', '.join(known)}")
+    if key in _REGISTERED_CLASSES:
+        return _REGISTERED_CLASSES[key]
+    module_name, _, class_name = AGENT_KINDS[key].partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, class_name)
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(cls.__init__)
+    except Exception:  # unresolvable forward references: fall back to the defaults' types
+        return {}
+
+
+def _annotation_text(parameter: inspect.Parameter) -> str:
+    annotation = parameter.annotation
+    if annotation is inspect.Parameter.empty:
+        return ""
+    if isinstance(annotation, str):
+        return annotation
+    return inspect.formatannotation(annotation)
+
+
+def agent_parameters(name: str) -> list[ParameterInfo]:
+    """The spec options of agent kind ``name`` (constructor keywords except ``seed``)."""
+    cls = agent_class(name)
+    signature = inspect.signature(cls.__init__)
+    options = []
+    for parameter in list(signature.parameters.values())[1:]:
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if parameter.name in RESERVED_PARAMETERS:
+            continue
+        options.append(
+            ParameterInfo(parameter.name, _annotation_text(parameter), parameter.default)
+        )
+    return options
+
+
+def describe_agent(name: str) -> str:
+    """A human-readable description of agent kind ``name``: its doc, its options and defaults."""
+    cls = agent_class(name)
+    doc = inspect.getdoc(cls) or ""
+    summary = doc.split("\n\n")[0].replace("\n", " ") if doc else "(no description)"
+    lines = [f"{name}: {summary}"]
+    options = agent_parameters(name)
+    if options:
+        lines.append("  options:")
+        lines.extend(f"    {option}" for option in options)
+    else:
+        lines.append("  options: none")
+    return "\n".join(lines)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:key=value,key=value"`` into the name and the raw option strings.
+
+    Raises:
+        InvalidOptionError: on empty names, options without ``=``, or repeated keys.
+    """
+    if not isinstance(spec, str):
+        raise InvalidOptionError(
+            f"an agent spec is a string like 'mcts:iterations=800', got {spec!r}"
+        )
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if not name:
+        raise InvalidOptionError(
+            f"empty agent name in spec {spec!r}; known agents: {', '.join(list_agents())}"
+        )
+    options: dict[str, str] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            key, equals, value = item.partition("=")
+            key = key.strip()
+            if not equals or not key:
+                raise InvalidOptionError(
+                    f"agent spec {spec!r}: option {item.strip()!r} is not of the form key=value "
+                    "(options are comma-separated, e.g. 'mcts:iterations=800,c=0.5')"
+                )
+            if key in options:
+                raise InvalidOptionError(f"agent spec {spec!r}: option {key!r} is given twice")
+            options[key] = value.strip()
+    return name, options
+
+
+def _convert_to(value: str, target: Any) -> Any:
+    """Convert ``value`` to type ``target`` or raise ``ValueError``."""
+    origin = typing.get_origin(target)
+    if origin is typing.Union or origin is types.UnionType:
+        members = typing.get_args(target)
+        # None first only for the words that mean None; then the most specific types first.
+        order = sorted(members, key=lambda t: {type(None): 0, bool: 1, int: 2, float: 3}.get(t, 4))
+        for member in order:
+            try:
+                return _convert_to(value, member)
+            except (ValueError, TypeError):
+                continue
+        raise ValueError(f"not one of {inspect.formatannotation(target)}")
+    if origin is typing.Literal:
+        allowed = typing.get_args(target)
+        for candidate in allowed:
+            if str(candidate).lower() == value.lower():
+                return candidate
+        raise ValueError(f"not one of {', '.join(repr(a) for a in allowed)}")
+    if target is type(None) or target is None:
+        if value.lower() in _NONE_WORDS:
+            return None
+        raise ValueError("not None")
+    if target is bool:
+        if value.lower() in _TRUE_WORDS:
+            return True
+        if value.lower() in _FALSE_WORDS:
+            return False
+        raise ValueError("not a bool (true/false)")
+    if target is int:
+        try:
+            return int(value.replace("_", ""))
+        except ValueError:
+            number = float(value)  # accept "1e3" when it is a whole number
+            if number.is_integer():
+                return int(number)
+            raise ValueError("not an integer") from None
+    if target is float:
+        return float(value)
+    if target is str:
+        return value
+    if target is Any:
+        return _convert_untyped(value)
+    raise TypeError(f"options of type {target!r} cannot be given in a spec string")
+
+
+def _convert_untyped(value: str) -> Any:
+    for target in (type(None), bool, int, float):
+        try:
+            return _convert_to(value, target)
+        except (ValueError, TypeError):
+            continue
+    return value
+
+
+def convert_option(value: str, hint: Any, default: Any) -> Any:
+    """Convert the option string ``value`` by the type ``hint`` (or the default's type).
+
+    Raises:
+        ValueError: if ``value`` does not fit.
+    """
+    if hint is not None:
+        return _convert_to(value, hint)
+    if default is inspect.Parameter.empty or default is None:
+        return _convert_untyped(value)
+    return _convert_to(value, type(default))
+
+
+def make_agent(spec: str, seed: int | None = None) -> Any:
+    """Build the agent described by ``spec`` (``"name"`` or ``"name:key=value,..."``) with ``seed``.
+
+    Args:
+        spec: agent kind and options, e.g. ``"alphabeta:depth=4"``; see :func:`list_agents` and
+            :func:`describe_agent`.
+        seed: the agent's seed (``None`` for an unseeded agent); same seeds, same games.
+
+    Returns:
+        An object implementing the :class:`~agents.base.Agent` protocol; its ``name`` is the
+        canonical spec (kind plus the options given, normalised).
+
+    Raises:
+        UnknownAgentError: if the kind is unknown (the message lists the known kinds).
+        InvalidOptionError: if an option is unknown, repeated or of the wrong type (the message
+            lists the options with their defaults), or the constructor rejects a value.
+    """
+    name, raw_options = parse_spec(spec)
+    cls = agent_class(name)
+    parameters = {p.name: p for p in agent_parameters(name)}
+    hints = _hints(cls)
+    allowed = "; ".join(str(p) for p in parameters.values()) or "none"
+    kwargs: dict[str, Any] = {}
+    for key, value in raw_options.items():
+        if key in RESERVED_PARAMETERS:
+            raise InvalidOptionError(
+                f"agent spec {spec!r}: {key!r} is not a spec option; agent seeds are passed "
+                f"separately (make_agent(spec, seed=...), or --seed in the CLI)"
+            )
+        if key not in parameters:
+            close = difflib.get_close_matches(key, list(parameters), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise InvalidOptionError(
+                f"agent spec {spec!r}: unknown option {key!r}{hint} for {name!r}; "
+                f"options: {allowed}"
+            )
+        parameter = parameters[key]
+        try:
+            kwargs[key] = convert_option(value, hints.get(key), parameter.default)
+        except (ValueError, TypeError) as error:
+            expected = parameter.annotation or type(parameter.default).__name__
+            raise InvalidOptionError(
+                f"agent spec {spec!r}: option {key}={value!r} is invalid ({error}); "
+                f"expected {expected}, default {parameter.default!r}"
+            ) from None
+    missing = [p.name for p in parameters.values() if p.required and p.name not in kwargs]
+    if missing:
+        raise InvalidOptionError(
+            f"agent spec {spec!r}: missing required option(s) {', '.join(missing)}; "
+            f"options: {allowed}"
+        )
+    accepts_seed = "seed" in inspect.signature(cls.__init__).parameters
+    try:
+        agent = cls(seed=seed, **kwargs) if accepts_seed else cls(**kwargs)
+    except InvalidOptionError:
+        raise
+    except (ValueError, TypeError) as error:
+        raise InvalidOptionError(f"agent spec {spec!r}: {error}") from error
+    canonical = name + (":" + ",".join(f"{k}={v}" for k, v in kwargs.items()) if kwargs else "")
+    with contextlib.suppress(AttributeError):  # a read-only name: keep the agent's own
+        agent.name = canonical
+    return agent
