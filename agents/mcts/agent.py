@@ -74,6 +74,9 @@ class MCTSAgent(ForwardModelAgent):
         dirichlet_fraction: weight of that noise in the root priors, once per search (default
             0.25; set 0 for evaluation games). Used only with an evaluator.
         batch_size: leaves per evaluator call (default 8).
+        rollout_cutoff: stop compiled rollouts after this many moves and score an unfinished
+            game with the game's ``heuristic`` (early playout termination; 0 scores the new leaf
+            itself; default ``None``: play to the end).
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class MCTSAgent(ForwardModelAgent):
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.25,
         batch_size: int = 8,
+        rollout_cutoff: int | None = None,
     ) -> None:
         _check_choice("expand", expand, _EXPAND)
         _check_choice("scores", scores, _SCORES)
@@ -112,6 +116,8 @@ class MCTSAgent(ForwardModelAgent):
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         if int(workers) < 1:
             raise ValueError(f"workers must be >= 1, got {workers!r}")
+        if rollout_cutoff is not None and int(rollout_cutoff) < 0:
+            raise ValueError(f"rollout_cutoff must be an int >= 0 or None, got {rollout_cutoff!r}")
         if int(batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
         if c < 0 or c_puct < 0:
@@ -130,6 +136,7 @@ class MCTSAgent(ForwardModelAgent):
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
             batch_size=int(batch_size),
+            rollout_cutoff=-1 if rollout_cutoff is None else int(rollout_cutoff),
         )
         self.final = final
         self.win_check = bool(win_check)

@@ -72,6 +72,7 @@ class SearchSettings:
     dirichlet_alpha: float
     dirichlet_fraction: float
     batch_size: int
+    rollout_cutoff: int = -1
 
 
 @dataclass
@@ -271,6 +272,7 @@ def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind,
             settings.solver,
             block,
             depth,
+            settings.rollout_cutoff,
         )
         total += done
         if settings.solver and flags[ROOT, PROVEN] != UNPROVEN:

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout
+from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout, random_playout_cutoff
 from agents.mcts.solver import is_proven_loss, proven_from_returns, proven_result, try_prove
 from agents.mcts.tree import (
     ACTION,
@@ -315,8 +315,13 @@ def simulate(
     grandchild,
     probabilities,
     values,
+    cutoff,
 ):
-    """Play ``state`` to the end with the rollout policy; return the result (player 0's view)."""
+    """Play ``state`` with the rollout policy; return the result (player 0's view).
+
+    ``cutoff >= 0`` stops after that many moves (0: score the leaf at once); an unfinished game
+    then scores ``heuristic(state, 0)``. ``cutoff < 0`` plays to the end.
+    """
     if rollout_kind == ROLLOUT_MINIMAX2:
         minimax2_playout(
             current_player,
@@ -331,9 +336,24 @@ def simulate(
             child,
             grandchild,
             probabilities,
+            cutoff if cutoff >= 0 else 1 << 62,
+        )
+    elif cutoff >= 0:
+        random_playout_cutoff(
+            current_player,
+            legal_actions,
+            apply_action,
+            chance_outcomes,
+            state,
+            rng,
+            actions,
+            probabilities,
+            cutoff,
         )
     else:
         playout(state, rng)
+    if current_player(state) != TERMINAL:
+        return heuristic(state, 0)
     return terminal_result(returns, score, state, fractional, values)
 
 
@@ -362,6 +382,7 @@ def run_uct(
     use_solver,
     max_children,
     max_depth,
+    cutoff,
 ):
     """Run up to ``iterations`` UCT simulations; returns how many ran.
 
@@ -435,6 +456,7 @@ def run_uct(
                 grandchild,
                 probabilities,
                 values,
+                cutoff,
             )
             backup(links, flags, value_sum, path, depth, outcome, use_solver)
             done += 1
@@ -476,6 +498,7 @@ def run_uct(
                         grandchild,
                         probabilities,
                         values,
+                        cutoff,
                     )
                 backup(links, flags, value_sum, path, depth + 1, outcome, use_solver)
                 done += 1
