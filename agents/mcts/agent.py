@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -86,10 +86,10 @@ class MCTSAgent(ForwardModelAgent):
         iterations: int | None = 1000,
         seconds: float | None = None,
         c: float = 1.4,
-        expand: str = "one",
-        rollout: str | Callable[..., Any] = "random",
-        scores: str = "binary",
-        final: str = "visits",
+        expand: Literal["one", "all"] = "one",
+        rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random",
+        scores: Literal["binary", "fractional"] = "binary",
+        final: Literal["visits", "mean"] = "visits",
         win_check: bool = True,
         reuse_tree: bool = True,
         solver: bool = True,

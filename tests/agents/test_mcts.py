@@ -127,6 +127,8 @@ VARIANTS = [
     {"solver": False},
     {"rollout": "minimax2"},
     {"reuse_tree": False, "c": 0.5},
+    {"rollout_cutoff": 0},
+    {"rollout_cutoff": 2, "rollout": "minimax2"},
 ]
 
 

@@ -15,7 +15,8 @@ from agents.arena import play_match
 from agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 
-#: Budgets at which MCTS is expected to beat random >= 95% and minimax2 >= 80% (100 games).
+#: Budgets at which MCTS is expected to beat random >= 95% and minimax2 >= 80% (100 games);
+#: kept equal to ``benchmarks/mcts_strength.py``.
 STRENGTH_SPECS = {
     "ultimate_tictactoe": "mcts:iterations=5000",
     "ataxx": "mcts:iterations=20000,rollout_cutoff=0,c=0.15",
