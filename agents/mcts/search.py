@@ -49,6 +49,12 @@ NEEDS_EVALUATION = 3
 #: Selection rules.
 SELECT_UCT, SELECT_PUCT = 0, 1
 
+#: ``1 / n`` and ``1 / sqrt(n)`` for small visit counts: UCT selection reads them instead of
+#: dividing and taking a square root for every child (the cost that dominates wide nodes).
+TABLE_SIZE = 4096
+INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
+INVERSE_SQRT = np.sqrt(INVERSE)
+
 
 @njit(cache=True)
 def terminal_result(returns, score, state, fractional, values):
@@ -123,6 +129,25 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
     log_visits = math.log(max(links[node, VISITS], 1))
     best = NO_NODE
     best_score = -np.inf
+    if not use_solver:  # the hot path: one division and one square root per child
+        sign = 1.0 if player == 0 else -1.0
+        offset = 0.0 if player == 0 else 1.0
+        scale = c * math.sqrt(log_visits)
+        for i in range(expanded):
+            visits = links[first + i, VISITS]
+            if visits == 0:
+                return first + i
+            if visits < TABLE_SIZE:
+                inverse = INVERSE[visits]
+                inverse_sqrt = INVERSE_SQRT[visits]
+            else:
+                inverse = 1.0 / visits
+                inverse_sqrt = math.sqrt(inverse)
+            score = offset + sign * value_sum[first + i] * inverse + scale * inverse_sqrt
+            if score > best_score:
+                best_score = score
+                best = first + i
+        return best
     fallback = NO_NODE
     for i in range(expanded):
         child = first + i
