@@ -258,6 +258,8 @@ def descend(
         if use_solver and flags[node, PROVEN] != UNPROVEN:
             result[0] = proven_result(flags[node, PROVEN])
             return HAS_RESULT, depth
+        if depth + 1 >= path.shape[0]:  # deeper than the path buffer: evaluate here
+            return (NEEDS_EVALUATION if selection == SELECT_PUCT else NEEDS_SIMULATION), depth
         if links[node, FIRST_CHILD] == NO_NODE:
             if selection == SELECT_PUCT and player != CHANCE:
                 return NEEDS_EVALUATION, depth

@@ -421,3 +421,37 @@ def test_bytes_per_node_matches_the_arrays():
     tree = Tree(100)
     per_node = sum(a[0].nbytes if a.ndim > 1 else a.itemsize for a in tree.arrays()[:4])
     assert per_node == BYTES_PER_NODE
+
+
+@pytest.mark.parametrize(
+    "tree", [DOUBLE_MOVE, FORCED_REPLY, CHANCE_GAME], ids=["double", "forced", "chance"]
+)
+def test_puct_backs_up_by_the_player_to_move_and_through_chance(tree):
+    game = TreeGame(ALL_TREES.index(tree))
+    state = game.initial_state()
+    _, values = exact_action_values(game, state)
+
+    def uninformed(observations, masks):
+        return np.ones(masks.shape), np.zeros(len(masks))
+
+    agent = MCTSAgent(
+        seed=0, iterations=5000, evaluator=uninformed, dirichlet_fraction=0.0, win_check=False
+    )
+    _, value = agent.policy(game, state)
+    assert agent.act_state(game, state) == max(values, key=values.get)
+    assert value == pytest.approx(expectimax(game, state), abs=0.1)
+
+
+def test_the_tree_stops_growing_at_the_path_limit(monkeypatch):
+    import agents.mcts.driver as driver
+
+    monkeypatch.setattr(driver, "max_depth", lambda game: 3)
+    settings = SearchSettings(
+        3000, None, 1.4, False, "random", False, True, None, 1.25, 0.3, 0.0, 8
+    )
+    tree = Tree()
+    stats = run_search(TICTACTOE, tree, TICTACTOE.initial_state(), settings, seed=0)
+    assert stats.simulations == 3000
+    for child in tree.children(ROOT):
+        for grandchild in tree.children(int(child)):
+            assert tree.links[grandchild, 1] == -1  # depth 2 is never expanded
