@@ -40,7 +40,13 @@ class MCTSAgent(ForwardModelAgent):
     UCT selection ``Q + c * sqrt(ln N / n)`` with ``Q`` the mean result for the player to move
     at the parent (win 1, draw 0.5, loss 0); backup adds every result to all nodes of the path
     from player 0's view, so turns need not alternate. Chance nodes sample an outcome by its
-    probability and keep a child per outcome seen. See ``docs`` in :mod:`agents.mcts`.
+    probability and keep a child per outcome seen (slots for all outcomes are allocated at once;
+    an outcome joins the tree when first sampled). The module docstrings of :mod:`agents.mcts`
+    describe the tree layout and the compiled loop.
+
+    The first decision on a game in a process loads the compiled search from numba's disk cache
+    (well under a second; the very first run compiles it, 5-15 s); time budgets count from the
+    start of the search itself, so warm up once before timing (the arena does).
 
     Args:
         seed: seeds every search (each decision draws a fresh seed from it); ``None`` for OS
