@@ -8,8 +8,6 @@ time budget is kept to within a few milliseconds once the code is compiled.
 
 from __future__ import annotations
 
-import hashlib
-import marshal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +46,7 @@ from agents.mcts.tree import (
     init_node,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
 #: Seconds one chunk of the compiled loop aims to last when a time budget is set.
@@ -104,32 +103,9 @@ class RootStatistics:
     nodes: int
 
 
-def pin_identity(dispatcher: Any) -> Any:
-    """Give a numba dispatcher a stable identity so compiled searches load from the disk cache.
-
-    The search functions take the game's kernels as arguments, so numba's cache index keys hold
-    the kernel dispatchers. A dispatcher is matched across processes by a UUID that numba draws
-    at random when it is first pickled, which makes every new process miss the cache (and
-    recompile for seconds). Before first use, this sets the UUID to the function's module,
-    qualified name and a hash of its bytecode instead, so another process (or a root-parallel
-    worker) finds the same key and a changed kernel gets a new one. Closures keep numba's
-    random UUID. Returns ``dispatcher``.
-    """
-    py_func = getattr(dispatcher, "py_func", None)
-    if (
-        py_func is None
-        or py_func.__closure__ is not None
-        or "<locals>" in py_func.__qualname__
-        or getattr(dispatcher, "_MemoMixin__uuid", "unset") is not None
-    ):
-        return dispatcher
-    code = hashlib.sha256(marshal.dumps(py_func.__code__)).hexdigest()[:16]
-    dispatcher._set_uuid(f"{py_func.__module__}.{py_func.__qualname__}:{code}")
-    return dispatcher
-
-
 def pin_game(game) -> None:
-    """:func:`pin_identity` for every kernel of ``game``."""
+    """:func:`~mcts_envs.core.jit.pin_identity` for every kernel of ``game`` (games built on
+    :class:`~mcts_envs.core.game.KernelGame` are pinned already; others are pinned here)."""
     for dispatcher in game.kernels:
         pin_identity(dispatcher)
 
