@@ -15,18 +15,12 @@ Usage: ``python benchmarks/ataxx_throughput.py [--seconds 1.0] [--repeats 5] [--
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
 
-# A fresh cache makes the first call a real compile (reported apart from steady-state speed).
-if "--warm-cache" not in sys.argv:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_ataxx_bench_")
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
+import measure  # noqa: F401  (first: points numba at a fresh cache)
 import numpy as np
+from measure import env_moves_per_second, playouts_per_second
 from numba import njit
 
 import mcts_envs
@@ -49,39 +43,6 @@ def playout_lengths(start, count, rng):
         plies += 2 * (work[k.FULLMOVE] - start[k.FULLMOVE]) + work[k.SIDE] - start[k.SIDE]
         outcomes[work[k.STATUS]] += 1
     return plies, outcomes
-
-
-def playouts_per_second(game, seconds: float, seed: int) -> float:
-    """Compiled random playouts per second from the start, batch size grown to fill ``seconds``."""
-    kernels, start = game.kernels, game.initial_state()
-    rng = make_rng(seed)
-    count = 500
-    while True:
-        tic = time.perf_counter()
-        run_random_playouts(kernels.random_playout, kernels.returns, start, count, rng)
-        elapsed = time.perf_counter() - tic
-        if elapsed >= seconds / 2 or count > 10**8:
-            return count / elapsed
-        count = int(count * max(2.0, 0.6 * seconds / max(elapsed, 1e-6)))
-
-
-def env_moves_per_second(make_env, seconds: float, seed: int) -> float:
-    """Random-play moves per second through the AEC loop for about ``seconds``."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    moves, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            moves += 1
-        games += 1
-    return moves / (time.perf_counter() - start)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -20,54 +20,20 @@ Usage: ``python benchmarks/pentago_twist_throughput.py [--seconds 1.0] [--repeat
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
 
-# A fresh cache makes the first call a real compile (reported apart from steady-state speed).
-if "--warm-cache" not in sys.argv:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
-
+import measure  # noqa: F401  (first: points numba at a fresh cache)
 import numpy as np
+from measure import compile_seconds, env_moves_per_second, median_of, playouts_per_second
 
 import mcts_envs
 from mcts_envs import pentago_twist_v0
-from mcts_envs.core.playouts import run_random_playouts
-from mcts_envs.core.seeding import make_rng
 
 OPEN_SPIEL_NOTE = (
     "OpenSpiel 'pentago' is classic Pentago (rotations clockwise or anticlockwise, no flip): "
     "a peer for speed, not for rules"
 )
-
-
-def median_of(measure, repeats: int) -> float:
-    return statistics.median(measure() for _ in range(repeats))
-
-
-def compile_seconds(game) -> float:
-    """Time of the first batch call (compiles the kernels and the batch loop)."""
-    kernels = game.kernels
-    tic = time.perf_counter()
-    run_random_playouts(
-        kernels.random_playout, kernels.returns, game.initial_state(), 1, make_rng(0)
-    )
-    return time.perf_counter() - tic
-
-
-def playouts_per_second(game, seconds: float, seed: int) -> float:
-    """Compiled random playouts per second from the empty board (batch grown to ``seconds``)."""
-    kernels, start, rng = game.kernels, game.initial_state(), make_rng(seed)
-    count = 1000
-    while True:
-        tic = time.perf_counter()
-        run_random_playouts(kernels.random_playout, kernels.returns, start, count, rng)
-        elapsed = time.perf_counter() - tic
-        if elapsed >= seconds or count > 10**8:
-            return count / elapsed
-        count = int(count * max(2.0, 1.2 * seconds / max(elapsed, 1e-6)))
 
 
 def mean_game_length(game, games: int) -> float:
@@ -77,25 +43,6 @@ def mean_game_length(game, games: int) -> float:
         final = game.random_playout(game.initial_state(), seed)
         total += bin(int(final[0]) | int(final[1])).count("1")
     return total / games
-
-
-def env_moves_per_second(seconds: float, seed: int) -> float:
-    """Random-play moves per second through ``pentago_twist_v0.env()``."""
-    env = pentago_twist_v0.env()
-    rng = np.random.default_rng(seed)
-    moves, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=games)
-        for _agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            moves += 1
-        games += 1
-    return moves / (time.perf_counter() - start)
 
 
 def open_spiel_cpp_games_per_second(pyspiel, seconds: float, seed: int) -> float:
@@ -136,7 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"mcts-envs {mcts_envs.__version__}; medians of {repeats} x {seconds:.1f} s, one core")
     print("\n== Pentago Twist, compiled random playouts from the empty board ==")
     compiled = compile_seconds(game)
-    rate = median_of(lambda: playouts_per_second(game, seconds, 1), repeats)
+    rate = median_of(lambda seed: playouts_per_second(game, seconds, seed), repeats)
     length = mean_game_length(game, 2000)
     print(f"  JIT compile (first call, apart)   {compiled:12.2f} s")
     print(f"  playouts/s                        {rate:12,.0f}   (target >= 200,000)")
@@ -144,7 +91,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  moves/s inside playouts           {rate * length:12,.0f}")
 
     print("\n== Pentago Twist, env() random play (AEC loop: last, mask sample, step) ==")
-    env_rate = median_of(lambda: env_moves_per_second(seconds, 2), repeats)
+    env_rate = median_of(
+        lambda seed: env_moves_per_second(pentago_twist_v0.env, seconds, seed), repeats
+    )
     print(f"  moves/s                           {env_rate:12,.0f}")
     print(f"  games/s                           {env_rate / length:12,.0f}")
 
@@ -155,7 +104,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  not available ({error}); pip install 'mcts-envs[bench]'")
         return
     print(f"  note: {OPEN_SPIEL_NOTE}")
-    cpp_rate = median_of(lambda: open_spiel_cpp_games_per_second(pyspiel, seconds, 3), repeats)
+    cpp_rate = median_of(
+        lambda seed: open_spiel_cpp_games_per_second(pyspiel, seconds, seed), repeats
+    )
     loops = [open_spiel_python_loop(pyspiel, seconds, 4) for _ in range(repeats)]
     loop_rate = statistics.median(moves for moves, _ in loops)
     spiel_length = statistics.mean(mean for _, mean in loops)

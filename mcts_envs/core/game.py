@@ -94,6 +94,11 @@ class GameKernels(NamedTuple):
     heuristic: Callable[..., Any]
     random_playout: Callable[..., Any]
 
+    @classmethod
+    def from_module(cls, module: Any) -> GameKernels:
+        """The kernels a game's ``kernels`` module defines under the field names above."""
+        return cls(*(getattr(module, field) for field in cls._fields))
+
 
 @runtime_checkable
 class Game(Protocol):

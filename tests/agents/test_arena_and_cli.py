@@ -244,3 +244,16 @@ def test_replay_rejects_illegal_recorded_actions(tmp_path, capsys):
     assert "action 3" in capsys.readouterr().err
     status, _ = run_cli("replay", str(path), "--game", "5")
     assert status == 2
+
+
+def test_cli_match_with_mcts(tmp_path):
+    path = tmp_path / "mcts.jsonl"
+    status, text = run_cli(
+        "match", "tictactoe", "mcts:iterations=200", "random", "--games", "2", "--seed", "1",
+        "--out", str(path), "--no-progress",
+    )  # fmt: skip
+    assert status == 0
+    assert "mcts:iterations=200" in text
+    records = read_records(path)
+    assert [r["agents"][0] for r in records] == ["mcts:iterations=200"] * 2
+    assert all(r["result"] != "b" for r in records)

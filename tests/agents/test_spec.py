@@ -131,3 +131,15 @@ def test_list_and_describe():
     assert text.startswith("dummy: A dummy agent used to test spec parsing.")
     assert "seconds: float | None = None" in text
     assert "seed" not in text.split("options:")[1]
+
+
+def test_mcts_envs_does_not_import_agents_and_kinds_load_lazily():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, mcts_envs; assert not any(m.startswith('agents') for m in sys.modules);"
+        "from agents import make_agent; make_agent('random');"
+        "assert 'agents.alphabeta' not in sys.modules and 'agents.mcts' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.outcomes import returns_from_status
 from mcts_envs.core.seeding import rng_below
 
 BOARD_SIZE = 7
@@ -263,14 +264,7 @@ def chance_outcomes(state, outcomes, probabilities):
 @njit(cache=True)
 def returns(state, out):
     """+1/-1/0 per player at the end (zeros while the game goes on)."""
-    out[0] = 0.0
-    out[1] = 0.0
-    if state[STATUS] == X_WON:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif state[STATUS] == O_WON:
-        out[0] = -1.0
-        out[1] = 1.0
+    returns_from_status(state[STATUS], out)
 
 
 @njit(cache=True)

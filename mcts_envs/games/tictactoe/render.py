@@ -14,6 +14,18 @@ X_COLOUR = (200, 40, 40)
 O_COLOUR = (30, 80, 200)
 
 
+def draw_mark(surface: Any, pygame: Any, mark: int, left: int, top: int, cell: int) -> None:
+    """Draws X (``mark == 1``, red cross) or O (``mark == 2``, blue ring) in a square cell."""
+    pad, width = cell // 5, max(2, cell // 12)
+    if mark == 1:
+        right, bottom = left + cell - pad, top + cell - pad
+        pygame.draw.line(surface, X_COLOUR, (left + pad, top + pad), (right, bottom), width)
+        pygame.draw.line(surface, X_COLOUR, (right, top + pad), (left + pad, bottom), width)
+    elif mark == 2:
+        centre = (left + cell // 2, top + cell // 2)
+        pygame.draw.circle(surface, O_COLOUR, centre, cell // 2 - pad, width)
+
+
 class TicTacToeRenderer:
     """Draws the 3x3 board; X red crosses, O blue rings."""
 
@@ -36,26 +48,6 @@ class TicTacToeRenderer:
             pygame.draw.line(surface, GRID, (i * cell, 8), (i * cell, width - 8), 4)
             pygame.draw.line(surface, GRID, (8, i * cell), (width - 8, i * cell), 4)
         board = self.game.board(state)
-        pad = cell // 5
         for row in range(3):
             for col in range(3):
-                left, top = col * cell, row * cell
-                if board[row, col] == 1:
-                    pygame.draw.line(
-                        surface,
-                        X_COLOUR,
-                        (left + pad, top + pad),
-                        (left + cell - pad, top + cell - pad),
-                        8,
-                    )
-                    pygame.draw.line(
-                        surface,
-                        X_COLOUR,
-                        (left + cell - pad, top + pad),
-                        (left + pad, top + cell - pad),
-                        8,
-                    )
-                elif board[row, col] == 2:
-                    pygame.draw.circle(
-                        surface, O_COLOUR, (left + cell // 2, top + cell // 2), cell // 2 - pad, 7
-                    )
+                draw_mark(surface, pygame, int(board[row, col]), col * cell, row * cell, cell)

@@ -36,16 +36,7 @@ class UltimateTicTacToe(KernelGame):
         state_size=k.STATE_SIZE,
         max_legal_actions=81,
     )
-    kernels = GameKernels(
-        current_player=k.current_player,
-        legal_actions=k.legal_actions,
-        apply_action=k.apply_action,
-        chance_outcomes=k.chance_outcomes,
-        returns=k.returns,
-        score=k.score,
-        heuristic=k.heuristic,
-        random_playout=k.random_playout,
-    )
+    kernels = GameKernels.from_module(k)
 
     def initial_state(self) -> np.ndarray:
         return k.initial_state()

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.outcomes import returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import LINES, THREE_IN_A_ROW
 
@@ -113,22 +114,13 @@ def chance_outcomes(state, outcomes, probabilities):
 @njit(cache=True)
 def returns(state, out):
     """+1/-1/0 per player at the end (zeros while the game goes on)."""
-    out[0] = 0.0
-    out[1] = 0.0
-    if state[STATUS] == X_WON:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif state[STATUS] == O_WON:
-        out[0] = -1.0
-        out[1] = 1.0
+    returns_from_status(state[STATUS], out)
 
 
 @njit(cache=True)
 def score(state, out):
     """1 for a win, 0 for a loss, 0.5 each for a draw or an unfinished game."""
-    returns(state, out)
-    out[0] = (out[0] + 1.0) * 0.5
-    out[1] = (out[1] + 1.0) * 0.5
+    win_score_from_status(state[STATUS], out)
 
 
 @njit(cache=True)

@@ -6,14 +6,13 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.games.tictactoe.render import draw_mark
 from mcts_envs.games.ultimate_tictactoe import kernels as k
 from mcts_envs.games.ultimate_tictactoe.game import UltimateTicTacToe
 
 BACKGROUND = (245, 245, 240)
 THIN = (150, 150, 150)
 THICK = (30, 30, 30)
-X_COLOUR = (200, 40, 40)
-O_COLOUR = (30, 80, 200)
 X_WON_SHADE = (245, 205, 205)
 O_WON_SHADE = (205, 215, 245)
 DRAWN_SHADE = (215, 215, 215)
@@ -62,31 +61,12 @@ class UltimateTicTacToeRenderer:
                 pygame.draw.rect(surface, shades[int(owners[board])], rect)
         mover_view = self.game.observation(state, int(state[k.TO_MOVE]))
         grid = self.game.grid(state)
-        pad = cell // 5
         for row in range(9):
             for col in range(9):
                 left, top = col * cell, row * cell
                 if mover_view[row, col, 4]:
                     pygame.draw.rect(surface, PLAYABLE, (left + 2, top + 2, cell - 4, cell - 4))
-                if grid[row, col] == 1:
-                    pygame.draw.line(
-                        surface,
-                        X_COLOUR,
-                        (left + pad, top + pad),
-                        (left + cell - pad, top + cell - pad),
-                        4,
-                    )
-                    pygame.draw.line(
-                        surface,
-                        X_COLOUR,
-                        (left + cell - pad, top + pad),
-                        (left + pad, top + cell - pad),
-                        4,
-                    )
-                elif grid[row, col] == 2:
-                    pygame.draw.circle(
-                        surface, O_COLOUR, (left + cell // 2, top + cell // 2), cell // 2 - pad, 3
-                    )
+                draw_mark(surface, pygame, int(grid[row, col]), left, top, cell)
         for i in range(1, 9):
             colour, thickness = (THICK, 4) if i % 3 == 0 else (THIN, 1)
             pygame.draw.line(surface, colour, (i * cell, 0), (i * cell, width), thickness)

@@ -1,0 +1,78 @@
+"""Measurement helpers shared by the benchmark scripts (import this module before numba).
+
+On import, unless ``--warm-cache`` is on the command line, numba's cache is pointed at a fresh
+temporary directory so that the first call of each kernel is a real JIT compile, which the scripts
+report apart from steady-state speed.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+if "--warm-cache" not in sys.argv and "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+def median_of(measure: Callable[[int], float], repeats: int) -> float:
+    """Median of ``measure(seed)`` over seeds ``0 .. repeats - 1``."""
+    return statistics.median(measure(seed) for seed in range(repeats))
+
+
+def env_moves_per_second(make_env: Callable, seconds: float, seed: int = 0) -> float:
+    """Random-play moves per second through the AEC loop (``last``, mask sample, ``step``)."""
+    import numpy as np
+
+    env = make_env()
+    rng = np.random.default_rng(seed)
+    moves, games, start = 0, 0, time.perf_counter()
+    warm_up = True  # one untimed game first: compiles or loads every kernel the loop uses
+    while warm_up or time.perf_counter() - start < seconds:
+        env.reset(seed=seed + games)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            moves += 1
+        games += 1
+        if warm_up:
+            warm_up, moves, start = False, 0, time.perf_counter()
+    return moves / (time.perf_counter() - start)
+
+
+def compile_seconds(game) -> float:
+    """Seconds of the first compiled playout batch (JIT compile, or cache load with --warm-cache)."""
+    from mcts_envs.core.playouts import run_random_playouts
+    from mcts_envs.core.seeding import make_rng
+
+    kernels = game.kernels
+    tic = time.perf_counter()
+    run_random_playouts(
+        kernels.random_playout, kernels.returns, game.initial_state(), 1, make_rng(0)
+    )
+    return time.perf_counter() - tic
+
+
+def playouts_per_second(game, seconds: float, seed: int = 0) -> float:
+    """Compiled random playouts per second from the initial state; batches grow to fill ``seconds``."""
+    from mcts_envs.core.playouts import run_random_playouts
+    from mcts_envs.core.seeding import make_rng
+
+    kernels, start = game.kernels, game.initial_state()
+    rng = make_rng(seed)
+    count = 500
+    while True:
+        tic = time.perf_counter()
+        run_random_playouts(kernels.random_playout, kernels.returns, start, count, rng)
+        elapsed = time.perf_counter() - tic
+        if elapsed >= seconds / 2 or count > 10**8:
+            return count / elapsed
+        count = int(count * max(2.0, 0.6 * seconds / max(elapsed, 1e-6)))

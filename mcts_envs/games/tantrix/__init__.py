@@ -1,0 +1,5 @@
+"""Two-player Tantrix (RULES.md section 5)."""
+
+from mcts_envs.games.tantrix.game import Tantrix
+
+__all__ = ["Tantrix"]

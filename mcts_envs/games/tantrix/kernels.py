@@ -1,0 +1,853 @@
+"""Two-player Tantrix rules as compiled kernels (RULES.md section 5).
+
+State layout (``int64[STATE_SIZE]``; grid geometry in :mod:`.hexgrid`, tiles in :mod:`.tiles`):
+
+=================  ==============================================================================
+``STATUS``         ``DEAL`` / ``DRAW`` (chance nodes), ``DECIDE``, ``FINISHED``, ``DEADLOCK``
+``MOVER``          player whose turn it is (the one who draws at a ``DRAW`` node)
+``PHASE``          ``PHASE_FORCED_FIRST``, ``PHASE_FREE`` or ``PHASE_FORCED_AFTER`` (rule 10)
+``BAG_COUNT``      number of tiles in the bag
+``BAG_BITS``       bit ``t`` set when tile ``t`` (0-based) is in the bag: a set, never an order
+``NUM_PLACED``     tiles on the board
+``COLOUR_0/1``     colour index of each player (0 red, 1 yellow, 2 blue, 3 green)
+``FIRST_RULE``     ``FIRST_HIGHEST_TILE`` or ``FIRST_PLAYER_0`` (rule 5)
+``BASE_Q/R``       axial coordinates of grid index 0 (the window origin minus the border)
+``Q_MIN..R_MAX``   bounding box of the placed tiles (axial)
+``FRONTIER_COUNT`` number of empty cells next to a tile (list ``FRONTIER``, grid indices, sorted)
+``FORCED_COUNT``   number of empty cells with >= 3 placed neighbours (list ``FORCED``, sorted)
+``LAST_DRAWN``     tile drawn by the last chance event (-1 none); ``LAST_DRAWER`` who drew it
+``DEALT``          tiles dealt so far (0..12; the deal alternates ``player_0``, ``player_1``)
+``HAND_COUNT_0/1`` tiles in each hand; ``HAND_0`` / ``HAND_1``: six slots, sorted, -1 empty
+``PLACEMENTS``     player decisions so far
+``PLACED``         grid indices of the placed tiles, in placement order
+``GRID``           ``SIDE * SIDE`` words: tile code and placed-neighbour count per cell
+=================  ==============================================================================
+
+Actions: ``action = (window_cell * 6 + orientation) * 6 + hand_slot``. Chance outcomes: the
+0-based number of the tile drawn from the bag (uniform over the bag).
+
+The frontier, the forced spaces, the neighbour counts and the bounding box are updated as each
+tile is placed; move generation only looks at frontier (or forced) cells, tests the six
+orientations of each hand tile with one AND/compare, and runs the closure test of restriction
+(c) once per cell (not per tile), and only where a cheap test cannot clear the cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.seeding import rng_below
+from mcts_envs.games.tantrix.hexgrid import (
+    BASE_OFFSET,
+    CODE_MASK,
+    COUNT_ONE,
+    COUNT_SHIFT,
+    FORCED_CAPACITY,
+    FRONTIER_CAPACITY,
+    GRID_CELLS,
+    NEIGHBOUR_OFFSET,
+    NUM_WINDOW_CELLS,
+    SIDE,
+    WINDOW,
+    cell_demands,
+    grid_index,
+    link_colour_counts,
+    tile_code,
+    window_cell,
+)
+from mcts_envs.games.tantrix.scoring import best_line
+from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS, TILE_ONE_HOT
+
+HAND_SIZE = 6
+DEAL_SIZE = 2 * HAND_SIZE
+NUM_ACTIONS = NUM_WINDOW_CELLS * 6 * HAND_SIZE
+#: Free moves are generated with at most 55 tiles placed: frontier <= 4 * 55 + 2 cells.
+MAX_LEGAL_ACTIONS = (4 * (NUM_TILES - 1) + 2) * 6 * HAND_SIZE
+MAX_CHANCE_OUTCOMES = NUM_TILES
+ALL_TILES = (1 << NUM_TILES) - 1
+
+# -- status, phases, options ------------------------------------------------------------------
+DEAL, DRAW, DECIDE, FINISHED, DEADLOCK = 0, 1, 2, 3, 4
+PHASE_FORCED_FIRST, PHASE_FREE, PHASE_FORCED_AFTER = 0, 1, 2
+FIRST_HIGHEST_TILE, FIRST_PLAYER_0 = 0, 1
+
+# -- why a placement is illegal (placement_problem) -------------------------------------------
+LEGAL = 0
+NOT_A_DECISION = 1
+EMPTY_SLOT = 2
+OCCUPIED = 3
+NOT_TOUCHING = 4
+GOLDEN_RULE = 5
+MUST_FILL_FORCED = 6
+RESTRICTION_A = 7
+RESTRICTION_BC = 8
+NOT_AT_ORIGIN = 9
+PROBLEM_NAMES = (
+    "legal",
+    "no player decision here",
+    "empty hand slot",
+    "cell occupied",
+    "not touching any tile",
+    "golden rule: colours differ on a shared edge",
+    "a forced space must be filled (only forced fills are allowed in this phase)",
+    "restriction (a): an empty cell would have three links of one colour",
+    "restriction (b)/(c): a four-sided space now or once forced spaces are filled",
+    "the first tile goes at the origin",
+)
+
+# -- state layout -----------------------------------------------------------------------------
+STATUS = 0
+MOVER = 1
+PHASE = 2
+BAG_COUNT = 3
+BAG_BITS = 4
+NUM_PLACED = 5
+COLOUR_0 = 6
+COLOUR_1 = 7
+FIRST_RULE = 8
+BASE_Q = 9
+BASE_R = 10
+Q_MIN = 11
+Q_MAX = 12
+R_MIN = 13
+R_MAX = 14
+FRONTIER_COUNT = 15
+FORCED_COUNT = 16
+LAST_DRAWN = 17
+LAST_DRAWER = 18
+DEALT = 19
+HAND_COUNT_0 = 20
+HAND_COUNT_1 = 21
+PLACEMENTS = 22
+HAND_0 = 24
+HAND_1 = HAND_0 + HAND_SIZE
+PLACED = HAND_1 + HAND_SIZE
+FRONTIER = PLACED + NUM_TILES
+FORCED = FRONTIER + FRONTIER_CAPACITY
+GRID = FORCED + FORCED_CAPACITY
+STATE_SIZE = GRID + GRID_CELLS
+ORIGIN_INDEX = BASE_OFFSET * SIDE + BASE_OFFSET
+
+# closure marks
+_PENDING = 1
+_TREATED = 2
+
+
+@njit(cache=True)
+def init_state(state, colour_0, colour_1, first_rule):
+    """Fills ``state`` with the position before the deal (a chance node)."""
+    state[:] = 0
+    state[STATUS] = DEAL
+    state[BAG_COUNT] = NUM_TILES
+    state[BAG_BITS] = ALL_TILES
+    state[COLOUR_0] = colour_0
+    state[COLOUR_1] = colour_1
+    state[FIRST_RULE] = first_rule
+    state[BASE_Q] = -BASE_OFFSET
+    state[BASE_R] = -BASE_OFFSET
+    state[LAST_DRAWN] = -1
+    state[LAST_DRAWER] = -1
+    for slot in range(2 * HAND_SIZE):
+        state[HAND_0 + slot] = -1
+
+
+# -- small helpers ----------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def hand_start(player):
+    return HAND_0 + player * HAND_SIZE
+
+
+@njit(cache=True)
+def add_to_hand(state, player, tile):
+    """Inserts ``tile`` into ``player``'s hand, keeping the slots sorted."""
+    start = hand_start(player)
+    count = state[HAND_COUNT_0 + player]
+    position = count
+    while position > 0 and state[start + position - 1] > tile:
+        state[start + position] = state[start + position - 1]
+        position -= 1
+    state[start + position] = tile
+    state[HAND_COUNT_0 + player] = count + 1
+
+
+@njit(cache=True)
+def remove_from_hand(state, player, slot):
+    """Removes and returns the tile in ``player``'s hand slot ``slot`` (later slots move up)."""
+    start = hand_start(player)
+    count = state[HAND_COUNT_0 + player]
+    tile = state[start + slot]
+    for i in range(slot, count - 1):
+        state[start + i] = state[start + i + 1]
+    state[start + count - 1] = -1
+    state[HAND_COUNT_0 + player] = count - 1
+    return tile
+
+
+@njit(cache=True)
+def list_insert(state, start, count_slot, value):
+    """Inserts ``value`` into the sorted list ``state[start:start + state[count_slot]]``."""
+    count = state[count_slot]
+    position = count
+    while position > 0 and state[start + position - 1] > value:
+        state[start + position] = state[start + position - 1]
+        position -= 1
+    state[start + position] = value
+    state[count_slot] = count + 1
+
+
+@njit(cache=True)
+def list_remove(state, start, count_slot, value):
+    """Removes ``value`` from the list ``state[start:start + state[count_slot]]`` if present."""
+    count = state[count_slot]
+    for i in range(count):
+        if state[start + i] == value:
+            for j in range(i, count - 1):
+                state[start + j] = state[start + j + 1]
+            state[count_slot] = count - 1
+            return
+
+
+@njit(cache=True)
+def recentre(state):
+    """Moves the window so the placed tiles are centred (see :mod:`.hexgrid`); shifts all lists."""
+    center_q = (state[Q_MIN] + state[Q_MAX]) // 2
+    center_r = (state[R_MIN] + state[R_MAX]) // 2
+    shift_q = center_q - BASE_OFFSET - state[BASE_Q]
+    shift_r = center_r - BASE_OFFSET - state[BASE_R]
+    if shift_q == 0 and shift_r == 0:
+        return
+    delta = shift_q * SIDE + shift_r
+    old = state[GRID : GRID + GRID_CELLS].copy()
+    state[GRID : GRID + GRID_CELLS] = 0
+    for index in range(GRID_CELLS):
+        if old[index] != 0:
+            state[GRID + index - delta] = old[index]
+    for i in range(state[NUM_PLACED]):
+        state[PLACED + i] -= delta
+    for i in range(state[FRONTIER_COUNT]):
+        state[FRONTIER + i] -= delta
+    for i in range(state[FORCED_COUNT]):
+        state[FORCED + i] -= delta
+    state[BASE_Q] += shift_q
+    state[BASE_R] += shift_r
+
+
+@njit(cache=True)
+def place_tile(state, index, tile, orientation):
+    """Puts ``tile`` in ``orientation`` on grid index ``index``; updates counts, lists, window.
+
+    No rule is checked here (see :func:`placement_problem`). After the call, grid indices may
+    have moved (recentring): use ``PLACED[NUM_PLACED - 1]`` for the new tile's index.
+    """
+    grid = state[GRID : GRID + GRID_CELLS]
+    q = state[BASE_Q] + index // SIDE
+    r = state[BASE_R] + index % SIDE
+    if state[NUM_PLACED] == 0:
+        state[Q_MIN] = q
+        state[Q_MAX] = q
+        state[R_MIN] = r
+        state[R_MAX] = r
+    else:
+        state[Q_MIN] = min(state[Q_MIN], q)
+        state[Q_MAX] = max(state[Q_MAX], q)
+        state[R_MIN] = min(state[R_MIN], r)
+        state[R_MAX] = max(state[R_MAX], r)
+    if grid[index] >= COUNT_ONE:
+        list_remove(state, FRONTIER, FRONTIER_COUNT, index)
+    if grid[index] >= 3 * COUNT_ONE:
+        list_remove(state, FORCED, FORCED_COUNT, index)
+    grid[index] = (grid[index] & ~CODE_MASK) | tile_code(tile, orientation)
+    for d in range(6):
+        neighbour = index + NEIGHBOUR_OFFSET[d]
+        word = grid[neighbour]
+        grid[neighbour] = word + COUNT_ONE
+        if word & CODE_MASK == 0:
+            count = (word >> COUNT_SHIFT) + 1
+            if count == 1:
+                list_insert(state, FRONTIER, FRONTIER_COUNT, neighbour)
+            elif count == 3:
+                list_insert(state, FORCED, FORCED_COUNT, neighbour)
+    state[PLACED + state[NUM_PLACED]] = index
+    state[NUM_PLACED] += 1
+    recentre(state)
+
+
+# -- restrictions -----------------------------------------------------------------------------
+@njit(cache=True)
+def closure(grid, forced, forced_count, placed_index, extra, marks, stack, touched):
+    """Runs the controlled-sides closure of rule 11c, optionally after a placement.
+
+    ``placed_index`` (-1 for none) is treated as a tile just placed. Empty cells with three or
+    more placed-or-treated neighbours become treated one at a time (a stack). Returns
+    ``(legal, touched_count)``: ``legal`` is False as soon as an empty (untreated) cell has four
+    or more placed-or-treated neighbours, which covers restriction (b). ``extra[i]`` counts
+    treated/new neighbours, ``marks[i]`` is ``_PENDING``/``_TREATED``; both must be zero on entry
+    and every index changed is listed in ``touched`` (reset them with :func:`clear_scratch`).
+    """
+    n_touched = 0
+    n_stack = 0
+    if placed_index >= 0:
+        marks[placed_index] = _TREATED
+        touched[n_touched] = placed_index
+        n_touched += 1
+        for d in range(6):
+            e = placed_index + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0:
+                continue
+            if extra[e] == 0 and marks[e] == 0:
+                touched[n_touched] = e
+                n_touched += 1
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + extra[e]
+            if count >= 4:
+                return False, n_touched
+            if count == 3:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+    for i in range(forced_count):
+        e = forced[i]
+        if e == placed_index or marks[e] != 0:
+            continue
+        if extra[e] == 0:
+            touched[n_touched] = e
+            n_touched += 1
+        if (grid[e] >> COUNT_SHIFT) + extra[e] >= 4:
+            return False, n_touched
+        marks[e] = _PENDING
+        stack[n_stack] = e
+        n_stack += 1
+    while n_stack > 0:
+        n_stack -= 1
+        y = stack[n_stack]
+        marks[y] = _TREATED
+        for d in range(6):
+            e = y + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0 or marks[e] == _TREATED:
+                continue
+            if extra[e] == 0 and marks[e] == 0:
+                touched[n_touched] = e
+                n_touched += 1
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + extra[e]
+            if count >= 4:
+                return False, n_touched
+            if count == 3 and marks[e] == 0:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+    return True, n_touched
+
+
+@njit(cache=True)
+def clear_scratch(extra, marks, touched, n_touched):
+    """Zeroes the scratch entries a :func:`closure` call changed."""
+    for i in range(n_touched):
+        extra[touched[i]] = 0
+        marks[touched[i]] = 0
+
+
+@njit(cache=True)
+def space_ok(
+    grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack, touched
+):
+    """Whether a tile at ``index`` passes restrictions (b) and (c) (independent of the tile).
+
+    ``base_marks`` holds the closure of the current board (``_TREATED`` cells), computed once
+    per move generation, and ``base_legal`` whether it completed legally. The fast path clears
+    a cell whose neighbours are neither treated nor close to three sides (then the old closure
+    plus the new tile is already closed and legal); otherwise the closure is rerun.
+    """
+    if base_legal and base_marks[index] == 0:
+        quiet = True
+        for d in range(6):
+            e = index + NEIGHBOUR_OFFSET[d]
+            if base_marks[e] == _TREATED:
+                quiet = False
+                break
+            if grid[e] & CODE_MASK == 0:
+                count = grid[e] >> COUNT_SHIFT
+                for d2 in range(6):
+                    if base_marks[e + NEIGHBOUR_OFFSET[d2]] == _TREATED:
+                        count += 1
+                if count + 1 >= 3:
+                    quiet = False
+                    break
+        if quiet:
+            return True
+    legal, n_touched = closure(grid, forced, forced_count, index, extra, marks, stack, touched)
+    clear_scratch(extra, marks, touched, n_touched)
+    return legal
+
+
+@njit(cache=True)
+def forbidden_colours(grid, index):
+    """One-hot word of edge colours a tile at ``index`` may not show (restriction (a)).
+
+    Bit ``4 * d + colour`` is set when the empty cell across edge ``d`` already has two links of
+    ``colour`` leading into it, so a third would make it unfillable.
+    """
+    counts = np.zeros(4, np.int64)
+    forbidden = 0
+    for d in range(6):
+        e = index + NEIGHBOUR_OFFSET[d]
+        if grid[e] & CODE_MASK != 0 or (grid[e] >> COUNT_SHIFT) < 2:
+            continue
+        link_colour_counts(grid, e, counts)
+        for colour in range(4):
+            if counts[colour] >= 2:
+                forbidden |= np.int64(1) << (4 * d + colour)
+    return forbidden
+
+
+# -- move generation --------------------------------------------------------------------------
+@njit(cache=True)
+def generate(state, out, forced_only, stop_at_first):
+    """Writes the mover's legal placements into ``out`` (increasing), returns their count.
+
+    ``forced_only`` restricts to forced spaces (phases (a) and (c)); ``stop_at_first`` returns as
+    soon as one is found (a yes/no test). Restrictions apply while the bag is not empty.
+    """
+    player = state[MOVER]
+    start = hand_start(player)
+    hand_count = state[HAND_COUNT_0 + player]
+    if hand_count == 0:
+        return 0
+    count = 0
+    if state[NUM_PLACED] == 0:
+        if forced_only:
+            return 0
+        cell = window_cell(ORIGIN_INDEX)
+        for orientation in range(6):
+            for slot in range(hand_count):
+                out[count] = (cell * 6 + orientation) * 6 + slot
+                count += 1
+                if stop_at_first:
+                    return count
+        return count
+    grid = state[GRID : GRID + GRID_CELLS]
+    restricted = state[BAG_COUNT] > 0
+    if forced_only:
+        list_start = FORCED
+        list_count = state[FORCED_COUNT]
+    else:
+        list_start = FRONTIER
+        list_count = state[FRONTIER_COUNT]
+    forced = state[FORCED : FORCED + FORCED_CAPACITY]
+    forced_count = state[FORCED_COUNT]
+    base_ready = False
+    base_legal = True
+    base_marks = np.zeros(1, np.int8)
+    extra = base_marks
+    marks = base_marks
+    stack = np.zeros(1, np.int32)
+    touched = stack
+    words = np.empty(6 * HAND_SIZE, np.int64)
+    for i in range(6 * HAND_SIZE):
+        words[i] = (
+            TILE_ONE_HOT[state[start + i % HAND_SIZE], i // HAND_SIZE]
+            if (i % HAND_SIZE < hand_count)
+            else 0
+        )
+    fits = np.empty(6 * HAND_SIZE, np.bool_)
+    for item in range(list_count):
+        index = state[list_start + item]
+        required, mask = cell_demands(grid, index)
+        forbidden = 0
+        if restricted:
+            forbidden = forbidden_colours(grid, index)
+        any_fit = False
+        for i in range(6 * HAND_SIZE):
+            word = words[i]
+            ok = word != 0 and (word & mask) == required and (word & forbidden) == 0
+            fits[i] = ok
+            any_fit = any_fit or ok
+        if not any_fit:
+            continue
+        if restricted:
+            if not base_ready:
+                base_marks = np.zeros(GRID_CELLS, np.int8)
+                extra = np.zeros(GRID_CELLS, np.int8)
+                marks = np.zeros(GRID_CELLS, np.int8)
+                stack = np.empty(GRID_CELLS, np.int32)
+                touched = np.empty(GRID_CELLS, np.int32)
+                base_legal, _ = closure(
+                    grid, forced, forced_count, -1, extra, base_marks, stack, touched
+                )
+                extra[:] = 0
+                base_ready = True
+            if not space_ok(
+                grid,
+                index,
+                base_marks,
+                base_legal,
+                forced,
+                forced_count,
+                extra,
+                marks,
+                stack,
+                touched,
+            ):
+                continue
+        cell = window_cell(index)
+        for i in range(6 * HAND_SIZE):
+            if fits[i]:
+                out[count] = cell * 36 + i
+                count += 1
+                if stop_at_first:
+                    return count
+    return count
+
+
+@njit(cache=True)
+def placement_problem(state, action):
+    """Why ``action`` is illegal for the mover (one of the problem codes), or ``LEGAL``."""
+    if state[STATUS] != DECIDE or action < 0 or action >= NUM_ACTIONS:
+        return NOT_A_DECISION
+    player = state[MOVER]
+    slot = action % HAND_SIZE
+    orientation = (action // HAND_SIZE) % 6
+    cell = action // 36
+    if slot >= state[HAND_COUNT_0 + player]:
+        return EMPTY_SLOT
+    tile = state[hand_start(player) + slot]
+    index = grid_index(cell)
+    grid = state[GRID : GRID + GRID_CELLS]
+    if state[NUM_PLACED] == 0:
+        return LEGAL if index == ORIGIN_INDEX else NOT_AT_ORIGIN
+    if grid[index] & CODE_MASK != 0:
+        return OCCUPIED
+    neighbours = grid[index] >> COUNT_SHIFT
+    if neighbours == 0:
+        return NOT_TOUCHING
+    required, mask = cell_demands(grid, index)
+    word = TILE_ONE_HOT[tile, orientation]
+    if (word & mask) != required:
+        return GOLDEN_RULE
+    if state[PHASE] != PHASE_FREE and neighbours < 3:
+        return MUST_FILL_FORCED
+    if state[BAG_COUNT] > 0:
+        if word & forbidden_colours(grid, index) != 0:
+            return RESTRICTION_A
+        extra = np.zeros(GRID_CELLS, np.int8)
+        marks = np.zeros(GRID_CELLS, np.int8)
+        stack = np.empty(GRID_CELLS, np.int32)
+        touched = np.empty(GRID_CELLS, np.int32)
+        forced = state[FORCED : FORCED + FORCED_CAPACITY]
+        legal, _ = closure(grid, forced, state[FORCED_COUNT], index, extra, marks, stack, touched)
+        if not legal:
+            return RESTRICTION_BC
+    return LEGAL
+
+
+# -- turn structure ---------------------------------------------------------------------------
+@njit(cache=True)
+def advance(state):
+    """Moves on to the next decision after a placement or draw (rules 10, 13, 14)."""
+    scratch = np.empty(1, np.int64)
+    while True:
+        if state[NUM_PLACED] == NUM_TILES:
+            state[STATUS] = FINISHED
+            return
+        mover = state[MOVER]
+        end_turn = False
+        if state[HAND_COUNT_0 + mover] == 0:
+            end_turn = True
+        elif state[PHASE] == PHASE_FORCED_FIRST:
+            if generate(state, scratch, True, True) > 0:
+                state[STATUS] = DECIDE
+                return
+            state[PHASE] = PHASE_FREE
+        if not end_turn and state[PHASE] == PHASE_FREE:
+            if generate(state, scratch, False, True) > 0:
+                state[STATUS] = DECIDE
+            else:
+                state[STATUS] = DEADLOCK
+            return
+        if not end_turn and generate(state, scratch, True, True) > 0:  # PHASE_FORCED_AFTER
+            state[STATUS] = DECIDE
+            return
+        other = 1 - mover
+        if state[HAND_COUNT_0 + other] > 0:
+            state[MOVER] = other
+        state[PHASE] = PHASE_FORCED_FIRST
+
+
+@njit(cache=True, inline="always")
+def is_chance(status):
+    """Whether ``status`` is a chance node (a deal or a draw)."""
+    return status <= DRAW
+
+
+@njit(cache=True)
+def current_player(state):
+    """The mover at a decision, ``CHANCE`` at a deal or draw, ``TERMINAL`` at the end."""
+    status = state[STATUS]
+    if status == DECIDE:
+        return state[MOVER]
+    if is_chance(status):
+        return CHANCE
+    return TERMINAL
+
+
+@njit(cache=True)
+def chance_outcomes(state, outcomes, probabilities):
+    """At a deal or draw: the tiles in the bag (increasing), each with probability 1 / bag size."""
+    if not is_chance(state[STATUS]):
+        return 0
+    bits = state[BAG_BITS]
+    count = 0
+    for tile in range(NUM_TILES):
+        if (bits >> tile) & 1:
+            outcomes[count] = tile
+            count += 1
+    for i in range(count):
+        probabilities[i] = 1.0 / count
+    return count
+
+
+@njit(cache=True)
+def legal_actions(state, out):
+    """The mover's legal placements (increasing); at a chance node the possible outcomes."""
+    status = state[STATUS]
+    if status == DECIDE:
+        return generate(state, out, state[PHASE] != PHASE_FREE, False)
+    if is_chance(status):
+        probabilities = np.empty(NUM_TILES, np.float64)
+        return chance_outcomes(state, out, probabilities)
+    return 0
+
+
+@njit(cache=True)
+def apply_chance(state, tile):
+    """Deals or draws ``tile`` from the bag, then moves on to the next decision."""
+    state[BAG_BITS] &= ~(np.int64(1) << tile)
+    state[BAG_COUNT] -= 1
+    if state[STATUS] == DEAL:
+        player = state[DEALT] % 2
+        add_to_hand(state, player, tile)
+        state[DEALT] += 1
+        state[LAST_DRAWN] = tile
+        state[LAST_DRAWER] = player
+        if state[DEALT] == DEAL_SIZE:
+            first = 0
+            if state[FIRST_RULE] == FIRST_HIGHEST_TILE:
+                top_0 = state[HAND_0 + HAND_SIZE - 1]
+                top_1 = state[HAND_1 + HAND_SIZE - 1]
+                first = 0 if top_0 > top_1 else 1
+            state[MOVER] = first
+            state[PHASE] = PHASE_FORCED_FIRST
+            state[STATUS] = DECIDE
+            advance(state)
+        return
+    player = state[MOVER]
+    add_to_hand(state, player, tile)
+    state[LAST_DRAWN] = tile
+    state[LAST_DRAWER] = player
+    state[STATUS] = DECIDE
+    advance(state)
+
+
+@njit(cache=True)
+def apply_action(state, action):
+    """Plays a placement (or, at a chance node, deals/draws tile ``action``) in place."""
+    if state[STATUS] != DECIDE:
+        apply_chance(state, action)
+        return
+    player = state[MOVER]
+    slot = action % HAND_SIZE
+    orientation = (action // HAND_SIZE) % 6
+    index = grid_index(action // 36)
+    tile = remove_from_hand(state, player, slot)
+    place_tile(state, index, tile, orientation)
+    state[PLACEMENTS] += 1
+    if state[PHASE] == PHASE_FREE:
+        state[PHASE] = PHASE_FORCED_AFTER
+    if state[BAG_COUNT] > 0:
+        state[STATUS] = DRAW
+    else:
+        state[STATUS] = DECIDE
+        advance(state)
+
+
+# -- scores and results -----------------------------------------------------------------------
+@njit(cache=True)
+def line_scores(state, out):
+    """Writes each player's best-line score (rule 15) into ``out[2]``."""
+    grid = state[GRID : GRID + GRID_CELLS]
+    placed = state[PLACED : PLACED + NUM_TILES]
+    for player in range(2):
+        out[player] = best_line(grid, placed, state[NUM_PLACED], state[COLOUR_0 + player])[0]
+
+
+@njit(cache=True)
+def returns(state, out):
+    """+1/-1 by best line at the end, 0 each for equal lines or deadlock (zeros before the end)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if state[STATUS] != FINISHED:
+        return
+    scores = np.zeros(2, np.float64)
+    line_scores(state, scores)
+    if scores[0] > scores[1]:
+        out[0] = 1.0
+        out[1] = -1.0
+    elif scores[1] > scores[0]:
+        out[0] = -1.0
+        out[1] = 1.0
+
+
+@njit(cache=True)
+def score(state, out):
+    """``own / (own + opponent)`` best-line share per player (0.5 each when both are 0)."""
+    line_scores(state, out)
+    total = out[0] + out[1]
+    if total == 0:
+        out[0] = 0.5
+        out[1] = 0.5
+    else:
+        out[0] = out[0] / total
+        out[1] = out[1] / total
+
+
+@njit(cache=True)
+def heuristic(state, player):
+    """Exact result at the end (1 win, 0.5 draw, 0 loss); else the best-line share."""
+    out = np.zeros(2, np.float64)
+    if state[STATUS] == FINISHED or state[STATUS] == DEADLOCK:
+        returns(state, out)
+        return (out[player] + 1.0) * 0.5
+    score(state, out)
+    return out[player]
+
+
+@njit(cache=True)
+def random_tile_from_bag(state, rng):
+    """A tile drawn uniformly from the bag with ``rng``."""
+    pick = rng_below(rng, state[BAG_COUNT])
+    bits = state[BAG_BITS]
+    for tile in range(NUM_TILES):
+        if (bits >> tile) & 1:
+            if pick == 0:
+                return tile
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def random_playout(state, rng):
+    """Plays uniformly random placements and draws in place until the game ends."""
+    buffer = np.empty(MAX_LEGAL_ACTIONS, np.int64)
+    while True:
+        status = state[STATUS]
+        if status == DECIDE:
+            count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+            apply_action(state, buffer[rng_below(rng, count)])
+        elif is_chance(status):
+            apply_chance(state, random_tile_from_bag(state, rng))
+        else:
+            return
+
+
+@njit(cache=True)
+def playout_statistics(state, rng, counts, phases):
+    """Like :func:`random_playout`, also writing the legal-action count and phase of each decision.
+
+    Decision ``i`` is made with ``i`` tiles on the board. Returns the number of decisions
+    (``counts`` and ``phases`` need room for ``NUM_TILES`` entries).
+    """
+    buffer = np.empty(MAX_LEGAL_ACTIONS, np.int64)
+    decisions = 0
+    while True:
+        status = state[STATUS]
+        if status == DECIDE:
+            count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+            counts[decisions] = count
+            phases[decisions] = state[PHASE]
+            decisions += 1
+            apply_action(state, buffer[rng_below(rng, count)])
+        elif is_chance(status):
+            apply_chance(state, random_tile_from_bag(state, rng))
+        else:
+            return decisions
+
+
+#: Number of observation channels and layout of the feature plane (channel 26).
+NUM_CHANNELS = 27
+FEATURE_CHANNEL = 26
+FEATURES_PER_SLOT = 25
+FEATURE_HANDS = 0
+FEATURE_COLOURS = 2 * HAND_SIZE * FEATURES_PER_SLOT
+FEATURE_BAG = FEATURE_COLOURS + 8
+FEATURE_PHASE = FEATURE_BAG + NUM_TILES
+FEATURE_ON_MOVE = FEATURE_PHASE + 3
+
+
+@njit(cache=True, inline="always")
+def _set_feature(out, position, value):
+    out[position // WINDOW, position % WINDOW, FEATURE_CHANNEL] = value
+
+
+@njit(cache=True)
+def observation_planes(state, player, out):
+    """Writes the ``int8[WINDOW, WINDOW, 27]`` observation of ``player`` into ``out`` (zeroed).
+
+    Channels ``4 * edge + k`` (k = 0..3) one-hot the colour at each edge of a placed tile, colours
+    relative to ``player``: k = 0 own colour, 1 opponent's, 2 and 3 the other two in colour order.
+    Channel 24 occupancy, 25 forced spaces (empty cells with >= 3 placed neighbours), 26 a
+    feature plane read row-major (see the game card): hands (``player`` first), colours, bag,
+    phase.
+    """
+    own = state[COLOUR_0 + player]
+    opponent = state[COLOUR_0 + 1 - player]
+    relative = np.empty(4, np.int64)
+    relative[own] = 0
+    relative[opponent] = 1
+    k = 2
+    for colour in range(4):
+        if colour != own and colour != opponent:
+            relative[colour] = k
+            k += 1
+    grid = state[GRID : GRID + GRID_CELLS]
+    for p in range(state[NUM_PLACED]):
+        index = state[PLACED + p]
+        cell = window_cell(index)
+        i = cell // WINDOW
+        j = cell % WINDOW
+        code = (grid[index] & CODE_MASK) - 1
+        for d in range(6):
+            out[i, j, 4 * d + relative[TILE_EDGE_COLOURS[code // 6, code % 6, d]]] = 1
+        out[i, j, 24] = 1
+    for f in range(state[FORCED_COUNT]):
+        cell = window_cell(state[FORCED + f])
+        out[cell // WINDOW, cell % WINDOW, 25] = 1
+    position = 0
+    # hands: 2 players x 6 slots x (present + 6 edges x 4 relative colours), player first
+    for h in range(2):
+        owner = player if h == 0 else 1 - player
+        start = hand_start(owner)
+        for slot in range(HAND_SIZE):
+            base = position + slot * 25
+            if slot < state[HAND_COUNT_0 + owner]:
+                tile = state[start + slot]
+                _set_feature(out, base, 1)
+                for d in range(6):
+                    _set_feature(out, base + 1 + 4 * d + relative[TILE_EDGE_COLOURS[tile, 0, d]], 1)
+        position += HAND_SIZE * 25
+    # colours: own one-hot (4), opponent one-hot (4)
+    _set_feature(out, position + own, 1)
+    _set_feature(out, position + 4 + opponent, 1)
+    position += 8
+    # bag: 56 flags (tile numbers 1..56)
+    bits = state[BAG_BITS]
+    for tile in range(NUM_TILES):
+        if (bits >> tile) & 1:
+            _set_feature(out, position + tile, 1)
+    position += NUM_TILES
+    # phase one-hot (3), then whether ``player`` is the mover
+    if state[STATUS] == DECIDE:
+        _set_feature(out, position + state[PHASE], 1)
+        if state[MOVER] == player:
+            _set_feature(out, position + 3, 1)
