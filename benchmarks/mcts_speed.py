@@ -20,7 +20,8 @@ Our figures are measured first, before ``pyspiel`` is imported: importing it slo
 in the same process (about 30% on the test machine), and users of this package do not import it.
 
 Usage: ``python benchmarks/mcts_speed.py [--repeats 5] [--warm-cache]`` (needs the ``bench``
-extra for OpenSpiel; without it only our figures are printed).
+extra for OpenSpiel; without it only our figures are printed). From a source checkout, put the
+repository root on ``PYTHONPATH`` to measure that copy; the script prints which one it uses.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import time
 if "--warm-cache" not in sys.argv:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
 
+import agents.mcts
 import mcts_envs
 from agents.mcts import MCTSAgent
 from agents.mcts.tree import BYTES_PER_NODE
@@ -144,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     if pyspiel is None:
         print("pyspiel not installed (pip install 'mcts-envs[bench]'): our figures only")
     cache = "disk cache" if args.warm_cache else "empty cache"
+    print(f"agents.mcts from {os.path.dirname(agents.mcts.__file__)}")
     print(f"bytes per tree node: {BYTES_PER_NODE} (states are replayed, not stored)")
     print(f"UCT c={UCT_C}, one random rollout per simulation, median of {args.repeats} decisions")
     print()

@@ -5,7 +5,8 @@ in ``tests/agents/test_mcts_play.py::STRENGTH_SPECS`` against ``random`` and ``m
 prints W/D/L with Wilson 95% intervals. The expectation (checked by the slow tests) is a win
 rate of at least 95% against random and 80% against minimax2.
 
-Usage: ``python benchmarks/mcts_strength.py [--games 100] [--seed 2024] [--workers 1]``
+Usage: ``python benchmarks/mcts_strength.py [--games 100] [--seed 2024] [--workers 1]`` (from a
+source checkout, put the repository root on ``PYTHONPATH`` to measure that copy).
 """
 
 from __future__ import annotations
