@@ -16,9 +16,6 @@ Pairs: tictactoe / tic_tac_toe, ultimate_tictactoe / ultimate_tic_tac_toe and pe
 pentago (OpenSpiel's classic Pentago, a speed peer: same board, similar branching, rotations
 without flips), each when registered here.
 
-Our figures are measured first, before ``pyspiel`` is imported: importing it slows numba code
-in the same process (about 30% on the test machine), and users of this package do not import it.
-
 Usage: ``python benchmarks/mcts_speed.py [--repeats 5] [--warm-cache]`` (needs the ``bench``
 extra for OpenSpiel; without it only our figures are printed). From a source checkout, put the
 repository root on ``PYTHONPATH`` to measure that copy; the script prints which one it uses.
@@ -134,8 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     for ours, _ in PAIRS:
         if ours not in registered:
             print(f"({ours} is not registered: skipped)")
-    # Ours first, before pyspiel is imported: importing it slows numba code in the same
-    # process (by about 30% on the test machine), and our users do not import it.
+    # All of ours first, then OpenSpiel's (pyspiel is imported only if installed).
     compile_times, our_figures = {}, {}
     for ours, _ in pairs:
         game = mcts_envs.make_game(ours)
