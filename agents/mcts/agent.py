@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -15,6 +15,7 @@ from agents.mcts.driver import (
     SearchSettings,
     decide,
     max_children,
+    pin_game,
     rollout_kind,
     run_search,
 )
@@ -39,7 +40,13 @@ class MCTSAgent(ForwardModelAgent):
     UCT selection ``Q + c * sqrt(ln N / n)`` with ``Q`` the mean result for the player to move
     at the parent (win 1, draw 0.5, loss 0); backup adds every result to all nodes of the path
     from player 0's view, so turns need not alternate. Chance nodes sample an outcome by its
-    probability and keep a child per outcome seen. See ``docs`` in :mod:`agents.mcts`.
+    probability and keep a child per outcome seen (slots for all outcomes are allocated at once;
+    an outcome joins the tree when first sampled). The module docstrings of :mod:`agents.mcts`
+    describe the tree layout and the compiled loop.
+
+    The first decision on a game in a process loads the compiled search from numba's disk cache
+    (well under a second; the very first run compiles it, 5-15 s); time budgets count from the
+    start of the search itself, so warm up once before timing (the arena does).
 
     Args:
         seed: seeds every search (each decision draws a fresh seed from it); ``None`` for OS
@@ -73,6 +80,9 @@ class MCTSAgent(ForwardModelAgent):
         dirichlet_fraction: weight of that noise in the root priors, once per search (default
             0.25; set 0 for evaluation games). Used only with an evaluator.
         batch_size: leaves per evaluator call (default 8).
+        rollout_cutoff: stop compiled rollouts after this many moves and score an unfinished
+            game with the game's ``heuristic`` (early playout termination; 0 scores the new leaf
+            itself; default ``None``: play to the end).
     """
 
     def __init__(
@@ -82,10 +92,10 @@ class MCTSAgent(ForwardModelAgent):
         iterations: int | None = 1000,
         seconds: float | None = None,
         c: float = 1.4,
-        expand: str = "one",
-        rollout: str | Callable[..., Any] = "random",
-        scores: str = "binary",
-        final: str = "visits",
+        expand: Literal["one", "all"] = "one",
+        rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random",
+        scores: Literal["binary", "fractional"] = "binary",
+        final: Literal["visits", "mean"] = "visits",
         win_check: bool = True,
         reuse_tree: bool = True,
         solver: bool = True,
@@ -95,6 +105,7 @@ class MCTSAgent(ForwardModelAgent):
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.25,
         batch_size: int = 8,
+        rollout_cutoff: int | None = None,
     ) -> None:
         _check_choice("expand", expand, _EXPAND)
         _check_choice("scores", scores, _SCORES)
@@ -111,6 +122,8 @@ class MCTSAgent(ForwardModelAgent):
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         if int(workers) < 1:
             raise ValueError(f"workers must be >= 1, got {workers!r}")
+        if rollout_cutoff is not None and int(rollout_cutoff) < 0:
+            raise ValueError(f"rollout_cutoff must be an int >= 0 or None, got {rollout_cutoff!r}")
         if int(batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
         if c < 0 or c_puct < 0:
@@ -129,6 +142,7 @@ class MCTSAgent(ForwardModelAgent):
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
             batch_size=int(batch_size),
+            rollout_cutoff=-1 if rollout_cutoff is None else int(rollout_cutoff),
         )
         self.final = final
         self.win_check = bool(win_check)
@@ -192,6 +206,7 @@ class MCTSAgent(ForwardModelAgent):
             raise ValueError(
                 f"{game.info.name}: MCTS needs a state with a player to move, got player {player}"
             )
+        pin_game(game)
         start = time.perf_counter()
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None

@@ -46,6 +46,7 @@ from agents.mcts.tree import (
     init_node,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
 #: Seconds one chunk of the compiled loop aims to last when a time budget is set.
@@ -70,6 +71,7 @@ class SearchSettings:
     dirichlet_alpha: float
     dirichlet_fraction: float
     batch_size: int
+    rollout_cutoff: int = -1
 
 
 @dataclass
@@ -99,6 +101,13 @@ class RootStatistics:
     root_proven: int
     simulations: int
     nodes: int
+
+
+def pin_game(game) -> None:
+    """:func:`~mcts_envs.core.jit.pin_identity` for every kernel of ``game`` (games built on
+    :class:`~mcts_envs.core.game.KernelGame` are pinned already; others are pinned here)."""
+    for dispatcher in game.kernels:
+        pin_identity(dispatcher)
 
 
 def max_children(game) -> int:
@@ -137,7 +146,7 @@ def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
     if rollout == "minimax2":
         return ROLLOUT_MINIMAX2, game.kernels.random_playout
     if isinstance(rollout, Dispatcher):
-        return ROLLOUT_PLAYOUT_KERNEL, rollout
+        return ROLLOUT_PLAYOUT_KERNEL, pin_identity(rollout)
     return -1, rollout
 
 
@@ -160,6 +169,7 @@ def run_search(
         allowed: if given, the only root actions to consider (block-loss pruning); the tree must
             then be fresh.
     """
+    pin_game(game)
     generator = np.random.default_rng(seed)
     rng = make_rng(seed)
     deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
@@ -238,6 +248,7 @@ def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind,
             settings.solver,
             block,
             depth,
+            settings.rollout_cutoff,
         )
         total += done
         if settings.solver and flags[ROOT, PROVEN] != UNPROVEN:

@@ -5,6 +5,9 @@
 * ``"minimax2"``: every move of the playout is the depth-2 minimax choice over the game's
   ``heuristic`` (ties broken at random), as in the Ataxx paper's MCTS-ucb-minimax2; chance
   outcomes are sampled by their probabilities. Costs about ``b**2`` heuristic calls per move.
+* with ``rollout_cutoff = k >= 0``, either policy stops after ``k`` moves (chance outcomes not
+  counted) and a game not finished by then scores the game's ``heuristic`` for player 0
+  (early playout termination; the random policy then picks moves with ``legal_actions``).
 * a numba dispatcher with the signature of ``random_playout`` (``(state, rng) -> None``, plays to
   the end in place): compiled into the loop like the random playout.
 * any other Python callable ``fn(game, state) -> action``: played move by move from Python
@@ -87,9 +90,11 @@ def minimax2_playout(
     child,
     grandchild,
     probabilities,
+    max_moves,
 ):
-    """Plays ``state`` to the end in place with depth-2 minimax moves (see module docstring)."""
-    while True:
+    """Plays ``state`` in place with depth-2 minimax moves until the end or ``max_moves`` moves."""
+    moves = 0
+    while moves < max_moves:
         player = current_player(state)
         if player == TERMINAL:
             return
@@ -110,3 +115,31 @@ def minimax2_playout(
                 grandchild,
             )
             apply_action(state, action)
+            moves += 1
+
+
+@njit(cache=True)
+def random_playout_cutoff(
+    current_player,
+    legal_actions,
+    apply_action,
+    chance_outcomes,
+    state,
+    rng,
+    actions,
+    probabilities,
+    max_moves,
+):
+    """Plays uniformly random moves in place until the end or ``max_moves`` moves."""
+    moves = 0
+    while moves < max_moves:
+        player = current_player(state)
+        if player == TERMINAL:
+            return
+        if player == CHANCE:
+            count = chance_outcomes(state, actions, probabilities)
+            apply_action(state, actions[rng_choice_weighted(rng, probabilities, count)])
+        else:
+            count = legal_actions(state, actions)
+            apply_action(state, actions[rng_below(rng, count)])
+            moves += 1

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout
+from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout, random_playout_cutoff
 from agents.mcts.solver import is_proven_loss, proven_from_returns, proven_result, try_prove
 from agents.mcts.tree import (
     ACTION,
@@ -48,6 +48,12 @@ NEEDS_EVALUATION = 3
 
 #: Selection rules.
 SELECT_UCT, SELECT_PUCT = 0, 1
+
+#: ``1 / n`` and ``1 / sqrt(n)`` for small visit counts: UCT selection reads them instead of
+#: dividing and taking a square root for every child (the cost that dominates wide nodes).
+TABLE_SIZE = 4096
+INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
+INVERSE_SQRT = np.sqrt(INVERSE)
 
 
 @njit(cache=True)
@@ -123,6 +129,25 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
     log_visits = math.log(max(links[node, VISITS], 1))
     best = NO_NODE
     best_score = -np.inf
+    if not use_solver:  # the hot path: one division and one square root per child
+        sign = 1.0 if player == 0 else -1.0
+        offset = 0.0 if player == 0 else 1.0
+        scale = c * math.sqrt(log_visits)
+        for i in range(expanded):
+            visits = links[first + i, VISITS]
+            if visits == 0:
+                return first + i
+            if visits < TABLE_SIZE:
+                inverse = INVERSE[visits]
+                inverse_sqrt = INVERSE_SQRT[visits]
+            else:
+                inverse = 1.0 / visits
+                inverse_sqrt = math.sqrt(inverse)
+            score = offset + sign * value_sum[first + i] * inverse + scale * inverse_sqrt
+            if score > best_score:
+                best_score = score
+                best = first + i
+        return best
     fallback = NO_NODE
     for i in range(expanded):
         child = first + i
@@ -233,6 +258,8 @@ def descend(
         if use_solver and flags[node, PROVEN] != UNPROVEN:
             result[0] = proven_result(flags[node, PROVEN])
             return HAS_RESULT, depth
+        if depth + 1 >= path.shape[0]:  # deeper than the path buffer: evaluate here
+            return (NEEDS_EVALUATION if selection == SELECT_PUCT else NEEDS_SIMULATION), depth
         if links[node, FIRST_CHILD] == NO_NODE:
             if selection == SELECT_PUCT and player != CHANCE:
                 return NEEDS_EVALUATION, depth
@@ -315,8 +342,13 @@ def simulate(
     grandchild,
     probabilities,
     values,
+    cutoff,
 ):
-    """Play ``state`` to the end with the rollout policy; return the result (player 0's view)."""
+    """Play ``state`` with the rollout policy; return the result (player 0's view).
+
+    ``cutoff >= 0`` stops after that many moves (0: score the leaf at once); an unfinished game
+    then scores ``heuristic(state, 0)``. ``cutoff < 0`` plays to the end.
+    """
     if rollout_kind == ROLLOUT_MINIMAX2:
         minimax2_playout(
             current_player,
@@ -331,9 +363,24 @@ def simulate(
             child,
             grandchild,
             probabilities,
+            cutoff if cutoff >= 0 else 1 << 62,
+        )
+    elif cutoff >= 0:
+        random_playout_cutoff(
+            current_player,
+            legal_actions,
+            apply_action,
+            chance_outcomes,
+            state,
+            rng,
+            actions,
+            probabilities,
+            cutoff,
         )
     else:
         playout(state, rng)
+    if current_player(state) != TERMINAL:
+        return heuristic(state, 0)
     return terminal_result(returns, score, state, fractional, values)
 
 
@@ -362,6 +409,7 @@ def run_uct(
     use_solver,
     max_children,
     max_depth,
+    cutoff,
 ):
     """Run up to ``iterations`` UCT simulations; returns how many ran.
 
@@ -435,6 +483,7 @@ def run_uct(
                 grandchild,
                 probabilities,
                 values,
+                cutoff,
             )
             backup(links, flags, value_sum, path, depth, outcome, use_solver)
             done += 1
@@ -476,6 +525,7 @@ def run_uct(
                         grandchild,
                         probabilities,
                         values,
+                        cutoff,
                     )
                 backup(links, flags, value_sum, path, depth + 1, outcome, use_solver)
                 done += 1

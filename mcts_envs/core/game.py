@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
+from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
 #: ``current_player`` value of a chance node (the next action is a chance outcome).
@@ -196,6 +197,11 @@ class KernelGame:
 
     info: GameInfo
     kernels: GameKernels
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for dispatcher in getattr(cls, "kernels", ()):
+            pin_identity(dispatcher)  # cached generic code then loads in every process
 
     # -- state checks -------------------------------------------------------------------------
     def check_state(self, state: object) -> np.ndarray:
