@@ -88,7 +88,7 @@ def _same_state(stored, state):
     return True
 
 
-@njit  # takes kernels as arguments: numba cannot cache such functions
+@njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
 def alphabeta(
     state,
     depth,
@@ -271,7 +271,7 @@ def alphabeta(
     return best, solved
 
 
-@njit  # takes kernels as arguments: numba cannot cache such functions
+@njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
 def search_root(
     state,
     depth,

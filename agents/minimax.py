@@ -21,7 +21,7 @@ from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
 
-@njit  # takes kernels as arguments: numba cannot cache such functions
+@njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
 def minimax_value(
     state,
     plies,
@@ -87,7 +87,7 @@ def minimax_value(
     return best
 
 
-@njit  # takes kernels as arguments: numba cannot cache such functions
+@njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
 def root_values(
     state,
     actions,

@@ -3,10 +3,9 @@
 The game's kernels are passed in as numba dispatchers, so one compiled loop serves every game
 (numba specialises it per game) and a batch costs a single call from Python.
 
-Not ``cache=True``: numba keys a cached specialisation by the dispatcher objects passed in, which
-are new in every process, so the on-disk cache would never be hit and would grow by one entry per
-process (numba issue 2956 / PR 6284). The loop compiles once per process instead (well under a
-second); the game kernels it calls stay cached.
+Numba keys a cached specialisation by the dispatcher objects passed in; every
+:class:`~mcts_envs.core.game.KernelGame` pins its kernels' identities
+(:func:`mcts_envs.core.jit.pin_identity`), so the on-disk cache is hit in every process.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from numba import njit
 from mcts_envs.core.seeding import make_rng
 
 
-@njit
+@njit(cache=True)
 def run_random_playouts(random_playout, returns, start, count, rng):
     """Plays ``count`` random games from ``start`` (unchanged); returns wins/draws as counts.
 
