@@ -194,3 +194,15 @@ def test_random_games_include_draws_that_the_reference_confirms():
 def test_malformed_records_are_rejected(text, problem):
     with pytest.raises(InvalidRecordError, match=problem):
         GAME.from_text(text)
+
+
+def test_compiled_playout_plays_the_kth_legal_action_of_its_generator():
+    from mcts_envs.core.seeding import make_rng, rng_below
+
+    for seed in range(25):
+        rng = make_rng(seed)
+        state = GAME.initial_state()
+        while not GAME.is_terminal(state):
+            legal = GAME.legal_actions(state)
+            state = GAME.apply(state, int(legal[rng_below(rng, len(legal))]))
+        np.testing.assert_array_equal(GAME.random_playout(GAME.initial_state(), seed), state)

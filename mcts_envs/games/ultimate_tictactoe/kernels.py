@@ -36,6 +36,20 @@ STATE_SIZE = 25
 X_BOARDS, O_BOARDS = 0, 9
 WON_X, WON_O, CLOSED, TARGET, TO_MOVE, STATUS, PLY = 18, 19, 20, 21, 22, 23, 24
 ANY_BOARD = -1
+
+
+def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
+    counts = np.zeros(1 << 9, np.int64)
+    select = np.zeros((1 << 9, 9), np.int64)
+    for bits in range(1 << 9):
+        cells = [cell for cell in range(9) if (bits >> cell) & 1]
+        counts[bits] = len(cells)
+        select[bits, : len(cells)] = cells
+    return counts, select
+
+
+#: ``BIT_COUNT[bits]``: set bits of a 9-bit board; ``NTH_BIT[bits, k]``: the k-th set cell, increasing.
+BIT_COUNT, NTH_BIT = _build_bit_tables()
 ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 
@@ -160,11 +174,32 @@ def heuristic(state, player):
 
 @njit(cache=True)
 def random_playout(state, rng):
-    """Plays uniformly random legal moves in place until the game is over."""
-    moves = np.empty(NUM_CELLS, np.int64)
+    """Plays uniformly random legal moves in place until the game is over.
+
+    Each move is the k-th legal action (in increasing order) for ``k = rng_below(rng, count)``,
+    found with per-board bit tables instead of listing the legal actions.
+    """
     while state[STATUS] == ONGOING:
-        count = legal_actions(state, moves)
-        apply_action(state, moves[rng_below(rng, count)])
+        target = state[TARGET]
+        if target != ANY_BOARD:
+            empty = ~(state[X_BOARDS + target] | state[O_BOARDS + target]) & FULL
+            pick = rng_below(rng, BIT_COUNT[empty])
+            apply_action(state, target * 9 + NTH_BIT[empty, pick])
+            continue
+        closed = state[CLOSED]
+        total = 0
+        for board in range(NUM_BOARDS):
+            if not (closed >> board) & 1:
+                total += BIT_COUNT[~(state[X_BOARDS + board] | state[O_BOARDS + board]) & FULL]
+        pick = rng_below(rng, total)
+        for board in range(NUM_BOARDS):
+            if (closed >> board) & 1:
+                continue
+            empty = ~(state[X_BOARDS + board] | state[O_BOARDS + board]) & FULL
+            if pick < BIT_COUNT[empty]:
+                apply_action(state, board * 9 + NTH_BIT[empty, pick])
+                break
+            pick -= BIT_COUNT[empty]
 
 
 @njit(cache=True)
