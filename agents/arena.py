@@ -321,6 +321,14 @@ def iterate_match(
         (name, spec_a, spec_b, index, seeds, max_moves)
         for index, seeds in enumerate(game_seeds(seed, num_games))
     ]
+    return _play_jobs(name, spec_a, spec_b, jobs, workers)
+
+
+def _play_jobs(
+    name: str, spec_a: str, spec_b: str, jobs: list[tuple], workers: int
+) -> Iterator[dict[str, Any]]:
+    """Yield the records of checked ``jobs`` in order (see :func:`iterate_match`)."""
+    num_games = len(jobs)
     if workers == 1 or num_games <= 1:
         if num_games:
             warm_up(name, (spec_a, spec_b))
