@@ -18,6 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
+from agents.mcts.borrow import borrow
 from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout, random_playout_cutoff
 from agents.mcts.solver import is_proven_loss, proven_from_returns, proven_result, try_prove
 from agents.mcts.tree import (
@@ -29,6 +30,7 @@ from agents.mcts.tree import (
     PLAYER,
     PROVEN,
     ROOT,
+    UNKNOWN_PLAYER,
     UNPROVEN,
     VISITS,
     init_node,
@@ -56,7 +58,7 @@ INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
 INVERSE_SQRT = np.sqrt(INVERSE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def terminal_result(returns, score, state, fractional, values):
     """Result of a finished game from player 0's view in [0, 1] (binary or fractional)."""
     if fractional:
@@ -66,7 +68,7 @@ def terminal_result(returns, score, state, fractional, values):
     return 0.5 + 0.25 * (values[0] - values[1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def allocate_children(
     legal_actions,
     chance_outcomes,
@@ -109,7 +111,7 @@ def allocate_children(
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player_value(value_sum, visits, player):
     """Mean result of a node from ``player``'s view (0.5 if unvisited)."""
     if visits == 0:
@@ -118,7 +120,7 @@ def player_value(value_sum, visits, player):
     return mean if player == 0 else 1.0 - mean
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_uct(links, flags, value_sum, node, player, c, use_solver):
     """The child maximising ``Q + c * sqrt(ln N / n)`` for ``player`` (unvisited first).
 
@@ -165,7 +167,7 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
     return fallback if best == NO_NODE else best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def select_puct(links, flags, value_sum, prior, node, player, c, use_solver):
     """The child maximising ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``.
 
@@ -194,7 +196,7 @@ def select_puct(links, flags, value_sum, prior, node, player, c, use_solver):
     return fallback if best == NO_NODE else best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sample_chance_child(links, prior, node, rng):
     """A child of chance node ``node`` drawn by the outcome probabilities (stored as priors)."""
     first = links[node, FIRST_CHILD]
@@ -208,7 +210,7 @@ def sample_chance_child(links, prior, node, rng):
     return first + size - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def descend(
     current_player,
     legal_actions,
@@ -247,8 +249,10 @@ def descend(
     depth = 0
     path[0] = ROOT
     while True:
-        player = current_player(state)
-        flags[node, PLAYER] = player
+        player = flags[node, PLAYER]
+        if player == UNKNOWN_PLAYER:  # first visit: ask the game once, the node keeps it
+            player = current_player(state)
+            flags[node, PLAYER] = player
         if player == TERMINAL:
             result[0] = terminal_result(returns, score, state, fractional, values)
             if use_solver:
@@ -303,7 +307,7 @@ def descend(
         node = child
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def backup(links, flags, value_sum, path, depth, result, use_solver):
     """Add one visit and ``result`` (player 0's view) to every node on ``path[:depth + 1]``.
 
@@ -322,7 +326,7 @@ def backup(links, flags, value_sum, path, depth, result, use_solver):
             try_prove(links, flags, node)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def simulate(
     current_player,
     legal_actions,
@@ -417,16 +421,29 @@ def run_uct(
     free slots (the caller grows it and calls again).
     """
     size = root_state.shape[0]
-    state = np.empty(size, np.int64)
-    leaf_state = np.empty(size, np.int64)
-    child = np.empty(size, np.int64)
-    grandchild = np.empty(size, np.int64)
-    path = np.empty(max_depth, np.int64)
-    actions = np.empty(max_children, np.int64)
-    replies = np.empty(max_children, np.int64)
-    probabilities = np.empty(max_children, np.float64)
-    values = np.empty(2, np.float64)
-    result = np.empty(1, np.float64)
+    owned = np.empty(4 * size + max_depth + 2 * max_children + 3, np.int64)
+    floats = np.empty(max_children + 3, np.float64)
+    # Borrowed views (no reference counting per kernel call); ``owned``/``floats`` and the
+    # caller's arrays outlive them.
+    buffer = borrow(owned)
+    state = buffer[:size]
+    leaf_state = buffer[size : 2 * size]
+    child = buffer[2 * size : 3 * size]
+    grandchild = buffer[3 * size : 4 * size]
+    path = buffer[4 * size : 4 * size + max_depth]
+    actions = buffer[4 * size + max_depth : 4 * size + max_depth + max_children]
+    replies = buffer[4 * size + max_depth + max_children : 4 * size + max_depth + 2 * max_children]
+    float_buffer = borrow(floats)
+    probabilities = float_buffer[:max_children]
+    values = float_buffer[max_children : max_children + 2]
+    result = float_buffer[max_children + 2 : max_children + 3]
+    links = borrow(links)
+    flags = borrow(flags)
+    value_sum = borrow(value_sum)
+    prior = borrow(prior)
+    count = borrow(count)
+    root_state = borrow(root_state)
+    rng = borrow(rng)
     capacity = value_sum.shape[0]
     done = 0
     while done < iterations:
@@ -529,6 +546,10 @@ def run_uct(
                     )
                 backup(links, flags, value_sum, path, depth + 1, outcome, use_solver)
                 done += 1
+    # The owners of the borrowed views must outlive the loop: numba frees a local array right
+    # after its last use, so use them here, at the end.
+    owned[0] = done
+    floats[0] = 0.0
     return done
 
 

@@ -124,7 +124,7 @@ class Tree:
         self.count = new.count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_node(links, flags, value_sum, prior, node, parent, action, edge_prior):
     """Reset slot ``node`` to an unreached, unexpanded node under ``parent``."""
     links[node, PARENT] = parent

@@ -53,7 +53,7 @@ def rng_from_generator(generator: np.random.Generator) -> np.ndarray:
     return generator.integers(0, 2**63, size=1, dtype=np.int64).astype(np.uint64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_next(rng: np.ndarray) -> np.uint64:
     """Advance ``rng`` (uint64[1]) and return 64 random bits (SplitMix64)."""
     rng[0] += _GOLDEN
@@ -63,13 +63,13 @@ def rng_next(rng: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_uniform(rng: np.ndarray) -> float:
     """Return a float uniform in [0, 1) and advance ``rng``."""
     return np.float64(rng_next(rng) >> np.uint64(11)) * _TO_UNIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_below(rng: np.ndarray, n: int) -> int:
     """Return an int uniform in ``[0, n)`` (``n >= 1``) and advance ``rng``."""
     return np.int64(rng_uniform(rng) * n)
