@@ -30,3 +30,9 @@ def win_score_from_status(status, out):
     returns_from_status(status, out)
     out[0] = (out[0] + 1.0) * 0.5
     out[1] = (out[1] + 1.0) * 0.5
+
+
+@njit(cache=True)
+def no_chance_outcomes(state, outcomes, probabilities):
+    """The ``chance_outcomes`` kernel of a game without chance nodes: never any outcome."""
+    return 0

@@ -150,14 +150,15 @@ class GameEnv(AECEnv, EzPickle):
     def _set_state(self, state: np.ndarray) -> None:
         """Adopt ``state``, first sampling through any chance nodes with ``np_random``."""
         game = self.game
-        while game.kernels.current_player(state) == CHANCE:
+        player = int(game.kernels.current_player(state))
+        while player == CHANCE:
             outcomes, probabilities = game.chance_outcomes(state)
             outcome = int(outcomes[self.np_random.choice(len(outcomes), p=probabilities)])
             state = game.apply_unchecked(state, outcome)
             self.history.append(outcome)
             self._chance_outcomes.append(outcome)
+            player = int(game.kernels.current_player(state))
         self.state = state
-        player = int(game.kernels.current_player(state))
         self._mask = None
         if player == TERMINAL:
             self._player = TERMINAL
@@ -197,10 +198,26 @@ class GameEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = check_action_type(action)
-        mask = self._legal_mask()
-        if not (0 <= action < mask.shape[0]) or not mask[action]:
+        action = self._check_in_action_space(action)
+        if not self._legal_mask()[action]:
             raise IllegalActionError(self._illegal_message(action))
+        self._play(action)
+
+    def _check_in_action_space(self, action: object) -> int:
+        """``action`` as an int in the action space (legal or not).
+
+        Raises:
+            ActionTypeError: if ``action`` is not an integer.
+            IllegalActionError: if ``action`` is outside the action space.
+        """
+        action = check_action_type(action)
+        if not 0 <= action < self.game.info.num_actions:
+            raise IllegalActionError(self._illegal_message(action))
+        return action
+
+    def _play(self, action: int) -> None:
+        """Play the legal ``action`` of ``agent_selection`` (checked by the caller)."""
+        agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         for other in self.agents:
             self.rewards[other] = 0.0

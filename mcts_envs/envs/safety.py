@@ -19,9 +19,6 @@ from typing import Any
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from mcts_envs.core.errors import IllegalActionError
-from mcts_envs.core.game import check_action_type
-
 
 class SafeEnv(OrderEnforcingWrapper):
     """One-layer equivalent of PettingZoo's classic wrapper stack (see module docstring)."""
@@ -105,13 +102,7 @@ class SafeEnv(OrderEnforcingWrapper):
         if raw.terminations[agent] or raw.truncations[agent]:
             raw.step(action)
             return
-        action = check_action_type(action)
-        num_actions = raw.game.info.num_actions
-        if not 0 <= action < num_actions:
-            raise IllegalActionError(
-                f"{raw.game.info.name}: action {action} is outside the action space "
-                f"0..{num_actions - 1}"
-            )
+        action = raw._check_in_action_space(action)
         if not raw._legal_mask()[action]:
             EnvLogger.warn_on_illegal_move()
             raw._cumulative_rewards[agent] = 0.0
@@ -122,7 +113,7 @@ class SafeEnv(OrderEnforcingWrapper):
             raw._accumulate_rewards()
             raw._deads_step_first()
             return
-        raw.step(action)
+        raw._play(action)
 
     def __str__(self) -> str:
         return str(self._raw)

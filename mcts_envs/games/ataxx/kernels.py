@@ -34,8 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.bits import popcount
 from mcts_envs.core.game import TERMINAL
-from mcts_envs.core.outcomes import returns_from_status
+from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
 
 BOARD_SIZE = 7
@@ -110,18 +111,6 @@ JUMP_ORIGIN_MASKS = np.array(
     [sum(1 << s for s in range(NUM_SQUARES) if JUMP_TARGETS[s, i] >= 0) for i in range(16)],
     dtype=np.int64,
 )
-
-
-@njit(cache=True)
-def popcount(bits):
-    """The number of set bits of a non-negative int64 below ``2**56``."""
-    bits = bits - ((bits >> 1) & 0x5555555555555555)
-    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
-    bits = bits + (bits >> 8)
-    bits = bits + (bits >> 16)
-    bits = bits + (bits >> 32)
-    return bits & 0x7F
 
 
 @njit(cache=True)
@@ -255,10 +244,8 @@ def apply_action(state, action):
         play(state, -1, -1)
 
 
-@njit(cache=True)
-def chance_outcomes(state, outcomes, probabilities):
-    """Ataxx has no chance nodes."""
-    return 0
+#: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
+chance_outcomes = no_chance_outcomes
 
 
 @njit(cache=True)

@@ -36,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.bits import popcount
 from mcts_envs.core.game import TERMINAL
-from mcts_envs.core.outcomes import returns_from_status, win_score_from_status
+from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 
 SIZE = 6
@@ -203,10 +204,8 @@ def apply_action(state, action):
     play_bits(state, np.int64(1) << (action >> 3), action & 7)
 
 
-@njit(cache=True)
-def chance_outcomes(state, outcomes, probabilities):
-    """Pentago Twist has no chance nodes."""
-    return 0
+#: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
+chance_outcomes = no_chance_outcomes
 
 
 @njit(cache=True)
@@ -227,12 +226,7 @@ def line_potential(own, other):
     total = 0
     for line in LINES:
         if other & line == 0:
-            bits = own & line
-            count = 0
-            while bits:
-                bits &= bits - 1
-                count += 1
-            total += LINE_WEIGHTS[count]
+            total += LINE_WEIGHTS[popcount(own & line)]
     return total
 
 
@@ -263,11 +257,7 @@ def random_playout(state, rng):
     it makes the same choice as ``legal[rng_below(rng, count)]`` would.
     """
     empty = FULL_BOARD & ~(state[WHITE] | state[BLACK])
-    empty_count = 0
-    bits = empty
-    while bits:
-        bits &= bits - 1
-        empty_count += 1
+    empty_count = popcount(empty)
     while state[STATUS] == ONGOING:
         pick = rng_below(rng, empty_count * NUM_TRANSFORMS)
         bits = empty

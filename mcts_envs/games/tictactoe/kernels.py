@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.bits import popcount
 from mcts_envs.core.game import TERMINAL
-from mcts_envs.core.outcomes import returns_from_status, win_score_from_status
+from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 
 NUM_CELLS = 9
@@ -88,10 +89,8 @@ def apply_action(state, action):
     state[2] = 1 - player
 
 
-@njit(cache=True)
-def chance_outcomes(state, outcomes, probabilities):
-    """Tic-Tac-Toe has no chance nodes."""
-    return 0
+#: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
+chance_outcomes = no_chance_outcomes
 
 
 @njit(cache=True)
@@ -112,10 +111,7 @@ def line_potential(own, other):
     total = 0
     for line in LINES:
         if other & line == 0:
-            bits = own & line
-            while bits:
-                bits &= bits - 1
-                total += 1
+            total += popcount(own & line)
     return total
 
 
@@ -140,11 +136,7 @@ def random_playout(state, rng):
     """Plays uniformly random moves in place until the game is over."""
     while state[3] == ONGOING:
         occupied = state[0] | state[1]
-        empty_count = NUM_CELLS
-        bits = occupied
-        while bits:
-            bits &= bits - 1
-            empty_count -= 1
+        empty_count = NUM_CELLS - popcount(occupied)
         pick = rng_below(rng, empty_count)
         for cell in range(NUM_CELLS):
             if not (occupied >> cell) & 1:

@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.bits import popcount
 from mcts_envs.core.game import TERMINAL
-from mcts_envs.core.outcomes import returns_from_status, win_score_from_status
+from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import LINES, THREE_IN_A_ROW
 
@@ -119,10 +120,8 @@ def apply_action(state, action):
     state[PLY] += 1
 
 
-@njit(cache=True)
-def chance_outcomes(state, outcomes, probabilities):
-    """Ultimate Tic-Tac-Toe has no chance nodes."""
-    return 0
+#: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
+chance_outcomes = no_chance_outcomes
 
 
 @njit(cache=True)
@@ -135,15 +134,6 @@ def returns(state, out):
 def score(state, out):
     """1 for a win, 0 for a loss, 0.5 each for a draw or an unfinished game."""
     win_score_from_status(state[STATUS], out)
-
-
-@njit(cache=True)
-def _popcount(bits):
-    count = 0
-    while bits:
-        bits &= bits - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -161,13 +151,13 @@ def heuristic(state, player):
     own_won = state[WON_X + player]
     other_won = state[WON_X + 1 - player]
     drawn = state[CLOSED] & ~(own_won | other_won)
-    own = _popcount(own_won) + 0.5 * ((own_won >> 4) & 1)
-    other = _popcount(other_won) + 0.5 * ((other_won >> 4) & 1)
+    own = popcount(own_won) + 0.5 * ((own_won >> 4) & 1)
+    other = popcount(other_won) + 0.5 * ((other_won >> 4) & 1)
     for line in LINES:
         if (other_won | drawn) & line == 0:
-            own += 0.5 * _popcount(own_won & line)
+            own += 0.5 * popcount(own_won & line)
         if (own_won | drawn) & line == 0:
-            other += 0.5 * _popcount(other_won & line)
+            other += 0.5 * popcount(other_won & line)
     value = 0.5 + (own - other) / 40.0
     return min(0.99, max(0.01, value))
 
