@@ -13,6 +13,7 @@ from agents.base import ForwardModelAgent, game_and_state
 from agents.mcts.driver import (
     RootStatistics,
     SearchSettings,
+    checks_entry,
     decide,
     max_children,
     pin_game,
@@ -20,7 +21,7 @@ from agents.mcts.driver import (
     run_search,
 )
 from agents.mcts.parallel import RootParallel
-from agents.mcts.search import find_descendant, immediate_checks
+from agents.mcts.search import find_descendant
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, Tree
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
@@ -206,16 +207,14 @@ class MCTSAgent(ForwardModelAgent):
             raise ValueError(
                 f"{game.info.name}: MCTS needs a state with a player to move, got player {player}"
             )
-        pin_game(game)
         start = time.perf_counter()
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None
         if self.win_check:
             actions = np.empty(max_children(game), np.int64)
             safe = np.zeros(len(actions), np.int8)
-            k = game.kernels
-            win, count = immediate_checks(
-                k.current_player, k.legal_actions, k.apply_action, k.returns, state, actions, safe
+            win, count = checks_entry(game.kernels)(
+                np.array(state, dtype=np.int64, order="C"), actions, safe
             )
             if win >= 0:
                 probs = np.zeros(game.info.num_actions, np.float64)
@@ -263,6 +262,7 @@ class MCTSAgent(ForwardModelAgent):
             if np.array_equal(self._root_state, state):
                 node = ROOT
             else:
+                pin_game(game)
                 node = int(
                     find_descendant(
                         game.kernels.apply_action, tree.links, self._root_state, state, REUSE_DEPTH

@@ -8,6 +8,7 @@ time budget is kept to within a few milliseconds once the code is compiled.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from agents.mcts.final import final_choice, summarise_root
 from agents.mcts.puct import add_root_noise, evaluate_leaves, finish_batch, select_batch
 from agents.mcts.rollout import ROLLOUT_MINIMAX2, ROLLOUT_PLAYOUT_KERNEL
 from agents.mcts.search import (
@@ -25,6 +27,7 @@ from agents.mcts.search import (
     SELECT_UCT,
     backup,
     descend,
+    immediate_checks,
     run_uct,
     terminal_result,
 )
@@ -36,17 +39,14 @@ from agents.mcts.tree import (
     NUM_EXPANDED,
     PLAYER,
     PROVEN,
-    PROVEN_DRAW,
-    PROVEN_WIN_0,
-    PROVEN_WIN_1,
     ROOT,
     UNPROVEN,
     VISITS,
     Tree,
     init_node,
 )
-from mcts_envs.core.game import CHANCE, TERMINAL
-from mcts_envs.core.jit import pin_identity
+from mcts_envs.core.game import CHANCE, TERMINAL, GameKernels
+from mcts_envs.core.jit import entry_point, pin_identity
 from mcts_envs.core.seeding import make_rng
 
 #: Seconds one chunk of the compiled loop aims to last when a time budget is set.
@@ -106,8 +106,35 @@ class RootStatistics:
 def pin_game(game) -> None:
     """:func:`~mcts_envs.core.jit.pin_identity` for every kernel of ``game`` (games built on
     :class:`~mcts_envs.core.game.KernelGame` are pinned already; others are pinned here)."""
-    for dispatcher in game.kernels:
+    _pin_kernels(game.kernels)
+
+
+@functools.cache
+def _pin_kernels(kernels: GameKernels) -> None:
+    for dispatcher in kernels:
         pin_identity(dispatcher)
+
+
+@functools.cache
+def checks_entry(kernels: GameKernels) -> Callable[..., tuple[int, int]]:
+    """:func:`~agents.mcts.search.immediate_checks` compiled for ``kernels``, called directly
+    (see :func:`~mcts_envs.core.jit.entry_point`) with ``(state, actions, safe)``: ``state`` a
+    writable contiguous ``int64`` array, ``actions`` ``int64`` and ``safe`` ``int8`` arrays."""
+    _pin_kernels(kernels)
+    k = kernels
+    run = entry_point(
+        immediate_checks,
+        (
+            k.current_player,
+            k.legal_actions,
+            k.apply_action,
+            k.returns,
+            np.zeros(1, np.int64),
+            np.zeros(1, np.int64),
+            np.zeros(1, np.int8),
+        ),
+    )
+    return functools.partial(run, k.current_player, k.legal_actions, k.apply_action, k.returns)
 
 
 def max_children(game) -> int:
@@ -169,20 +196,21 @@ def run_search(
         allowed: if given, the only root actions to consider (block-loss pruning); the tree must
             then be fresh.
     """
-    pin_game(game)
-    generator = np.random.default_rng(seed)
     rng = make_rng(seed)
     deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
     budget = settings.iterations if settings.iterations is not None else np.iinfo(np.int64).max
     player = game.current_player(root_state)
-    root_state = np.ascontiguousarray(root_state, np.int64)
+    # A private, writable, contiguous copy: the compiled loop's entry point expects exactly that.
+    root_state = np.array(root_state, dtype=np.int64, order="C")
     if settings.evaluator is not None:
+        pin_game(game)
+        generator = np.random.default_rng(seed)
         simulations = _run_puct(
             game, tree, root_state, settings, rng, generator, budget, deadline, allowed
         )
     else:
         if allowed is not None and tree.links[ROOT, FIRST_CHILD] == NO_NODE:
-            actions = generator.permutation(allowed)
+            actions = np.random.default_rng(seed).permutation(allowed)
             expand_root(
                 tree,
                 actions,
@@ -192,6 +220,8 @@ def run_search(
             )
         kind, playout = rollout_kind(settings.rollout, game)
         if kind < 0:
+            pin_game(game)
+            generator = np.random.default_rng(seed)
             simulations = _run_python_rollouts(
                 game, tree, root_state, settings, rng, generator, budget, deadline, playout
             )
@@ -214,46 +244,89 @@ def _next_chunk(done: int, elapsed: float, deadline: float | None, remaining: in
     return int(max(1, min(remaining, rate * seconds)))
 
 
+def _uct_arguments(
+    kernels, playout, tree, root_state, rng, chunk, settings, kind, block, depth
+) -> tuple[Any, ...]:
+    """The arguments of :func:`~agents.mcts.search.run_uct`, with the scalar types fixed
+    (its compiled entry point is called directly, see :func:`uct_entry`)."""
+    k = kernels
+    return (
+        k.current_player,
+        k.legal_actions,
+        k.apply_action,
+        k.chance_outcomes,
+        k.returns,
+        k.score,
+        k.heuristic,
+        playout,
+        *tree.arrays(),
+        root_state,
+        rng,
+        int(chunk),
+        float(settings.c),
+        bool(settings.expand_all),
+        int(kind),
+        bool(settings.fractional),
+        bool(settings.solver),
+        int(block),
+        int(depth),
+        int(settings.rollout_cutoff),
+    )
+
+
+_SAMPLE_SETTINGS = SearchSettings(
+    iterations=1,
+    seconds=None,
+    c=1.0,
+    expand_all=False,
+    rollout="random",
+    fractional=False,
+    solver=False,
+    evaluator=None,
+    c_puct=1.0,
+    dirichlet_alpha=0.3,
+    dirichlet_fraction=0.25,
+    batch_size=1,
+)
+
+
+@functools.cache
+def uct_entry(kernels: GameKernels, playout: Any) -> Callable[..., int]:
+    """:func:`~agents.mcts.search.run_uct` compiled for ``kernels`` and ``playout``.
+
+    Called with :func:`_uct_arguments` only: the direct entry point skips numba's typing of the
+    eight kernel arguments on every call (about 30 µs), which matters for short searches.
+    """
+    for dispatcher in (*kernels, playout):
+        pin_identity(dispatcher)
+    sample = _uct_arguments(
+        kernels, playout, Tree(16), np.zeros(1, np.int64), make_rng(0), 1, _SAMPLE_SETTINGS, 0, 1, 1
+    )
+    return entry_point(run_uct, sample)
+
+
 def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind, playout) -> int:
-    k = game.kernels
     block = max_children(game)
     depth = max_depth(game)
+    run = uct_entry(game.kernels, playout)
     total = 0
     chunk = min(budget, 16) if deadline is not None else budget
     while total < budget and _time_left(deadline) > 0:
-        tree.ensure(min(chunk * block, MAX_GROWTH) + 2 * block)
-        links, flags, value_sum, prior, count = tree.arrays()
+        # run_uct stops early when fewer than ``block`` slots are free; the tree then grows.
+        tree.ensure(2 * block)
         start = time.perf_counter()
-        done = run_uct(
-            k.current_player,
-            k.legal_actions,
-            k.apply_action,
-            k.chance_outcomes,
-            k.returns,
-            k.score,
-            k.heuristic,
-            playout,
-            links,
-            flags,
-            value_sum,
-            prior,
-            count,
-            root_state,
-            rng,
-            chunk,
-            settings.c,
-            settings.expand_all,
-            kind,
-            settings.fractional,
-            settings.solver,
-            block,
-            depth,
-            settings.rollout_cutoff,
+        done = run(
+            *_uct_arguments(
+                game.kernels, playout, tree, root_state, rng, chunk, settings, kind, block, depth
+            )
         )
         total += done
-        if settings.solver and flags[ROOT, PROVEN] != UNPROVEN:
+        if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
             break
-        chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
+        if deadline is None:
+            chunk = budget - total
+        else:
+            chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
     return total
 
 
@@ -428,16 +501,11 @@ def _run_puct(game, tree, root_state, settings, rng, generator, budget, deadline
 def root_statistics(game, tree: Tree, player: int, simulations: int) -> RootStatistics:
     """Summarise the root's children over the action space."""
     num_actions = game.info.num_actions
-    visits = np.zeros(num_actions, np.float64)
-    value_sum = np.zeros(num_actions, np.float64)
-    proven = np.zeros(num_actions, np.int8)
-    present = np.zeros(num_actions, np.bool_)
-    ids = tree.children(ROOT)
-    actions = tree.links[ids, ACTION]
-    visits[actions] = tree.links[ids, VISITS]
-    value_sum[actions] = tree.value_sum[ids]
-    proven[actions] = tree.flags[ids, PROVEN]
-    present[actions] = True
+    visits = np.empty(num_actions, np.float64)
+    value_sum = np.empty(num_actions, np.float64)
+    proven = np.empty(num_actions, np.int8)
+    present = np.empty(num_actions, np.bool_)
+    summarise_root(tree.links, tree.flags, tree.value_sum, visits, value_sum, proven, present)
     return RootStatistics(
         player=player,
         visits=visits,
@@ -452,62 +520,30 @@ def root_statistics(game, tree: Tree, player: int, simulations: int) -> RootStat
     )
 
 
-def proven_rank_of(proven: np.ndarray, player: int) -> np.ndarray:
-    """Per action: 2 proven win for ``player``, 1 proven draw, 0 proven loss, -1 unproven."""
-    win = PROVEN_WIN_0 if player == 0 else PROVEN_WIN_1
-    rank = np.full(len(proven), -1, np.int64)
-    rank[proven == win] = 2
-    rank[proven == PROVEN_DRAW] = 1
-    rank[(proven != UNPROVEN) & (proven != win) & (proven != PROVEN_DRAW)] = 0
-    return rank
-
-
 def decide(stats: RootStatistics, final: str, use_solver: bool) -> tuple[int, np.ndarray, float]:
     """``(action, visit distribution, root value in [-1, 1] for the mover)`` from root statistics.
 
     Solver: a proven win is taken, proven losses are avoided while anything else is left. Then
     ``final == "visits"`` takes the most visited child (ties: better mean, then lower action),
     ``"mean"`` the best mean among visited children (ties: more visits, then lower action).
+    See :func:`agents.mcts.final.final_choice`.
+
+    Raises:
+        RuntimeError: if the root has no child (no simulation ran).
     """
-    player = stats.player
-    candidates = stats.present.copy()
-    rank = proven_rank_of(stats.proven, player)
-    solved_value = None
-    if use_solver:
-        if (candidates & (rank == 2)).any():
-            candidates &= rank == 2
-            solved_value = 1.0
-        elif (candidates & (rank != 0)).any():
-            candidates &= rank != 0
-            if (candidates & (rank == -1)).sum() == 0 and (candidates & (rank == 1)).any():
-                solved_value = 0.0
-        else:
-            solved_value = -1.0
-    visits = stats.visits
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean0 = np.where(visits > 0, stats.value_sum / np.maximum(visits, 1), 0.5)
-    mean = mean0 if player == 0 else 1.0 - mean0
-    if final == "mean" and (candidates & (visits > 0)).any():
-        candidates &= visits > 0
-        keys = (mean, visits)
-    else:
-        keys = (visits, mean)
-    index = np.flatnonzero(candidates)
-    order = np.lexsort((index, -keys[1][index], -keys[0][index]))
-    action = int(index[order[0]])
-    total = visits.sum()
-    if solved_value == 1.0:
-        probs = (candidates & (rank == 2)).astype(np.float64)
-        probs /= probs.sum()
-    elif total > 0:
-        probs = visits / total
-    else:
-        probs = stats.present / max(stats.present.sum(), 1)
-    if solved_value is not None:
-        value = solved_value
-    elif stats.root_visits > 0:
-        root_mean = stats.root_value_sum / stats.root_visits
-        value = 2.0 * (root_mean if player == 0 else 1.0 - root_mean) - 1.0
-    else:
-        value = 0.0
-    return action, probs.astype(np.float64), float(value)
+    probs = np.empty(len(stats.visits), np.float64)
+    action, value = final_choice(
+        stats.visits,
+        stats.value_sum,
+        stats.proven,
+        stats.present,
+        stats.player,
+        final == "mean",
+        use_solver,
+        stats.root_visits,
+        stats.root_value_sum,
+        probs,
+    )
+    if action < 0:
+        raise RuntimeError("the search ended before expanding the root: no action to choose")
+    return int(action), probs, float(value)

@@ -52,10 +52,12 @@ NEEDS_EVALUATION = 3
 SELECT_UCT, SELECT_PUCT = 0, 1
 
 #: ``1 / n`` and ``1 / sqrt(n)`` for small visit counts: UCT selection reads them instead of
-#: dividing and taking a square root for every child (the cost that dominates wide nodes).
+#: dividing and taking a square root for every child (the cost that dominates wide nodes), and
+#: ``sqrt(ln n)`` for the parent instead of a logarithm per selection (``n >= 1``).
 TABLE_SIZE = 4096
 INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
 INVERSE_SQRT = np.sqrt(INVERSE)
+SQRT_LOG = np.sqrt(np.log(np.maximum(np.arange(TABLE_SIZE), 1)))
 
 
 @njit(cache=True, inline="always")
@@ -128,13 +130,16 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
     """
     first = links[node, FIRST_CHILD]
     expanded = links[node, NUM_EXPANDED]
-    log_visits = math.log(max(links[node, VISITS], 1))
     best = NO_NODE
     best_score = -np.inf
-    if not use_solver:  # the hot path: one division and one square root per child
+    if not use_solver:  # the hot path: table lookups, no division or root for small counts
         sign = 1.0 if player == 0 else -1.0
         offset = 0.0 if player == 0 else 1.0
-        scale = c * math.sqrt(log_visits)
+        parent_visits = max(links[node, VISITS], 1)
+        if parent_visits < TABLE_SIZE:
+            scale = c * SQRT_LOG[parent_visits]
+        else:
+            scale = c * math.sqrt(math.log(parent_visits))
         for i in range(expanded):
             visits = links[first + i, VISITS]
             if visits == 0:
@@ -150,6 +155,7 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
                 best_score = score
                 best = first + i
         return best
+    log_visits = math.log(max(links[node, VISITS], 1))
     fallback = NO_NODE
     for i in range(expanded):
         child = first + i

@@ -55,6 +55,19 @@ def _build_three_in_a_row_table() -> np.ndarray:
 THREE_IN_A_ROW = _build_three_in_a_row_table()
 
 
+def _build_nth_empty_table() -> np.ndarray:
+    table = np.full((1 << NUM_CELLS, NUM_CELLS), -1, dtype=np.int8)
+    for occupied in range(1 << NUM_CELLS):
+        empty = [cell for cell in range(NUM_CELLS) if not (occupied >> cell) & 1]
+        table[occupied, : len(empty)] = empty
+    return table
+
+
+#: ``NTH_EMPTY[occupied, k]`` is the ``k``-th empty cell (increasing order) of the 9-bit
+#: occupancy ``occupied``, or -1: random playouts pick a cell without a branchy scan.
+NTH_EMPTY = _build_nth_empty_table()
+
+
 @njit(cache=True)
 def current_player(state):
     """0 or 1 while the game goes on, else ``TERMINAL``."""
@@ -136,14 +149,8 @@ def random_playout(state, rng):
     """Plays uniformly random moves in place until the game is over."""
     while state[3] == ONGOING:
         occupied = state[0] | state[1]
-        empty_count = NUM_CELLS - popcount(occupied)
-        pick = rng_below(rng, empty_count)
-        for cell in range(NUM_CELLS):
-            if not (occupied >> cell) & 1:
-                if pick == 0:
-                    apply_action(state, cell)
-                    break
-                pick -= 1
+        pick = rng_below(rng, NUM_CELLS - popcount(occupied))
+        apply_action(state, np.int64(NTH_EMPTY[occupied, pick]))
 
 
 @njit(cache=True)
