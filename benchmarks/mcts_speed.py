@@ -4,8 +4,12 @@ Both sides run UCT with one uniformly random rollout per simulation from the ini
 solver, on one core: ours is ``MCTSAgent(iterations=N, c=2, rollout="random", solver=False,
 win_check=False, reuse_tree=False)``, OpenSpiel's is ``pyspiel.MCTSBot(game,
 pyspiel.RandomRolloutEvaluator(1, seed), uct_c=2, max_simulations=N, ...)``. One decision is
-timed (a fresh tree each time) and the median of ``--repeats`` decisions is reported as
-simulations/s, with the ratio ours / OpenSpiel, at N = 1,000 and 10,000.
+timed (a new agent and a fresh tree each time, seeds 0, 1, ...), ours and OpenSpiel's in turn so
+that both see the same machine conditions, after one untimed decision each. Reported: the median
+of ``--repeats`` decisions as simulations/s, and the median and quartiles of the paired ratios
+(ours / OpenSpiel, each pair timed back to back), at N = 1,000 and 10,000. Pairing matters on
+shared machines, whose speed can change by half within a second. As in :mod:`timeit`,
+Python's garbage collector is paused during each timed decision.
 
 Also printed: the JIT compile time of our search for each game, measured apart from steady
 state (in a fresh numba cache directory unless ``--warm-cache``; the game's own kernels are
@@ -16,7 +20,7 @@ Pairs: tictactoe / tic_tac_toe, ultimate_tictactoe / ultimate_tic_tac_toe and pe
 pentago (OpenSpiel's classic Pentago, a speed peer: same board, similar branching, rotations
 without flips), each when registered here.
 
-Usage: ``python benchmarks/mcts_speed.py [--repeats 5] [--warm-cache]`` (needs the ``bench``
+Usage: ``python benchmarks/mcts_speed.py [--repeats 21] [--warm-cache] [--games tictactoe ...]`` (needs the ``bench``
 extra for OpenSpiel; without it only our figures are printed). From a source checkout, put the
 repository root on ``PYTHONPATH`` to measure that copy; the script prints which one it uses.
 """
@@ -24,11 +28,13 @@ repository root on ``PYTHONPATH`` to measure that copy; the script prints which 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 if "--warm-cache" not in sys.argv:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
@@ -79,38 +85,51 @@ def our_compile_seconds(game) -> float:
     return time.perf_counter() - start
 
 
-def our_rate(game, simulations: int, repeats: int) -> tuple[float, int]:
-    rates = []
-    nodes = 0
-    for repeat in range(repeats):
-        agent = our_agent(simulations, repeat)
+def timed(decision: Callable[[], object]) -> float:
+    """Seconds of one call, with the garbage collector paused (as :mod:`timeit` does)."""
+    gc.disable()
+    try:
         start = time.perf_counter()
-        agent.act_state(game, game.initial_state())
-        elapsed = time.perf_counter() - start
-        rates.append(agent.last_search["simulations"] / elapsed)
-        nodes = agent.last_search["nodes"]
-    return statistics.median(rates), nodes
+        decision()
+        return time.perf_counter() - start
+    finally:
+        gc.enable()
 
 
-def open_spiel_rate(pyspiel, name: str, simulations: int, repeats: int) -> float:
-    game = pyspiel.load_game(name)
-    rates = []
-    for repeat in range(repeats):
-        bot = pyspiel.MCTSBot(
-            game,
-            pyspiel.RandomRolloutEvaluator(1, repeat),
-            UCT_C,
-            simulations,
-            4096,
-            False,
-            repeat,
-            False,
-        )
-        state = game.new_initial_state()
-        start = time.perf_counter()
-        bot.step(state)
-        rates.append(simulations / (time.perf_counter() - start))
-    return statistics.median(rates)
+def our_decision(game, simulations: int, seed: int) -> Callable[[], object]:
+    agent = our_agent(simulations, seed)
+    state = game.initial_state()
+    return lambda: agent.act_state(game, state)
+
+
+def open_spiel_decision(pyspiel, game, simulations: int, seed: int) -> Callable[[], object]:
+    bot = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, seed), UCT_C, simulations, 4096, False, seed, False
+    )
+    state = game.new_initial_state()
+    return lambda: bot.step(state)
+
+
+def compare(game, peer, pyspiel, simulations: int, repeats: int) -> dict[str, float]:
+    """Median simulations/s of ours and OpenSpiel's (``nan`` without it), timed in turn."""
+    ours, theirs = [], []
+    our_decision(game, simulations, repeats)()  # untimed: warms caches and allocators
+    if peer is not None:
+        open_spiel_decision(pyspiel, peer, simulations, repeats)()
+    for seed in range(repeats):
+        ours.append(simulations / timed(our_decision(game, simulations, seed)))
+        if peer is not None:
+            theirs.append(
+                simulations / timed(open_spiel_decision(pyspiel, peer, simulations, seed))
+            )
+    ratios = sorted(a / b for a, b in zip(ours, theirs, strict=True)) or [float("nan")]
+    return {
+        "ours": statistics.median(ours),
+        "theirs": statistics.median(theirs) if theirs else float("nan"),
+        "ratio": statistics.median(ratios),
+        "low": ratios[len(ratios) // 4],
+        "high": ratios[(3 * len(ratios)) // 4],
+    }
 
 
 def import_pyspiel():
@@ -123,43 +142,52 @@ def import_pyspiel():
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5, help="decisions timed per figure")
+    parser.add_argument("--repeats", type=int, default=21, help="decisions timed per figure")
     parser.add_argument("--warm-cache", action="store_true", help="reuse the numba disk cache")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        choices=[ours for ours, _ in PAIRS],
+        default=[ours for ours, _ in PAIRS],
+        help="measure only these games (default: all three)",
+    )
     args = parser.parse_args(argv)
     registered = mcts_envs.list_games()
-    pairs = [(ours, theirs) for ours, theirs in PAIRS if ours in registered]
+    pairs = [(ours, theirs) for ours, theirs in PAIRS if ours in registered and ours in args.games]
     for ours, _ in PAIRS:
         if ours not in registered:
             print(f"({ours} is not registered: skipped)")
-    # All of ours first, then OpenSpiel's (pyspiel is imported only if installed).
-    compile_times, our_figures = {}, {}
+    compile_times = {}
     for ours, _ in pairs:
-        game = mcts_envs.make_game(ours)
-        compile_times[ours] = our_compile_seconds(game)
-        for simulations in SIMULATIONS:
-            our_figures[ours, simulations] = our_rate(game, simulations, args.repeats)
+        compile_times[ours] = our_compile_seconds(mcts_envs.make_game(ours))
     pyspiel = import_pyspiel()
     if pyspiel is None:
         print("pyspiel not installed (pip install 'mcts-envs[bench]'): our figures only")
     cache = "disk cache" if args.warm_cache else "empty cache"
     print(f"agents.mcts from {os.path.dirname(agents.mcts.__file__)}")
     print(f"bytes per tree node: {BYTES_PER_NODE} (states are replayed, not stored)")
-    print(f"UCT c={UCT_C}, one random rollout per simulation, median of {args.repeats} decisions")
+    print(
+        f"UCT c={UCT_C}, one random rollout per simulation, median of {args.repeats} decisions,"
+        " ours and OpenSpiel's timed in turn"
+    )
     print()
     print(
         f"{'game':<20} {'sims':>6} {'ours sims/s':>12} {'OpenSpiel sims/s':>17} {'ratio':>7}"
-        f" {'nodes':>8} {'tree MB':>8}"
+        f" {'quartiles':>12} {'nodes':>8} {'tree MB':>8}"
     )
     for ours, theirs in pairs:
+        game = mcts_envs.make_game(ours)
+        peer = pyspiel.load_game(theirs) if pyspiel is not None else None
         for simulations in SIMULATIONS:
-            rate, nodes = our_figures[ours, simulations]
-            peer = (
-                open_spiel_rate(pyspiel, theirs, simulations, args.repeats)
-                if pyspiel is not None
-                else float("nan")
-            )
+            figures = compare(game, peer, pyspiel, simulations, args.repeats)
+            probe = our_agent(simulations, 0)
+            probe.act_state(game, game.initial_state())
+            nodes = probe.last_search["nodes"]
+            ratio = figures["ratio"]
+            spread = f"{figures['low']:.1f}-{figures['high']:.1f}x"
             print(
-                f"{ours:<20} {simulations:>6} {rate:>12,.0f} {peer:>17,.0f} {rate / peer:>6.1f}x"
+                f"{ours:<20} {simulations:>6} {figures['ours']:>12,.0f}"
+                f" {figures['theirs']:>17,.0f} {ratio:>6.1f}x {spread:>12}"
                 f" {nodes:>8,} {nodes * BYTES_PER_NODE / 2**20:>8.2f}"
             )
     print()
