@@ -58,6 +58,7 @@ TABLE_SIZE = 4096
 INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
 INVERSE_SQRT = np.sqrt(INVERSE)
 SQRT_LOG = np.sqrt(np.log(np.maximum(np.arange(TABLE_SIZE), 1)))
+TABLE_SIZE_U32 = np.uint32(TABLE_SIZE)
 
 
 @njit(cache=True, inline="always")
@@ -140,20 +141,23 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
             scale = c * SQRT_LOG[parent_visits]
         else:
             scale = c * math.sqrt(math.log(parent_visits))
+        # Unsigned indices: numba then skips its negative-index wrapping on every read.
+        start = np.uint64(first)
         for i in range(expanded):
-            visits = links[first + i, VISITS]
+            child = start + np.uint64(i)
+            visits = np.uint32(links[child, VISITS])
             if visits == 0:
-                return first + i
-            if visits < TABLE_SIZE:
+                return np.int64(child)
+            if visits < TABLE_SIZE_U32:
                 inverse = INVERSE[visits]
                 inverse_sqrt = INVERSE_SQRT[visits]
             else:
                 inverse = 1.0 / visits
                 inverse_sqrt = math.sqrt(inverse)
-            score = offset + sign * value_sum[first + i] * inverse + scale * inverse_sqrt
+            score = offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
             if score > best_score:
                 best_score = score
-                best = first + i
+                best = np.int64(child)
         return best
     log_visits = math.log(max(links[node, VISITS], 1))
     fallback = NO_NODE

@@ -40,12 +40,79 @@ def check_seed(seed: object, *, allow_none: bool = True) -> int | None:
 def make_rng(seed: int) -> np.ndarray:
     """Return a kernel generator state (``uint64[1]``) derived from a non-negative int ``seed``.
 
+    The state is ``np.random.SeedSequence(seed).generate_state(1, np.uint64)``; seeds below
+    ``2**64`` take a compiled copy of that algorithm (about 30 times faster, which matters when a
+    search runs once per move).
+
     Raises:
         InvalidSeedError: if ``seed`` is not a non-negative integer.
     """
     seed = check_seed(seed, allow_none=False)
+    if seed < 2**64:
+        return _seed_sequence_word(np.uint64(seed))
     word = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)
     return np.asarray(word, dtype=np.uint64)
+
+
+# NumPy's SeedSequence constants (numpy/random/bit_generator.pyx), pool of four 32-bit words.
+_MASK32 = np.uint64(0xFFFFFFFF)
+_INIT_A = np.uint64(0x43B0D7E5)
+_MULT_A = np.uint64(0x931E8875)
+_INIT_B = np.uint64(0x8B51F9DD)
+_MULT_B = np.uint64(0x58F38DED)
+_MIX_MULT_L = np.uint64(0xCA01F9DD)
+_MIX_MULT_R = np.uint64(0x4973F715)
+_POOL_SIZE = 4
+
+
+@njit(cache=True, inline="always")
+def _hashmix(value, hash_const):
+    """SeedSequence's ``hashmix`` on 32-bit words held in uint64; advances ``hash_const[0]``."""
+    value = value ^ hash_const[0]
+    hash_const[0] = (hash_const[0] * _MULT_A) & _MASK32
+    value = (value * hash_const[0]) & _MASK32
+    return value ^ (value >> np.uint64(16))
+
+
+@njit(cache=True, inline="always")
+def _mix(x, y):
+    result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
+    return result ^ (result >> np.uint64(16))
+
+
+@njit(cache=True)
+def _seed_sequence_word(seed):
+    """``SeedSequence(seed).generate_state(1, np.uint64)`` for ``0 <= seed < 2**64``."""
+    # The entropy words: the seed's 32-bit words, least significant first ([0] for 0).
+    entropy = np.zeros(2, np.uint64)
+    words = 0
+    rest = seed
+    while True:
+        entropy[words] = rest & _MASK32
+        words += 1
+        rest = rest >> np.uint64(32)
+        if rest == 0:
+            break
+    hash_const = np.empty(1, np.uint64)
+    hash_const[0] = _INIT_A
+    pool = np.empty(_POOL_SIZE, np.uint64)
+    for i in range(_POOL_SIZE):
+        pool[i] = _hashmix(entropy[i] if i < words else np.uint64(0), hash_const)
+    for i_src in range(_POOL_SIZE):
+        for i_dst in range(_POOL_SIZE):
+            if i_src != i_dst:
+                pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hash_const))
+    # generate_state: two 32-bit words, little-endian halves of the uint64.
+    out = np.empty(1, np.uint64)
+    state = _INIT_B
+    halves = np.empty(2, np.uint64)
+    for i in range(2):
+        value = pool[i] ^ state
+        state = (state * _MULT_B) & _MASK32
+        value = (value * state) & _MASK32
+        halves[i] = value ^ (value >> np.uint64(16))
+    out[0] = halves[0] | (halves[1] << np.uint64(32))
+    return out
 
 
 def rng_from_generator(generator: np.random.Generator) -> np.ndarray:

@@ -66,6 +66,8 @@ def _build_nth_empty_table() -> np.ndarray:
 #: ``NTH_EMPTY[occupied, k]`` is the ``k``-th empty cell (increasing order) of the 9-bit
 #: occupancy ``occupied``, or -1: random playouts pick a cell without a branchy scan.
 NTH_EMPTY = _build_nth_empty_table()
+#: ``EMPTY_COUNT[occupied]``: the number of empty cells of the 9-bit occupancy ``occupied``.
+EMPTY_COUNT = (NTH_EMPTY >= 0).sum(axis=1).astype(np.uint8)
 
 
 @njit(cache=True)
@@ -148,8 +150,8 @@ def heuristic(state, player):
 def random_playout(state, rng):
     """Plays uniformly random moves in place until the game is over."""
     while state[3] == ONGOING:
-        occupied = state[0] | state[1]
-        pick = rng_below(rng, NUM_CELLS - popcount(occupied))
+        occupied = np.uint64(state[0] | state[1])  # unsigned: table reads skip index wrapping
+        pick = np.uint64(rng_below(rng, EMPTY_COUNT[occupied]))
         apply_action(state, np.int64(NTH_EMPTY[occupied, pick]))
 
 
