@@ -138,8 +138,13 @@ def rng_uniform(rng: np.ndarray) -> float:
 
 @njit(cache=True, inline="always")
 def rng_below(rng: np.ndarray, n: int) -> int:
-    """Return an int uniform in ``[0, n)`` (``n >= 1``) and advance ``rng``."""
-    return np.int64(rng_uniform(rng) * n)
+    """Return an int uniform in ``[0, n)`` (``1 <= n < 2**32``) and advance ``rng``.
+
+    Multiplies the top 32 random bits by ``n`` and keeps the high word (no division, no float
+    conversion: this sits on the critical path of every playout move); the bias is below
+    ``n / 2**32``.
+    """
+    return np.int64(((rng_next(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True)
