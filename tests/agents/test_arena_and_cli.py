@@ -11,7 +11,7 @@ import pytest
 
 import mcts_envs
 from agents import make_agent
-from agents.adapters import PolicyAgent
+from agents.adapters import MaskablePPOAgent, PolicyAgent
 from agents.arena import (
     elo_difference,
     fit_elo,
@@ -23,7 +23,7 @@ from agents.arena import (
     wilson_interval,
 )
 from agents.cli import main
-from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, OptionalDependencyError
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -112,6 +112,43 @@ def test_policy_agent_in_an_env_loop_and_on_the_forward_model():
     assert set(seen) == {(3, 3, 2)}
     with pytest.raises(IllegalActionError, match="mask does not allow"):
         PolicyAgent(lambda o, m: 0).act_state(game, game.apply(game.initial_state(), 0))
+
+
+class RecordingMaskablePPO:
+    """Stands in for an ``sb3_contrib.MaskablePPO`` model: same ``predict`` signature and
+    return shape; plays the highest legal action and records what it was given."""
+
+    def __init__(self):
+        self.calls = []
+
+    def predict(
+        self, observation, state=None, episode_start=None, deterministic=False, action_masks=None
+    ):
+        self.calls.append((observation.shape, action_masks.dtype, deterministic))
+        return np.array(np.flatnonzero(action_masks)[-1]), None
+
+
+def test_maskable_ppo_agent_passes_boolean_masks_and_plays_legal_moves():
+    model = RecordingMaskablePPO()
+    agent = MaskablePPOAgent(model, deterministic=False)
+    game = mcts_envs.make_game("tictactoe")
+    state = game.apply(game.initial_state(), 8)
+    assert agent.act_state(game, state) == 7
+    env = mcts_envs.make("tictactoe")
+    env.reset(seed=0)
+    env.step(8)
+    assert agent.act(env) == 7
+    assert model.calls == [((3, 3, 2), np.dtype(bool), False)] * 2
+
+
+def test_maskable_ppo_agent_from_a_path_needs_the_train_extra():
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        with pytest.raises(OptionalDependencyError, match="train"):
+            MaskablePPOAgent("model.zip")
+    else:
+        pytest.skip("sb3_contrib is installed: the error path cannot be reached")
 
 
 # -- arena ----------------------------------------------------------------------------------------
