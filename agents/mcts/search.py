@@ -134,8 +134,10 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
     best = NO_NODE
     best_score = -np.inf
     if not use_solver:  # the hot path: table lookups, no division or root for small counts
-        sign = 1.0 if player == 0 else -1.0
-        offset = 0.0 if player == 0 else 1.0
+        # Arithmetic rather than conditional constants: the compiler then keeps one multiply in
+        # the loop instead of re-deriving a select from ``player`` for every child.
+        offset = np.float64(player)
+        sign = 1.0 - 2.0 * offset
         parent_visits = max(links[node, VISITS], 1)
         if parent_visits < TABLE_SIZE:
             scale = c * SQRT_LOG[parent_visits]
