@@ -249,15 +249,8 @@ def _uct_arguments(
 ) -> tuple[Any, ...]:
     """The arguments of :func:`~agents.mcts.search.run_uct`, with the scalar types fixed
     (its compiled entry point is called directly, see :func:`uct_entry`)."""
-    k = kernels
     return (
-        k.current_player,
-        k.legal_actions,
-        k.apply_action,
-        k.chance_outcomes,
-        k.returns,
-        k.score,
-        k.heuristic,
+        *kernels[:7],  # current_player .. heuristic, in GameKernels' field order
         playout,
         *tree.arrays(),
         root_state,
