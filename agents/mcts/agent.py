@@ -28,6 +28,8 @@ from mcts_envs.core.seeding import check_seed
 
 #: How many plies below the old root tree reuse looks for the new root.
 REUSE_DEPTH = 4
+#: Node slots of a new tree under a time budget only (160 MB if all were used).
+TIME_BUDGET_CAPACITY = 1 << 22
 
 _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
@@ -55,6 +57,8 @@ class MCTSAgent(ForwardModelAgent):
         iterations: simulations per decision (default 1000); ``None`` for time only.
         seconds: wall-clock budget per decision (default ``None``); with both set, the first
             reached ends the search. Compile time is not counted once the kernels are cached.
+            The search also ends early if its tree is full and copying it into larger arrays
+            would outlast the budget (a tree reused over many searches of one position).
         c: UCT exploration constant (default ``1.4``, about ``sqrt(2)``; results are in [0, 1]).
         expand: ``"one"`` (default) adds one child per simulation, in random order;
             ``"all"`` adds every child of a leaf at once and simulates each of them once.
@@ -269,7 +273,10 @@ class MCTSAgent(ForwardModelAgent):
                     )
                 )
         if node == NO_NODE:
-            capacity = 1024
+            # Untouched slots cost no memory (NumPy leaves fresh pages unmapped until written),
+            # so a time budget starts with room for about four million nodes: growing a large
+            # tree means copying it, which a search near its deadline cannot afford.
+            capacity = TIME_BUDGET_CAPACITY
             if self.settings.iterations is not None:
                 capacity = min(self.settings.iterations * 4 + max_children(game), 1 << 20)
             tree = Tree(capacity)

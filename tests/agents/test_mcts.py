@@ -278,6 +278,23 @@ def test_time_budget_is_honoured():
     assert agent.last_search["simulations"] > 1000
 
 
+def test_a_full_tree_grows_only_if_the_copy_fits_in_the_time_left():
+    from agents.mcts.driver import _grow_in_time
+    from agents.mcts.tree import Tree
+
+    tree = Tree(1 << 16)
+    tree.count[0] = tree.capacity - 4
+    # Copying 65,532 nodes is estimated at about 8 ms: not with 1 ms left, fine with a second.
+    assert not _grow_in_time(tree, 16, time.perf_counter() + 0.001)
+    assert tree.capacity == 1 << 16
+    assert _grow_in_time(tree, 16, time.perf_counter() + 1.0)
+    assert tree.capacity == 1 << 17
+    tree.count[0] = tree.capacity - 4
+    assert _grow_in_time(tree, 16, None)  # no time budget: always grow
+    assert tree.capacity == 1 << 18
+    assert _grow_in_time(tree, 16, time.perf_counter())  # room left: nothing to copy
+
+
 def test_iterations_and_seconds_together_stop_at_the_first():
     agent = MCTSAgent(seed=0, iterations=50, seconds=5.0)
     start = time.perf_counter()
