@@ -15,6 +15,7 @@ from agents.mcts.driver import (
     SearchSettings,
     checks_entry,
     decide,
+    initial_capacity,
     max_children,
     pin_game,
     rollout_kind,
@@ -28,8 +29,6 @@ from mcts_envs.core.seeding import check_seed
 
 #: How many plies below the old root tree reuse looks for the new root.
 REUSE_DEPTH = 4
-#: Node slots of a new tree under a time budget only (160 MB if all were used).
-TIME_BUDGET_CAPACITY = 1 << 22
 
 _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
@@ -273,13 +272,7 @@ class MCTSAgent(ForwardModelAgent):
                     )
                 )
         if node == NO_NODE:
-            # Untouched slots cost no memory (NumPy leaves fresh pages unmapped until written),
-            # so a time budget starts with room for about four million nodes: growing a large
-            # tree means copying it, which a search near its deadline cannot afford.
-            capacity = TIME_BUDGET_CAPACITY
-            if self.settings.iterations is not None:
-                capacity = min(self.settings.iterations * 4 + max_children(game), 1 << 20)
-            tree = Tree(capacity)
+            tree = Tree(initial_capacity(game, self.settings))
         else:
             tree.reroot(node)
         self._tree = tree if self.reuse_tree else None

@@ -144,6 +144,20 @@ def max_children(game) -> int:
     return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
 
 
+#: Node slots of a new tree under a time budget only (160 MB if all were used).
+TIME_BUDGET_CAPACITY = 1 << 22
+
+
+def initial_capacity(game, settings: SearchSettings) -> int:
+    """Node slots for a new tree: about four per iteration, or :data:`TIME_BUDGET_CAPACITY`
+    under a time budget alone. Untouched slots cost no memory (NumPy leaves fresh pages
+    unmapped until written), while growing a large tree means copying it, which a search near
+    its deadline cannot afford."""
+    if settings.iterations is None:
+        return TIME_BUDGET_CAPACITY
+    return min(settings.iterations * 4 + max_children(game), 1 << 20)
+
+
 def max_depth(game) -> int:
     """Bound on the tree depth (decisions plus chance nodes, with room for forced plays)."""
     return 4 * game.info.max_game_length + 16

@@ -13,7 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from agents.mcts.driver import RootStatistics, SearchSettings, run_search
+from agents.mcts.driver import RootStatistics, SearchSettings, initial_capacity, run_search
 from agents.mcts.tree import UNPROVEN, Tree
 
 
@@ -27,7 +27,7 @@ def search_in_worker(
     game, state: np.ndarray, settings: SearchSettings, seed: int, allowed: np.ndarray | None
 ) -> RootStatistics:
     """Run one search on a fresh tree (the function each worker process executes)."""
-    return run_search(game, Tree(), state, settings, seed, allowed)
+    return run_search(game, Tree(initial_capacity(game, settings)), state, settings, seed, allowed)
 
 
 def merge(results: list[RootStatistics]) -> RootStatistics:
