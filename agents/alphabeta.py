@@ -25,8 +25,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state
-from agents.minimax import search_buffer_size
+from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed

@@ -57,6 +57,12 @@ def game_and_state(env_or_game: Any, state: np.ndarray | None = None) -> tuple[G
     )
 
 
+def search_buffer_size(game: Game) -> int:
+    """The largest number of legal actions or chance outcomes a state of ``game`` can have: the
+    length of the action / outcome buffers of the compiled searches and of an MCTS child block."""
+    return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
+
+
 class ForwardModelAgent:
     """Base for agents that decide from the forward model: ``act(env)`` calls ``act_state``."""
 

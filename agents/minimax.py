@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state
+from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
@@ -119,11 +119,6 @@ def root_values(
             buffer_size,
         )
     return values
-
-
-def search_buffer_size(game: Game) -> int:
-    """Length of the action / outcome buffers the compiled searches allocate per node."""
-    return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
 
 
 class Minimax2Agent(ForwardModelAgent):

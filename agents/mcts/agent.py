@@ -9,14 +9,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, game_and_state
+from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
 from agents.mcts.driver import (
     RootStatistics,
     SearchSettings,
     checks_entry,
     decide,
     initial_capacity,
-    max_children,
     pin_game,
     rollout_kind,
     run_search,
@@ -214,7 +213,7 @@ class MCTSAgent(ForwardModelAgent):
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None
         if self.win_check:
-            actions = np.empty(max_children(game), np.int64)
+            actions = np.empty(search_buffer_size(game), np.int64)
             safe = np.zeros(len(actions), np.int8)
             win, count = checks_entry(game.kernels)(
                 np.array(state, dtype=np.int64, order="C"), actions, safe

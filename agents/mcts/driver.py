@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from agents.base import search_buffer_size
 from agents.mcts.final import final_choice, summarise_root
 from agents.mcts.puct import add_root_noise, evaluate_leaves, finish_batch, select_batch
 from agents.mcts.rollout import ROLLOUT_MINIMAX2, ROLLOUT_PLAYOUT_KERNEL
@@ -37,14 +38,13 @@ from agents.mcts.tree import (
     FIRST_CHILD,
     NO_NODE,
     NUM_CHILDREN,
-    NUM_EXPANDED,
     PLAYER,
     PROVEN,
     ROOT,
     UNPROVEN,
     VISITS,
     Tree,
-    init_node,
+    attach_children,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, GameKernels
 from mcts_envs.core.jit import entry_point, pin_identity
@@ -139,11 +139,6 @@ def checks_entry(kernels: GameKernels) -> Callable[..., tuple[int, int]]:
     return functools.partial(run, k.current_player, k.legal_actions, k.apply_action, k.returns)
 
 
-def max_children(game) -> int:
-    """Largest block of children a node of ``game`` can need."""
-    return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
-
-
 #: Node slots of a new tree under a time budget only (160 MB if all were used).
 TIME_BUDGET_CAPACITY = 1 << 22
 
@@ -155,7 +150,7 @@ def initial_capacity(game, settings: SearchSettings) -> int:
     its deadline cannot afford."""
     if settings.iterations is None:
         return TIME_BUDGET_CAPACITY
-    return min(settings.iterations * 4 + max_children(game), 1 << 20)
+    return min(settings.iterations * 4 + search_buffer_size(game), 1 << 20)
 
 
 def max_depth(game) -> int:
@@ -169,17 +164,15 @@ def expand_root(
     """Give the (unexpanded) root exactly these children, in this order, with these priors."""
     size = len(actions)
     tree.ensure(size)
-    links, flags, value_sum, prior, count = tree.arrays()
-    first = int(count[0])
-    for i in range(size):
-        init_node(
-            links, flags, value_sum, prior, first + i, ROOT, int(actions[i]), float(priors[i])
-        )
-    count[0] = first + size
-    links[ROOT, FIRST_CHILD] = first
-    links[ROOT, NUM_CHILDREN] = size
-    links[ROOT, NUM_EXPANDED] = size if expanded_now else 0
-    flags[ROOT, PLAYER] = player
+    attach_children(
+        *tree.arrays(),
+        ROOT,
+        np.asarray(actions, np.int64),
+        np.asarray(priors, np.float64),
+        size,
+        size if expanded_now else 0,
+    )
+    tree.flags[ROOT, PLAYER] = player
 
 
 def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
@@ -328,7 +321,7 @@ def uct_entry(kernels: GameKernels, playout: Any) -> Callable[..., int]:
 
 
 def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind, playout) -> int:
-    block = max_children(game)
+    block = search_buffer_size(game)
     depth = max_depth(game)
     run = uct_entry(game.kernels, playout)
     total = 0
@@ -374,7 +367,7 @@ def _run_python_rollouts(
     game, tree, root_state, settings, rng, generator, budget, deadline, policy
 ) -> int:
     k = game.kernels
-    block = max_children(game)
+    block = search_buffer_size(game)
     path = np.empty(max_depth(game), np.int64)
     state = np.empty_like(root_state)
     actions = np.empty(block, np.int64)
@@ -438,7 +431,7 @@ def _run_python_rollouts(
 
 def _run_puct(game, tree, root_state, settings, rng, generator, budget, deadline, allowed) -> int:
     k = game.kernels
-    block = max_children(game)
+    block = search_buffer_size(game)
     depth = max_depth(game)
     total = 0
     if tree.links[ROOT, FIRST_CHILD] == NO_NODE:

@@ -21,18 +21,16 @@ import numpy as np
 from numba import njit
 
 from agents.mcts.search import HAS_RESULT, NEEDS_EVALUATION, SELECT_PUCT, backup, descend
-from agents.mcts.solver import try_prove
+from agents.mcts.solver import settle_proven
 from agents.mcts.tree import (
     FIRST_CHILD,
     NO_NODE,
-    NUM_CHILDREN,
-    NUM_EXPANDED,
     PLAYER,
     PROVEN,
     ROOT,
     UNPROVEN,
     VISITS,
-    init_node,
+    attach_children,
 )
 
 
@@ -152,6 +150,7 @@ def finish_batch(
 ):
     """Expand each evaluated leaf with its priors and replace its virtual loss by its value."""
     actions = np.empty(priors.shape[1], np.int64)
+    edge_priors = np.empty(priors.shape[1], np.float64)
     for b in range(done):
         if statuses[b] != NEEDS_EVALUATION:
             continue
@@ -162,24 +161,17 @@ def finish_batch(
             total = 0.0
             for i in range(size):
                 total += max(priors[b, actions[i]], 0.0)
-            first = count[0]
             for i in range(size):
-                p = max(priors[b, actions[i]], 0.0) / total if total > 0.0 else 1.0 / size
-                init_node(links, flags, value_sum, prior, first + i, leaf, actions[i], p)
-            count[0] = first + size
-            links[leaf, FIRST_CHILD] = first
-            links[leaf, NUM_CHILDREN] = size
-            links[leaf, NUM_EXPANDED] = size
+                p = max(priors[b, actions[i]], 0.0)
+                edge_priors[i] = p / total if total > 0.0 else 1.0 / size
+            attach_children(
+                links, flags, value_sum, prior, count, leaf, actions, edge_priors, size, size
+            )
         for d in range(depth, -1, -1):
             node = paths[b, d]
             value_sum[node] += results[b] - virtual_loss(flags, paths[b], d)
-            if (
-                use_solver
-                and d < depth
-                and flags[node, PROVEN] == UNPROVEN
-                and flags[paths[b, d + 1], PROVEN] != UNPROVEN
-            ):
-                try_prove(links, flags, node)
+            if d < depth:
+                settle_proven(links, flags, node, paths[b, d + 1], use_solver)
 
 
 def add_root_noise(

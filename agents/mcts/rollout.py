@@ -77,7 +77,7 @@ def minimax2_action(
 
 
 @njit(cache=True)
-def minimax2_playout(
+def policy_playout(
     current_player,
     legal_actions,
     apply_action,
@@ -85,6 +85,7 @@ def minimax2_playout(
     heuristic,
     state,
     rng,
+    minimax2,
     actions,
     replies,
     child,
@@ -92,7 +93,9 @@ def minimax2_playout(
     probabilities,
     max_moves,
 ):
-    """Plays ``state`` in place with depth-2 minimax moves until the end or ``max_moves`` moves."""
+    """Plays ``state`` in place until the end or ``max_moves`` moves (chance outcomes, sampled by
+    their probabilities, do not count): depth-2 minimax moves if ``minimax2``, else uniformly
+    random legal moves."""
     moves = 0
     while moves < max_moves:
         player = current_player(state)
@@ -101,7 +104,8 @@ def minimax2_playout(
         if player == CHANCE:
             count = chance_outcomes(state, actions, probabilities)
             apply_action(state, actions[rng_choice_weighted(rng, probabilities, count)])
-        else:
+            continue
+        if minimax2:
             action = minimax2_action(
                 current_player,
                 legal_actions,
@@ -114,32 +118,7 @@ def minimax2_playout(
                 child,
                 grandchild,
             )
-            apply_action(state, action)
-            moves += 1
-
-
-@njit(cache=True)
-def random_playout_cutoff(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    state,
-    rng,
-    actions,
-    probabilities,
-    max_moves,
-):
-    """Plays uniformly random moves in place until the end or ``max_moves`` moves."""
-    moves = 0
-    while moves < max_moves:
-        player = current_player(state)
-        if player == TERMINAL:
-            return
-        if player == CHANCE:
-            count = chance_outcomes(state, actions, probabilities)
-            apply_action(state, actions[rng_choice_weighted(rng, probabilities, count)])
         else:
-            count = legal_actions(state, actions)
-            apply_action(state, actions[rng_below(rng, count)])
-            moves += 1
+            action = actions[rng_below(rng, legal_actions(state, actions))]
+        apply_action(state, action)
+        moves += 1

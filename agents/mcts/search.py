@@ -19,8 +19,13 @@ import numpy as np
 from numba import njit
 
 from agents.mcts.borrow import borrow
-from agents.mcts.rollout import ROLLOUT_MINIMAX2, minimax2_playout, random_playout_cutoff
-from agents.mcts.solver import is_proven_loss, proven_from_returns, proven_result, try_prove
+from agents.mcts.rollout import ROLLOUT_MINIMAX2, policy_playout
+from agents.mcts.solver import (
+    is_proven_loss,
+    proven_from_returns,
+    proven_result,
+    settle_proven,
+)
 from agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
@@ -33,7 +38,7 @@ from agents.mcts.tree import (
     UNKNOWN_PLAYER,
     UNPROVEN,
     VISITS,
-    init_node,
+    attach_children,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.seeding import rng_below, rng_uniform
@@ -45,7 +50,8 @@ NEEDS_SIMULATION = 0
 HAS_RESULT = 1
 #: ``path[depth]`` was just expanded with every child ("all" expansion): simulate each child.
 EXPANDED_ALL = 2
-#: PUCT: a decision node without children: evaluate ``state``, then :func:`expand_with_priors`.
+#: PUCT: a decision node without children: evaluate ``state``, then
+#: :func:`agents.mcts.puct.finish_batch` expands it with the priors.
 NEEDS_EVALUATION = 3
 
 #: Selection rules.
@@ -104,13 +110,10 @@ def allocate_children(
                 swap = actions[i]
                 actions[i] = actions[j]
                 actions[j] = swap
-    first = count[0]
-    for i in range(size):
-        init_node(links, flags, value_sum, prior, first + i, node, actions[i], probabilities[i])
-    count[0] = first + size
-    links[node, FIRST_CHILD] = first
-    links[node, NUM_CHILDREN] = size
-    links[node, NUM_EXPANDED] = size if (expanded_now or player == CHANCE) else 0
+    num_expanded = size if (expanded_now or player == CHANCE) else 0
+    attach_children(
+        links, flags, value_sum, prior, count, node, actions, probabilities, size, num_expanded
+    )
     return size
 
 
@@ -329,13 +332,8 @@ def backup(links, flags, value_sum, path, depth, result, use_solver):
         node = path[d]
         links[node, VISITS] += 1
         value_sum[node] += result
-        if (
-            use_solver
-            and d < depth
-            and flags[node, PROVEN] == UNPROVEN
-            and flags[path[d + 1], PROVEN] != UNPROVEN
-        ):
-            try_prove(links, flags, node)
+        if d < depth:
+            settle_proven(links, flags, node, path[d + 1], use_solver)
 
 
 @njit(cache=True, inline="always")
@@ -365,8 +363,8 @@ def simulate(
     ``cutoff >= 0`` stops after that many moves (0: score the leaf at once); an unfinished game
     then scores ``heuristic(state, 0)``. ``cutoff < 0`` plays to the end.
     """
-    if rollout_kind == ROLLOUT_MINIMAX2:
-        minimax2_playout(
+    if rollout_kind == ROLLOUT_MINIMAX2 or cutoff >= 0:
+        policy_playout(
             current_player,
             legal_actions,
             apply_action,
@@ -374,24 +372,13 @@ def simulate(
             heuristic,
             state,
             rng,
+            rollout_kind == ROLLOUT_MINIMAX2,
             actions,
             replies,
             child,
             grandchild,
             probabilities,
             cutoff if cutoff >= 0 else 1 << 62,
-        )
-    elif cutoff >= 0:
-        random_playout_cutoff(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            state,
-            rng,
-            actions,
-            probabilities,
-            cutoff,
         )
     else:
         playout(state, rng)

@@ -103,3 +103,11 @@ def try_prove(links, flags, node):
     else:
         flags[node, PROVEN] = PROVEN_WIN_1 if player == 0 else PROVEN_WIN_0
     return flags[node, PROVEN]
+
+
+@njit(cache=True, inline="always")
+def settle_proven(links, flags, node, child, use_solver):
+    """During a backup through ``node`` from its ``child``: if the solver is on, ``node`` is
+    unproven and ``child`` proven, try to prove ``node`` (:func:`try_prove`)."""
+    if use_solver and flags[node, PROVEN] == UNPROVEN and flags[child, PROVEN] != UNPROVEN:
+        try_prove(links, flags, node)

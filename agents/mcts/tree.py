@@ -139,6 +139,22 @@ def init_node(links, flags, value_sum, prior, node, parent, action, edge_prior):
     prior[node] = edge_prior
 
 
+@njit(cache=True, inline="always")
+def attach_children(
+    links, flags, value_sum, prior, count, node, actions, priors, size, num_expanded
+):
+    """Give ``node`` a new block of ``size`` children (``actions[i]`` with edge prior
+    ``priors[i]``), allocated at the end of the tree; ``num_expanded`` of them count as in the
+    tree already ("one" expansion enters the others one per simulation)."""
+    first = count[0]
+    for i in range(size):
+        init_node(links, flags, value_sum, prior, first + i, node, actions[i], priors[i])
+    count[0] = first + size
+    links[node, FIRST_CHILD] = first
+    links[node, NUM_CHILDREN] = size
+    links[node, NUM_EXPANDED] = num_expanded
+
+
 @njit(cache=True)
 def copy_subtree(links, flags, value_sum, prior, top, new_links, new_flags, new_value, new_prior):
     """Copy the subtree under ``top`` into the new arrays (breadth first, ``top`` -> 0).

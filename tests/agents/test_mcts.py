@@ -16,6 +16,7 @@ from agents.mcts.driver import SearchSettings, run_search
 from agents.mcts.tree import BYTES_PER_NODE, ROOT, VISITS, Tree
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import apply_action as tictactoe_apply
+from tests.agents.oracles import winning_moves
 from tests.agents.toy_games import (
     ALL_TREES,
     CHANCE_GAME,
@@ -179,16 +180,6 @@ def test_solver_proves_exact_tictactoe_values(position):
 
 
 # -- Ultimate Tic-Tac-Toe: win in one taken, loss in one blocked --------------------------------
-
-
-def winning_moves(game, state):
-    mover = game.current_player(state)
-    wins = set()
-    for action in game.legal_actions(state):
-        child = game.apply(state, action)
-        if game.is_terminal(child) and game.returns(child)[mover] > 0:
-            wins.add(int(action))
-    return wins
 
 
 def ultimate_positions(kind: str, count: int, seed: int = 0):

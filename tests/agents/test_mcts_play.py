@@ -14,6 +14,7 @@ import mcts_envs
 from agents.arena import play_match
 from agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
+from tests.agents.oracles import safe_moves, winning_moves
 
 #: Budgets at which MCTS is expected to beat random >= 95% and minimax2 >= 80% (100 games);
 #: kept equal to ``benchmarks/mcts_strength.py``.
@@ -26,28 +27,6 @@ TACTICAL_GAMES = ["ultimate_tictactoe", "ataxx", "pentago_twist"]
 #: Search alone (no win check) needs to visit every reply of a losing move to see the loss:
 #: about ``b**2`` simulations with ``b`` legal moves (288 in Pentago Twist).
 SEARCH_ONLY_ITERATIONS = {"ultimate_tictactoe": 2000, "ataxx": 2000, "pentago_twist": 150_000}
-
-
-def winning_moves(game, state) -> set[int]:
-    """Moves after which the game is over and the mover has won (obvious loop over the API)."""
-    mover = game.current_player(state)
-    wins = set()
-    for action in game.legal_actions(state):
-        child = game.apply(state, action)
-        if game.is_terminal(child) and game.returns(child)[mover] > 0:
-            wins.add(int(action))
-    return wins
-
-
-def safe_moves(game, state) -> set[int]:
-    """Moves after which the opponent, if on move, has no immediately winning move."""
-    mover = game.current_player(state)
-    safe = set()
-    for action in game.legal_actions(state):
-        child = game.apply(state, action)
-        if game.current_player(child) != 1 - mover or not winning_moves(game, child):
-            safe.add(int(action))
-    return safe
 
 
 def step_randomly(game, state, generator):

@@ -11,6 +11,7 @@ from agents import make_agent
 from agents.alphabeta import HEURISTIC_SCALE, MATE_STEP
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, GameInfo, GameKernels, KernelGame
+from tests.agents.oracles import winning_moves
 
 # -- crafted positions --------------------------------------------------------------------------
 
@@ -39,21 +40,11 @@ LOSS_IN_ONE = [
 ]
 
 
-def wins_at_once(game, state, action):
-    child = game.apply(state, action)
-    mover = game.current_player(state)
-    return game.current_player(child) == TERMINAL and game.returns(child)[mover] > 0
-
-
-def opponent_can_win_at_once(game, state):
-    return any(wins_at_once(game, state, a) for a in game.legal_actions(state))
-
-
 @pytest.mark.parametrize(("game_name", "text", "winning"), WIN_IN_ONE)
 def test_crafted_win_in_one_is_as_described(game_name, text, winning):
     game = mcts_envs.make_game(game_name)
     state = game.from_text(text)
-    assert {int(a) for a in game.legal_actions(state) if wins_at_once(game, state, a)} == winning
+    assert winning_moves(game, state) == winning
 
 
 @pytest.mark.parametrize(("game_name", "text", "losing"), LOSS_IN_ONE)
@@ -61,8 +52,8 @@ def test_crafted_loss_in_one_is_as_described(game_name, text, losing):
     game = mcts_envs.make_game(game_name)
     state = game.from_text(text)
     legal = {int(a) for a in game.legal_actions(state)}
-    assert not any(wins_at_once(game, state, a) for a in legal)
-    actual = {a for a in legal if opponent_can_win_at_once(game, game.apply(state, a))}
+    assert not winning_moves(game, state)
+    actual = {int(a) for a in legal if winning_moves(game, game.apply(state, a))}
     assert actual == losing & legal
     assert legal - actual, "a position with a saving move"
 
