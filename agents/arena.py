@@ -14,7 +14,6 @@ errors, by :func:`read_records`.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,17 +25,27 @@ from typing import Any
 import numpy as np
 
 from agents.spec import make_agent
-from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError, require_optional
+from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
+from mcts_envs.records import make_record, read_records, replay_states, write_records
+
+__all__ = [
+    "MatchResult",
+    "budget_curve",
+    "play_game",
+    "play_match",
+    "read_records",
+    "replay_states",
+    "round_robin",
+    "summarize",
+    "wilson_interval",
+    "write_records",
+]
 
 #: z for a two-sided 95% interval.
 Z_95 = 1.959963984540054
-#: Keys every game record has (see :func:`play_game`).
-RECORD_KEYS = ("game", "index", "agents", "players", "seed", "initial", "actions", "returns")
-#: Record format version written into each record.
-RECORD_VERSION = 1
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -93,13 +102,11 @@ def play_game(
     Agent A plays ``player_0`` when ``index`` is even and ``player_1`` when it is odd.
 
     Returns:
-        A JSON-serialisable record: ``game``, ``index``, ``agents`` (``[spec_a, spec_b]``),
-        ``players`` (spec at ``player_0``, ``player_1``), ``seat_a`` (agent A's seat),
-        ``seed`` (``{"a", "b", "chance"}``), ``initial`` (the initial state as ``to_text``),
-        ``actions`` (every action and chance outcome in order), ``chance`` (indices into
-        ``actions`` that are chance outcomes), ``returns`` (per seat), ``score`` (per seat),
-        ``result`` (``"a"``, ``"b"`` or ``"draw"``, or ``"unfinished"`` when ``max_moves`` cut
-        the game), ``moves`` (decisions per seat), ``think_seconds`` (per seat), ``final``.
+        A version-2 record (:mod:`mcts_envs.records`; ``returns`` is ``null`` for a game cut by
+        ``max_moves``) plus ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a`` (agent A's
+        seat), ``seed`` (``{"a", "b", "chance"}``), ``score`` (per seat), ``result`` (``"a"``,
+        ``"b"``, ``"draw"`` or ``"unfinished"``), ``moves`` (decisions per seat) and ``timing``
+        (``{"think_seconds": per seat}``, left out of :func:`~mcts_envs.records.game_identity`).
     """
     game = make_game(game_name)
     seed_a, seed_b, seed_chance = seeds
@@ -141,24 +148,23 @@ def play_game(
     else:
         result = "draw"
     players = [spec_a, spec_b] if seat_a == 0 else [spec_b, spec_a]
-    return {
-        "version": RECORD_VERSION,
-        "game": game.info.name,
-        "index": index,
-        "agents": [spec_a, spec_b],
-        "players": players,
-        "seat_a": seat_a,
-        "seed": {"a": seed_a, "b": seed_b, "chance": seed_chance},
-        "initial": initial_text,
-        "actions": actions,
-        "chance": chance_indices,
-        "returns": returns,
-        "score": [float(s) for s in game.score(state)],
-        "result": result,
-        "moves": moves,
-        "think_seconds": [round(t, 6) for t in think],
-        "final": game.to_text(state),
-    }
+    return make_record(
+        game.info.name,
+        initial_text,
+        actions,
+        chance_indices,
+        players,
+        returns if finished else None,
+        game.to_text(state),
+        seed={"a": seed_a, "b": seed_b, "chance": seed_chance},
+        index=index,
+        agents=[spec_a, spec_b],
+        seat_a=seat_a,
+        score=[float(s) for s in game.score(state)],
+        result=result,
+        moves=moves,
+        timing={"think_seconds": [round(t, 6) for t in think]},
+    )
 
 
 def _play_game_star(arguments: tuple) -> dict[str, Any]:
@@ -281,8 +287,9 @@ def summarize(
         seat_a = record["seat_a"]
         a.moves += record["moves"][seat_a]
         b.moves += record["moves"][1 - seat_a]
-        a.think_seconds += record["think_seconds"][seat_a]
-        b.think_seconds += record["think_seconds"][1 - seat_a]
+        think = record.get("timing", {}).get("think_seconds", [0.0, 0.0])
+        a.think_seconds += think[seat_a]
+        b.think_seconds += think[1 - seat_a]
         if record["result"] == "a":
             a.wins += 1
             b.losses += 1
@@ -378,90 +385,6 @@ def play_match(
     result = summarize(get_entry(game).name, spec_a, spec_b, kept)
     result.seconds = time.perf_counter() - start
     return result
-
-
-# -- records ----------------------------------------------------------------------------------
-
-
-def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> int:
-    """Write records as JSON lines (one game per line); returns how many were written."""
-    count = 0
-    with open(path, "w", encoding="utf-8") as stream:
-        for record in records:
-            stream.write(json.dumps(record, separators=(",", ":")) + "\n")
-            count += 1
-    return count
-
-
-def _check_record(record: object, where: str) -> dict[str, Any]:
-    if not isinstance(record, dict):
-        raise InvalidRecordError(
-            f"{where}: a game record is a JSON object, got {type(record).__name__}"
-        )
-    missing = [key for key in RECORD_KEYS if key not in record]
-    if missing:
-        raise InvalidRecordError(f"{where}: missing key(s) {', '.join(missing)}")
-    if not isinstance(record["game"], str):
-        raise InvalidRecordError(f"{where}: 'game' must be a game name string")
-    actions = record["actions"]
-    if not isinstance(actions, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) for a in actions
-    ):
-        raise InvalidRecordError(f"{where}: 'actions' must be a list of integers")
-    if not isinstance(record["initial"], str):
-        raise InvalidRecordError(f"{where}: 'initial' must be the initial state's text")
-    return record
-
-
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Read a JSON-lines file of game records (blank lines are skipped).
-
-    Raises:
-        InvalidRecordError: naming the line and what is wrong (bad JSON, not an object, a missing
-            key, a wrongly typed field).
-        FileNotFoundError: if ``path`` does not exist.
-    """
-    records = []
-    with open(path, encoding="utf-8") as stream:
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}, line {number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InvalidRecordError(
-                    f"{where}: not valid JSON ({error.msg} at column {error.colno})"
-                ) from None
-            records.append(_check_record(record, where))
-    return records
-
-
-def replay_states(record: dict[str, Any], where: str = "record") -> tuple[Any, list[np.ndarray]]:
-    """The game and every state of a recorded game (initial state first), legality checked.
-
-    Raises:
-        InvalidRecordError: if the game is unknown, the initial text does not parse, or an action
-            is not legal where it was played (the message names the move number).
-    """
-    from mcts_envs.core.errors import IllegalActionError, UnknownGameError
-
-    try:
-        game = make_game(record["game"])
-    except UnknownGameError as error:
-        raise InvalidRecordError(f"{where}: {error}") from None
-    try:
-        state = game.from_text(record["initial"])
-    except InvalidRecordError as error:
-        raise InvalidRecordError(f"{where}: bad 'initial': {error}") from None
-    states = [state]
-    for number, action in enumerate(record["actions"], start=1):
-        try:
-            state = game.apply(state, action)
-        except IllegalActionError as error:
-            raise InvalidRecordError(f"{where}: action {number} ({action}): {error}") from None
-        states.append(state)
-    return game, states
 
 
 # -- tournaments and budget curves ------------------------------------------------------------

@@ -50,8 +50,8 @@ def game_and_state(env_or_game: Any, state: np.ndarray | None = None) -> tuple[G
     if state is not None:
         return env_or_game, state
     unwrapped = getattr(env_or_game, "unwrapped", None)
-    if unwrapped is not None and hasattr(unwrapped, "game") and hasattr(unwrapped, "state"):
-        return unwrapped.game, unwrapped.state
+    if unwrapped is not None and hasattr(unwrapped, "game") and hasattr(unwrapped, "game_state"):
+        return unwrapped.game, unwrapped.game_state
     raise TypeError(
         "pass an mcts_envs env, or a Game and a state: policy(env) or policy(game, state)"
     )

@@ -40,7 +40,12 @@ def _build_parser() -> argparse.ArgumentParser:
     match.add_argument("agent_b", help="agent spec, e.g. 'random' or 'alphabeta:depth=4'")
     match.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     match.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    match.add_argument("--out", help="write every game as one JSON line to this file")
+    match.add_argument(
+        "--out", help="write every game as one JSON line to this new file (see --overwrite)"
+    )
+    match.add_argument(
+        "--overwrite", action="store_true", help="replace --out if it exists (default: refuse)"
+    )
     match.add_argument(
         "--workers", type=int, default=1, help="processes to play in (same results; default 1)"
     )
@@ -62,16 +67,45 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _check_match_arguments(args: argparse.Namespace) -> None:
+    """Check everything a match needs before any file is opened (a bad spec loses nothing).
+
+    Raises:
+        MctsEnvsError: for an unknown game or agent spec, a bad count, or an existing ``--out``
+            without ``--overwrite``.
+    """
+    from pathlib import Path
+
+    from agents.spec import make_agent
+    from mcts_envs.core.errors import InvalidOptionError
+    from mcts_envs.core.registry import make_game
+
+    make_game(args.game)
+    for spec in (args.agent_a, args.agent_b):
+        make_agent(spec, seed=0)
+    if args.games < 1:
+        raise InvalidOptionError(f"--games must be at least 1, got {args.games}")
+    if args.workers < 1:
+        raise InvalidOptionError(f"--workers must be at least 1, got {args.workers}")
+    if args.max_moves is not None and args.max_moves < 1:
+        raise InvalidOptionError(f"--max-moves must be at least 1, got {args.max_moves}")
+    if args.out and Path(args.out).exists() and not args.overwrite:
+        raise InvalidOptionError(
+            f"--out {args.out} exists; pass --overwrite to replace it, or choose another file"
+        )
+
+
 def _command_match(args: argparse.Namespace, out: TextIO) -> int:
     from agents.arena import play_match
+    from mcts_envs.records import dumps
 
+    _check_match_arguments(args)
     stream = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
-        import json
 
         def write(record: dict) -> None:
             if stream is not None:
-                stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+                stream.write(dumps(record) + "\n")
                 stream.flush()
 
         result = play_match(
@@ -104,7 +138,7 @@ def _render_text(game_name: str):
         unwrapped = env.unwrapped
 
         def render(state):
-            unwrapped.state = state
+            unwrapped.set_game_state(state)
             return str(env.render())
 
         return render
@@ -114,8 +148,8 @@ def _render_text(game_name: str):
 
 
 def _command_replay(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
-    from agents.arena import read_records, replay_states
     from mcts_envs.core.errors import InvalidRecordError
+    from mcts_envs.records import printable, read_records, replay_states
 
     records = read_records(args.file)
     if not records:
@@ -128,7 +162,7 @@ def _command_replay(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
     game, states = replay_states(record, where=f"{args.file}, game {args.game}")
     render = _render_text(game.info.name)
     chance = set(record.get("chance", []))
-    players = record.get("players", ["?", "?"])
+    players = [printable(p) for p in record["players"]]
     print(
         f"{game.info.name}, game {args.game}: player_0 = {players[0]}, player_1 = {players[1]}",
         file=out,
@@ -151,11 +185,8 @@ def _command_replay(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             file=out,
         )
         print(render(states[number + 1]), file=out)
-    print(
-        f"result: {record.get('result', '?')} (returns {record.get('returns')}, "
-        f"agents {record.get('agents')})",
-        file=out,
-    )
+    result = record.get("result", "finished" if record["returns"] is not None else "unfinished")
+    print(printable(f"result: {result} (returns {record['returns']})"), file=out)
     return 0
 
 

@@ -8,12 +8,13 @@ move, the legal actions, the next state and the returns, and samples chance outc
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle, seeding
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
@@ -23,9 +24,30 @@ from mcts_envs.core.seeding import check_seed
 AGENTS = ("player_0", "player_1")
 
 
+def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` if the game's factory takes every one of them.
+
+    Raises:
+        InvalidOptionError: naming the unknown options and the allowed ones.
+    """
+    parameters = inspect.signature(definition.game_factory).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return options
+    allowed = [name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        env_options = "render_mode, max_cycles (alias max_moves)"
+        game_options = ", ".join(allowed) if allowed else "none"
+        raise InvalidOptionError(
+            f"{definition.env_name}: unknown option(s) {', '.join(map(repr, unknown))}; "
+            f"env options: {env_options}; game options: {game_options}"
+        )
+    return options
+
+
 @dataclass(frozen=True)
-class EnvSpec:
-    """What a game's env module supplies to the generic env.
+class _EnvDefinition:
+    """What a game's env module supplies to the generic env (private: not Gymnasium's EnvSpec).
 
     Attributes:
         env_name: e.g. ``"tictactoe_v0"`` (PettingZoo's ``metadata["name"]``).
@@ -41,53 +63,70 @@ class EnvSpec:
     render_fps: int = 2
 
 
-class GameEnv(AECEnv, EzPickle):
+class GameEnv(AECEnv):
     """PettingZoo AEC env over any :class:`~mcts_envs.core.game.Game`.
 
     * agents ``player_0`` and ``player_1``; ``agent_selection`` is always the player to act
       (the same agent may act several times in a row when the game says so);
     * observation ``{"observation": planes (mover's view), "action_mask": int8[num_actions]}``;
       the mask is all zeros for an agent that is not on move;
-    * rewards only at the end: +1 / -1 / 0 from ``game.returns``; truncation only with ``max_moves``;
-    * ``env.game`` is the Game, ``env.state`` the current forward-model state (a value: each step
-      makes a new array, so references held by agents stay valid);
+    * rewards only at the end: +1 / -1 / 0 from ``game.returns``; truncation only with
+      ``max_cycles`` (PettingZoo's name; ``max_moves`` is an alias);
+    * ``env.game`` is the Game, ``env.game_state`` the current forward-model state (a value: each step
+      makes a new array, so references held by agents stay valid); :meth:`set_game_state` is the
+      one way to put the env in another position;
+    * ``state()`` is PettingZoo's global view (``state_space``): ``observation(s, 0)`` from
+      ``player_0``'s fixed seat plus one last channel equal to 1 while ``player_1`` is on move
+      (all public information: Tantrix's observation already holds both hands and the bag);
     * chance outcomes are sampled with ``np_random``, re-created by ``reset(seed)``;
     * an illegal action raises :class:`~mcts_envs.core.errors.IllegalActionError` and changes
       nothing (``env()`` wraps this class to end the game with a penalty instead, as PettingZoo does).
 
     Args:
-        spec: the game's :class:`EnvSpec`.
+        definition: the game's :class:`_EnvDefinition`.
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
-        max_moves: truncate the game after this many player moves (``None``: never).
+        max_cycles: truncate the game after this many player moves (``None``: never).
+        max_moves: alias of ``max_cycles`` (give at most one of them).
         **game_kwargs: options of the game (see its game card).
+
+    Raises:
+        InvalidOptionError: for an unknown game option (the message names the allowed ones), a bad
+            ``render_mode`` or a bad ``max_cycles``.
     """
 
     def __init__(
         self,
-        spec: EnvSpec,
+        definition: _EnvDefinition,
         render_mode: str | None = None,
+        max_cycles: int | None = None,
         max_moves: int | None = None,
         **game_kwargs: Any,
     ):
-        EzPickle.__init__(self, spec, render_mode, max_moves, **game_kwargs)
         super().__init__()
-        self.spec = spec
-        self.game = spec.game_factory(**game_kwargs)
+        self._definition = definition
+        self.game = definition.game_factory(**_check_game_options(definition, game_kwargs))
         self.metadata = {
-            "name": spec.env_name,
+            "name": definition.env_name,
             "render_modes": ["ansi", "rgb_array", "human"],
             "is_parallelizable": False,
-            "render_fps": spec.render_fps,
+            "render_fps": definition.render_fps,
         }
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidOptionError(
                 f"render_mode {render_mode!r} is not supported; "
                 f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
             )
-        if max_moves is not None and (
-            isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+        if max_cycles is not None and max_moves is not None:
+            raise InvalidOptionError("give max_cycles or its alias max_moves, not both")
+        if max_cycles is None:
+            max_cycles = max_moves
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
         ):
-            raise InvalidOptionError(f"max_moves must be None or a positive int, got {max_moves!r}")
+            raise InvalidOptionError(
+                f"max_cycles (alias max_moves) must be None or a positive int, got {max_cycles!r}"
+            )
+        max_moves = max_cycles
         self.render_mode = render_mode
         self.max_moves = max_moves
         self.possible_agents = list(AGENTS)
@@ -104,13 +143,20 @@ class GameEnv(AECEnv, EzPickle):
                 "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
             }
         )
+        shape = info.observation_shape
+        self.state_space = spaces.Box(
+            low=0,
+            high=max(1, info.observation_high),
+            shape=(*shape[:-1], shape[-1] + 1),
+            dtype=info.observation_dtype,
+        )
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self._zero_mask = np.zeros(info.num_actions, np.int8)
         self._legal_buffer = np.empty(info.max_legal_actions, np.int64)
         self._renderer = None
         self.np_random = None
-        self.state: np.ndarray | None = None
+        self.game_state: np.ndarray | None = None
         self.history: list[int] = []
 
     # -- spaces -------------------------------------------------------------------------------
@@ -121,6 +167,23 @@ class GameEnv(AECEnv, EzPickle):
     def action_space(self, agent: str) -> spaces.Space:
         """The action space of ``agent`` (the same object on every call)."""
         return self.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: ``player_0``'s observation planes plus a side-to-move plane.
+
+        The last channel is 1 everywhere while ``player_1`` is on move, else 0 (also at the end).
+
+        Raises:
+            RuntimeError: before the first ``reset()``.
+        """
+        self._require_game("state()")
+        planes = self.game.observation(self.game_state, 0)
+        side = np.full((*planes.shape[:-1], 1), 1 if self._player == 1 else 0, planes.dtype)
+        return np.concatenate([planes, side], axis=-1)
+
+    def _require_game(self, what: str) -> None:
+        if self.game_state is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {what}")
 
     # -- episode ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -140,12 +203,39 @@ class GameEnv(AECEnv, EzPickle):
         self.infos = {agent: {} for agent in self.agents}
         self._infos_filled = False
         self.history = []
+        self._chance_indices: list[int] = []
         self.num_moves = 0
         self._chance_outcomes: list[int] = []
-        self._set_state(self.game.initial_state())
+        self._initial_state = self.game.initial_state()
+        self._set_state(self._initial_state.copy())
         self._update_infos()
         if self.render_mode == "human":
             self.render()
+
+    def set_game_state(self, state: np.ndarray) -> None:
+        """Put the env in position ``state`` (a state of ``env.game``, e.g. from ``game.from_text``).
+
+        Rewards, terminations and infos follow the new position; the history restarts from it
+        (``record()`` then starts at this position). A chance node is sampled through with
+        ``np_random``. The env must have been reset once (for its generator and agents).
+
+        Raises:
+            RuntimeError: before the first ``reset()``.
+            InvalidRecordError: if ``state`` is not a valid state of this game.
+        """
+        self._require_game("set_game_state()")
+        state = self.game.check_state(np.asarray(state))
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.history = []
+        self._chance_indices = []
+        self.num_moves = 0
+        self._chance_outcomes = []
+        self._initial_state = state.copy()
+        self._set_state(state.copy())
+        self._update_infos()
 
     def _set_state(self, state: np.ndarray) -> None:
         """Adopt ``state``, first sampling through any chance nodes with ``np_random``."""
@@ -155,10 +245,11 @@ class GameEnv(AECEnv, EzPickle):
             outcomes, probabilities = game.chance_outcomes(state)
             outcome = int(outcomes[self.np_random.choice(len(outcomes), p=probabilities)])
             state = game.apply_unchecked(state, outcome)
+            self._chance_indices.append(len(self.history))
             self.history.append(outcome)
             self._chance_outcomes.append(outcome)
             player = int(game.kernels.current_player(state))
-        self.state = state
+        self.game_state = state
         self._mask = None
         if player == TERMINAL:
             self._player = TERMINAL
@@ -172,7 +263,7 @@ class GameEnv(AECEnv, EzPickle):
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
-            count = self.game.kernels.legal_actions(self.state, self._legal_buffer)
+            count = self.game.kernels.legal_actions(self.game_state, self._legal_buffer)
             mask = np.zeros(self.game.info.num_actions, np.int8)
             mask[self._legal_buffer[:count]] = 1
             self._mask = mask
@@ -183,7 +274,7 @@ class GameEnv(AECEnv, EzPickle):
         index = 0 if agent == AGENTS[0] else 1
         on_move = self._player == index
         return {
-            "observation": self.game.observation(self.state, index),
+            "observation": self.game.observation(self.game_state, index),
             "action_mask": self._legal_mask().copy() if on_move else self._zero_mask.copy(),
         }
 
@@ -225,7 +316,7 @@ class GameEnv(AECEnv, EzPickle):
         self.num_moves += 1
         mover = self._player
         self._chance_outcomes = []
-        child = self.state.copy()
+        child = self.game_state.copy()
         self.game.kernels.apply_action(child, action)
         self._set_state(child)
         if self._player == TERMINAL:
@@ -250,7 +341,7 @@ class GameEnv(AECEnv, EzPickle):
         return f"{name}: {problem}; legal actions: {describe_actions(legal)}"
 
     def _update_infos(self) -> None:
-        extras = self.game.step_info(self.state)
+        extras = self.game.step_info(self.game_state)
         if extras is None and not self._chance_outcomes:
             if self._infos_filled:
                 self.infos = {agent: {} for agent in self.agents}
@@ -265,14 +356,26 @@ class GameEnv(AECEnv, EzPickle):
 
     # -- records ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
-        """The game so far: env name, seed, initial position, actions and chance outcomes in order."""
-        return {
-            "env": self.metadata["name"],
-            "seed": getattr(self, "np_random_seed", None),
-            "initial": self.game.to_text(self.game.initial_state()),
-            "actions": list(self.history),
-            "final": self.game.to_text(self.state) if self.state is not None else None,
-        }
+        """The game so far as a version-2 record (:mod:`mcts_envs.records`).
+
+        ``players`` are the agent names; ``returns`` is ``None`` until the game ends; ``seed`` is
+        the last ``reset`` seed. ``mcts-envs replay`` and :func:`mcts_envs.records.read_records`
+        read it.
+        """
+        from mcts_envs.records import make_record
+
+        self._require_game("record()")
+        finished = self._player == TERMINAL
+        return make_record(
+            self.game.info.name,
+            self.game.to_text(self._initial_state),
+            self.history,
+            self._chance_indices,
+            list(self.possible_agents),
+            [float(r) for r in self.game.returns(self.game_state)] if finished else None,
+            self.game.to_text(self.game_state),
+            seed=getattr(self, "np_random_seed", None),
+        )
 
     # -- rendering ----------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
@@ -286,12 +389,12 @@ class GameEnv(AECEnv, EzPickle):
             from mcts_envs.envs.rendering import Renderer
 
             self._renderer = Renderer(
-                self.spec.renderer_factory(self.game),
+                self._definition.renderer_factory(self.game),
                 self.render_mode,
                 self.metadata["render_fps"],
-                self.spec.env_name,
+                self._definition.env_name,
             )
-        return self._renderer.render(self.state)
+        return self._renderer.render(self.game_state)
 
     def close(self) -> None:
         """Close the render window, if any."""

@@ -62,7 +62,7 @@ stones (the graded result of the "fractional" MCTS variant); `game.heuristic` is
 share of stones, the Ataxx paper's minimax2 evaluation.
 
 ### Forward model
-`env.unwrapped.game` (`Ataxx`), `env.unwrapped.state` (`int64[6]`: `x` bits, `o` bits, side to
+`env.unwrapped.game` (`Ataxx`), `env.unwrapped.game_state` (`int64[6]`: `x` bits, `o` bits, side to
 move, halfmove clock, fullmove number, status; layout in `mcts_envs/games/ataxx/kernels.py`).
 Text record: FEN, `game.from_text("x5o/7/7/7/7/7/o5x x 0 1")`. `infos` hold the stone counts
 and the halfmove clock.

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mcts_envs.core.registry import RegistryEntry, register_game
-from mcts_envs.envs.aec import EnvSpec, GameEnv
+from mcts_envs.envs.aec import GameEnv, _EnvDefinition
 from mcts_envs.envs.safety import SafeEnv
 
 
@@ -31,15 +31,15 @@ def define_env(
     Returns:
         ``env(**kwargs)`` (with PettingZoo's classic safety) and ``raw_env(**kwargs)``.
     """
-    spec = EnvSpec(f"{name}_v{version}", game_factory, renderer_factory, render_fps)
+    definition = _EnvDefinition(f"{name}_v{version}", game_factory, renderer_factory, render_fps)
 
     def raw_env(**kwargs: Any) -> GameEnv:
         """The unwrapped env: an illegal action raises ``IllegalActionError``."""
-        return GameEnv(spec, **kwargs)
+        return GameEnv(definition, **kwargs)
 
     def env(**kwargs: Any) -> SafeEnv:
         """The env with PettingZoo's classic safety: order checks, range checks, illegal = loss."""
-        return SafeEnv(GameEnv(spec, **kwargs))
+        return SafeEnv(GameEnv(definition, **kwargs))
 
     raw_env.__qualname__ = raw_env.__name__ = "raw_env"
     env.__qualname__ = env.__name__ = "env"

@@ -44,7 +44,7 @@ and all zeros for the other agent and after the end.
 +1 to the winner and -1 to the loser at the end, 0 for a draw and for every other step.
 
 ### Forward model
-`env.unwrapped.game` is the Game (`PentagoTwist`), `env.unwrapped.state` the current state
+`env.unwrapped.game` is the Game (`PentagoTwist`), `env.unwrapped.game_state` the current state
 (`int64[4]`: white bits, black bits, side to move, status; layout in
 `mcts_envs/games/pentago_twist/kernels.py`). Text record: six rows of `w`/`b`/`.` from top to
 bottom separated by `/`, a space and the side to move, e.g.

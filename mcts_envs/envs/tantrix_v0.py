@@ -81,7 +81,7 @@ or a deadlock. `infos[agent]` holds `phase`, `scores` (both best lines), `loops`
 `chance_outcomes` sampled in the step.
 
 ### Forward model
-`env.unwrapped.game` is the Game (`Tantrix`), `env.unwrapped.state` the current state (see
+`env.unwrapped.game` is the Game (`Tantrix`), `env.unwrapped.game_state` the current state (see
 `mcts_envs/games/tantrix/kernels.py`); draws are chance nodes (`game.chance_outcomes(state)`,
 uniform over the bag), so a cloned state can only be played forward by sampling. Text record:
 `colors=RY first=highest status=decide mover=0 phase=free last=41:1 hands=... board=0,0:56@2;...`.

@@ -27,7 +27,7 @@ for the other agent and after the end.
 +1 to the winner and -1 to the loser at the end, 0 for a draw and for every other step.
 
 ### Forward model
-`env.unwrapped.game` is the Game (`TicTacToe`), `env.unwrapped.state` the current state
+`env.unwrapped.game` is the Game (`TicTacToe`), `env.unwrapped.game_state` the current state
 (`int64[4]`: X bits, O bits, side to move, status). Text record: `"x.o/.x./..o x"`.
 
 ### Version history

@@ -33,7 +33,7 @@ One action per move: `action = board * 9 + cell`, boards and cells each numbered
 +1 to the winner and -1 to the loser at the end, 0 for a draw and for every other step.
 
 ### Forward model
-`env.unwrapped.game` (`UltimateTicTacToe`), `env.unwrapped.state` (`int64[25]`, layout in
+`env.unwrapped.game` (`UltimateTicTacToe`), `env.unwrapped.game_state` (`int64[25]`, layout in
 `mcts_envs/games/ultimate_tictactoe/kernels.py`). Text record: 9 rows of `x`/`o`/`.`, the side to
 move and the target board, e.g. `"........./........./........./........./....x..../........./........./........./......... o 4"`.
 

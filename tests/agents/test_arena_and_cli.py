@@ -24,6 +24,7 @@ from agents.arena import (
 )
 from agents.cli import main
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, OptionalDependencyError
+from mcts_envs.records import game_identity
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -155,7 +156,7 @@ def test_maskable_ppo_agent_from_a_path_needs_the_train_extra():
 
 
 def without_timing(records):
-    return [{k: v for k, v in r.items() if k != "think_seconds"} for r in records]
+    return [game_identity(r) for r in records]
 
 
 def test_same_seeds_give_the_same_games_and_seats_alternate():
@@ -258,7 +259,7 @@ def test_cli_errors_are_clear(argv, fragment, capsys):
     [
         ('{"game": "tictactoe"\n', "line 1: not valid JSON"),
         ("\n[1, 2]\n", "line 2: a game record is a JSON object"),
-        ('{"game": "tictactoe", "index": 0}\n', "line 1: missing key(s) agents"),
+        ('{"game": "tictactoe", "index": 0}\n', "line 1: missing key(s) version, initial"),
     ],
 )
 def test_malformed_jsonl_names_the_line(tmp_path, content, fragment):

@@ -325,9 +325,9 @@ def test_act_reads_the_env_without_copying():
     env = mcts_envs.make("tictactoe_v0")
     env.reset(seed=0)
     agent = MCTSAgent(seed=0, iterations=100)
-    before = env.unwrapped.state.copy()
+    before = env.unwrapped.game_state.copy()
     action = agent.act(env)
-    np.testing.assert_array_equal(env.unwrapped.state, before)
+    np.testing.assert_array_equal(env.unwrapped.game_state, before)
     assert env.observe(env.agent_selection)["action_mask"][action] == 1
 
 

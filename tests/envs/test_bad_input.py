@@ -31,7 +31,7 @@ def illegal_in_range(env):
 @pytest.mark.parametrize("name", GAMES)
 def test_raw_env_raises_on_illegal_and_stays_usable(name):
     env = first_decision(name, raw=True)
-    state, agent = env.state.copy(), env.agent_selection
+    state, agent = env.game_state.copy(), env.agent_selection
     bad = illegal_in_range(env)
     with pytest.raises(IllegalActionError, match="not legal"):
         env.step(bad)
@@ -43,7 +43,7 @@ def test_raw_env_raises_on_illegal_and_stays_usable(name):
         env.step("0")
     with pytest.raises(ActionTypeError):
         env.step(0.0)
-    np.testing.assert_array_equal(env.state, state)
+    np.testing.assert_array_equal(env.game_state, state)
     assert env.agent_selection == agent
     legal = int(np.flatnonzero(env.observe(agent)["action_mask"])[0])
     env.step(np.int64(legal))  # NumPy integers are fine

@@ -47,7 +47,7 @@ def test_spaces_are_created_once_and_masks_are_int8(name):
     assert obs["action_mask"].any()
     other = "player_1" if env.agent_selection == "player_0" else "player_0"
     assert not env.observe(other)["action_mask"].any(), "the agent not on move gets a zero mask"
-    assert env.unwrapped.game is not None and env.unwrapped.state is not None
+    assert env.unwrapped.game is not None and env.unwrapped.game_state is not None
 
 
 def play(env, rng, steps=None):
@@ -71,7 +71,7 @@ def test_copies_mid_game_keep_playing_identically(name, how):
     env.reset(seed=7)
     play(env, np.random.default_rng(1), steps=4)
     twin = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
-    np.testing.assert_array_equal(twin.unwrapped.state, env.unwrapped.state)
+    np.testing.assert_array_equal(twin.unwrapped.game_state, env.unwrapped.game_state)
     assert twin.agent_selection == env.agent_selection
     rest = play(env, np.random.default_rng(2))
     rest_twin = play(twin, np.random.default_rng(2))

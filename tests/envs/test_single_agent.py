@@ -29,7 +29,7 @@ def test_rewards_follow_the_learner_seat_and_seeds_reproduce():
             transcript.append(action)
             total += reward
             if terminated or truncated:
-                game, state = env.aec.game, env.aec.state
+                game, state = env.aec.game, env.aec.game_state
                 seat = 0 if info["seat"] == "player_0" else 1
                 assert total == game.returns(state)[seat]
                 return transcript, info["seat"]

@@ -499,7 +499,7 @@ def test_env_plays_renders_and_reports_the_clock():
     env.reset(seed=0)
     text = env.render()
     assert "a b c d e f g" in text and text.splitlines()[1].startswith("7 | x . . . . . o")
-    env.step(GAME.uai_to_move(env.unwrapped.state, "a7c5"))
+    env.step(GAME.uai_to_move(env.unwrapped.game_state, "a7c5"))
     assert env.infos["player_1"] == {"stones": (2, 2), "halfmove_clock": 1}
     picture_env = ataxx_v0.env(render_mode="rgb_array")
     picture_env.reset(seed=0)

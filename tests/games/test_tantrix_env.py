@@ -42,7 +42,7 @@ def test_infos_report_phase_scores_and_draws():
     play(env, 10)
     info = env.infos[env.agent_selection]
     assert set(info) >= {"phase", "scores", "last_drawn", "drawn_by", "bag_count"}
-    assert info["scores"] == list(env.unwrapped.game.scores(env.unwrapped.state))
+    assert info["scores"] == list(env.unwrapped.game.scores(env.unwrapped.game_state))
 
 
 def test_observation_cells_are_action_cells():
@@ -52,7 +52,7 @@ def test_observation_cells_are_action_cells():
     agent = env.agent_selection
     observation = env.observe(agent)
     planes, mask = observation["observation"], observation["action_mask"]
-    game, state = env.unwrapped.game, env.unwrapped.state
+    game, state = env.unwrapped.game, env.unwrapped.game_state
     occupied = planes[:, :, 24].reshape(-1)
     assert occupied.sum() == len(game.board(state))
     for move in np.flatnonzero(mask):

@@ -289,7 +289,7 @@ def test_same_seed_and_actions_give_same_draws():
             env.step(int(legal[rng.integers(len(legal))]))
             if len(draws) == 25:
                 break
-        return draws, env.unwrapped.game.to_text(env.unwrapped.state)
+        return draws, env.unwrapped.game.to_text(env.unwrapped.game_state)
 
     assert run(3) == run(3)
     assert run(3) != run(4)
