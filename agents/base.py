@@ -40,6 +40,23 @@ class Agent(Protocol):
         """Forget anything kept between moves (e.g. a reused search tree): a new game starts."""
         ...
 
+    def prepare(self, game: Game) -> None:
+        """Compile every code path a decision on ``game`` can take, before any clock runs.
+
+        Callers (arena, CLI, tournaments, engines) call it once per agent and game before the
+        first timed move, so JIT compilation is never charged to a decision's budget.
+        """
+        ...
+
+    def inform(self, action: int) -> None:
+        """Follow the game: ``action`` (a move or chance outcome) was just played from the state
+        last searched or informed; lets a search reuse its tree without looking for the root."""
+        ...
+
+    def restart(self, state: np.ndarray) -> None:
+        """Follow the game: the next decision starts from ``state`` (not reached by ``inform``)."""
+        ...
+
 
 def game_and_state(env_or_game: Any, state: np.ndarray | None = None) -> tuple[Game, np.ndarray]:
     """Resolve ``policy``'s arguments: an env (forward model in ``env.unwrapped``) or game + state.
@@ -83,6 +100,18 @@ class ForwardModelAgent:
         return probs, 0.0
 
     def reset(self) -> None:
+        return None
+
+    def prepare(self, game: Game) -> None:
+        """Nothing to compile by default (override in compiled agents)."""
+        return None
+
+    def inform(self, action: int) -> None:
+        """Ignored by default (agents without state between moves)."""
+        return None
+
+    def restart(self, state: np.ndarray) -> None:
+        """Ignored by default (agents without state between moves)."""
         return None
 
     def __repr__(self) -> str:
