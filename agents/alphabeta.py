@@ -25,8 +25,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from agents.base import (
+    MAX_SECONDS,
+    MIN_SECONDS,
+    ForwardModelAgent,
+    check_number,
+    game_and_state,
+    search_buffer_size,
+)
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
@@ -41,6 +48,10 @@ DEFAULT_DEPTH = 4
 #: Flag bit of table entries whose subtree ended within the depth searched (exact at any depth).
 SOLVED_BIT = 4
 INFINITY = 1e9
+#: Largest ``depth`` option (the recursion is bounded by the game length long before).
+MAX_DEPTH = 1000
+#: Largest ``table_size`` option (entries).
+MAX_TABLE_SIZE = 1 << 24
 EXACT, LOWER, UPPER = 0, 1, 2
 #: Indices of the ``stats`` array shared by the search calls.
 NODES, NODE_LIMIT, ABORTED = 0, 1, 2
@@ -396,16 +407,13 @@ class AlphaBetaAgent(ForwardModelAgent):
         table_size: int = 1 << 16,
         keep_table: bool = True,
     ) -> None:
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
-        ):
-            raise InvalidOptionError(f"alphabeta: depth must be None or an int >= 1, got {depth!r}")
-        if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
-            raise InvalidOptionError(f"alphabeta: seconds must be None or > 0, got {seconds!r}")
-        if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
-            raise InvalidOptionError(
-                f"alphabeta: table_size must be an int >= 1, got {table_size!r}"
-            )
+        depth = check_number("alphabeta", "depth", depth, 1, MAX_DEPTH, integer=True, optional=True)
+        seconds = check_number(
+            "alphabeta", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
+        )
+        table_size = check_number(
+            "alphabeta", "table_size", table_size, 1, MAX_TABLE_SIZE, integer=True
+        )
         self.seed = check_seed(seed)
         self.depth = DEFAULT_DEPTH if depth is None and seconds is None else depth
         self.seconds = seconds

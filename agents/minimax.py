@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from agents.base import ForwardModelAgent, check_number, game_and_state, search_buffer_size
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
@@ -121,6 +121,11 @@ def root_values(
     return values
 
 
+#: Largest ``depth`` option: plain minimax costs ``b ** depth`` leaves, so depths beyond a
+#: handful never finish anyway; the bound keeps the compiled recursion within its stack.
+MAX_DEPTH = 32
+
+
 class Minimax2Agent(ForwardModelAgent):
     """Plain depth-2 minimax on the game's static heuristic; ties broken by the seeded generator.
 
@@ -135,8 +140,7 @@ class Minimax2Agent(ForwardModelAgent):
     name = "minimax2"
 
     def __init__(self, *, seed: int | None = None, depth: int = 2) -> None:
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise InvalidOptionError(f"minimax2: depth must be an int >= 1, got {depth!r}")
+        depth = check_number("minimax2", "depth", depth, 1, MAX_DEPTH, integer=True)
         self.seed = check_seed(seed)
         self.depth = depth
         self._generator = np.random.default_rng(self.seed)

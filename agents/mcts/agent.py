@@ -9,7 +9,15 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
+from agents.base import (
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    ForwardModelAgent,
+    check_number,
+    game_and_state,
+    search_buffer_size,
+)
 from agents.mcts.driver import (
     RootStatistics,
     SearchSettings,
@@ -23,11 +31,18 @@ from agents.mcts.driver import (
 from agents.mcts.parallel import RootParallel
 from agents.mcts.search import find_descendant
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, Tree
+from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
 
 #: How many plies below the old root tree reuse looks for the new root.
 REUSE_DEPTH = 4
+
+#: Upper bounds of the numeric options (see :func:`agents.base.check_number`).
+MAX_WORKERS = 256
+MAX_CUTOFF = 10**9
+MAX_BATCH = 1 << 16
+MAX_EXPLORATION = 1e6
 
 _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
@@ -116,21 +131,35 @@ class MCTSAgent(ForwardModelAgent):
         if isinstance(rollout, str):
             _check_choice("rollout", rollout, _ROLLOUTS)
         elif not callable(rollout):
-            raise ValueError(f"rollout must be one of {_ROLLOUTS} or a callable, got {rollout!r}")
+            raise InvalidOptionError(
+                f"mcts: rollout must be one of {_ROLLOUTS} or a callable, got {rollout!r}"
+            )
         if iterations is None and seconds is None:
-            raise ValueError("give a budget: iterations, seconds or both")
-        if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
-            raise ValueError(f"iterations must be a positive int or None, got {iterations!r}")
-        if seconds is not None and not float(seconds) > 0:
-            raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
-        if int(workers) < 1:
-            raise ValueError(f"workers must be >= 1, got {workers!r}")
-        if rollout_cutoff is not None and int(rollout_cutoff) < 0:
-            raise ValueError(f"rollout_cutoff must be an int >= 0 or None, got {rollout_cutoff!r}")
-        if int(batch_size) < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-        if c < 0 or c_puct < 0:
-            raise ValueError("the exploration constants c and c_puct must be >= 0")
+            raise InvalidOptionError("mcts: give a budget: iterations, seconds or both")
+        if evaluator is not None and not callable(evaluator):
+            raise InvalidOptionError(
+                f"mcts: evaluator must be a callable (observations, masks) -> (priors, values), "
+                f"got {evaluator!r}"
+            )
+        iterations = check_number(
+            "mcts", "iterations", iterations, 1, MAX_ITERATIONS, integer=True, optional=True
+        )
+        seconds = check_number(
+            "mcts", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
+        )
+        workers = check_number("mcts", "workers", workers, 1, MAX_WORKERS, integer=True)
+        rollout_cutoff = check_number(
+            "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
+        )
+        batch_size = check_number("mcts", "batch_size", batch_size, 1, MAX_BATCH, integer=True)
+        c = check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False)
+        c_puct = check_number("mcts", "c_puct", c_puct, 0.0, MAX_EXPLORATION, integer=False)
+        dirichlet_alpha = check_number(
+            "mcts", "dirichlet_alpha", dirichlet_alpha, 0.0, MAX_EXPLORATION, integer=False
+        )
+        dirichlet_fraction = check_number(
+            "mcts", "dirichlet_fraction", dirichlet_fraction, 0.0, 1.0, integer=False
+        )
         self.seed = check_seed(seed)
         self.settings = SearchSettings(
             iterations=None if iterations is None else int(iterations),
@@ -282,7 +311,9 @@ class MCTSAgent(ForwardModelAgent):
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        raise InvalidOptionError(
+            f"mcts: {name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+        )
 
 
 __all__ = ["MCTSAgent", "RootStatistics", "rollout_kind"]

@@ -25,6 +25,7 @@ from agents.mcts.search import (
     EXPANDED_ALL,
     HAS_RESULT,
     NEEDS_EVALUATION,
+    SEARCH_FAILED,
     SELECT_UCT,
     backup,
     descend,
@@ -46,6 +47,7 @@ from agents.mcts.tree import (
     Tree,
     attach_children,
 )
+from mcts_envs.core.errors import SearchError
 from mcts_envs.core.game import CHANCE, TERMINAL, GameKernels
 from mcts_envs.core.jit import entry_point, pin_identity
 from mcts_envs.core.seeding import make_rng
@@ -336,6 +338,8 @@ def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind,
                 game.kernels, playout, tree, root_state, rng, chunk, settings, kind, block, depth
             )
         )
+        if done < 0:
+            raise search_failed(settings)
         total += done
         if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
             break
@@ -360,6 +364,15 @@ def _python_rollout(game, state: np.ndarray, policy, generator, fractional: bool
         state = game.apply(state, action)
     return float(
         terminal_result(game.kernels.returns, game.kernels.score, state, fractional, np.empty(2))
+    )
+
+
+def search_failed(settings: SearchSettings) -> SearchError:
+    """The error for a search whose selection found no child (``SEARCH_FAILED``)."""
+    return SearchError(
+        f"the search found no child to select (exploration constants c={settings.c}, "
+        f"c_puct={settings.c_puct}; leaf values must be finite numbers): the search stopped "
+        "before reading outside its tree"
     )
 
 
@@ -407,6 +420,8 @@ def _run_python_rollouts(
             values,
             result,
         )
+        if status == SEARCH_FAILED:
+            raise search_failed(settings)
         if status == HAS_RESULT:
             backup(links, flags, value_sum, path, depth, result[0], settings.solver)
             total += 1
@@ -490,6 +505,8 @@ def _run_puct(game, tree, root_state, settings, rng, generator, budget, deadline
             states,
             block,
         )
+        if done < 0:
+            raise search_failed(settings)
         results, priors = evaluate_leaves(game, settings.evaluator, states, statuses, done)
         tree.ensure(done * block + block)
         links, flags, value_sum, prior, count = tree.arrays()

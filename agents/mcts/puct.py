@@ -17,10 +17,19 @@ Dirichlet noise is mixed into the root priors once per search (:func:`add_root_n
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-from agents.mcts.search import HAS_RESULT, NEEDS_EVALUATION, SELECT_PUCT, backup, descend
+from agents.mcts.search import (
+    HAS_RESULT,
+    NEEDS_EVALUATION,
+    SEARCH_FAILED,
+    SELECT_PUCT,
+    backup,
+    descend,
+)
 from agents.mcts.solver import settle_proven
 from agents.mcts.tree import (
     FIRST_CHILD,
@@ -32,6 +41,7 @@ from agents.mcts.tree import (
     VISITS,
     attach_children,
 )
+from mcts_envs.core.errors import SearchError
 
 
 @njit(cache=True)
@@ -72,7 +82,8 @@ def select_batch(
     states,
     max_children,
 ):
-    """Descend ``batch`` times by PUCT; returns how many descents ran.
+    """Descend ``batch`` times by PUCT; returns how many descents ran (-1: a descent found no
+    child to select, see ``SEARCH_FAILED``).
 
     Terminal or proven leaves are backed up at once (``statuses[b] = HAS_RESULT``). Leaves to
     evaluate (``NEEDS_EVALUATION``) keep their path, depth and state, with a virtual loss on the
@@ -117,6 +128,8 @@ def select_batch(
             values,
             result,
         )
+        if status == SEARCH_FAILED:
+            return -1
         statuses[b] = status
         depths[b] = depth
         paths[b, : depth + 1] = path[: depth + 1]
@@ -202,11 +215,38 @@ def evaluate_leaves(game, evaluator, states: np.ndarray, statuses: np.ndarray, d
         [game.observation(states[b], player) for b, player in zip(pending, players, strict=True)]
     )
     masks = np.stack([game.action_mask(states[b]) for b in pending])
-    leaf_priors, leaf_values = evaluator(observations, masks)
-    leaf_priors = np.asarray(leaf_priors, np.float64).reshape(len(pending), game.info.num_actions)
-    leaf_values = np.asarray(leaf_values, np.float64).reshape(len(pending))
+    output = evaluator(observations, masks)
+    leaf_priors, leaf_values = check_evaluation(output, len(pending), game.info.num_actions)
     for row, (b, player) in enumerate(zip(pending, players, strict=True)):
         value = float(np.clip(leaf_values[row], -1.0, 1.0))
         results[b] = 0.5 * (1.0 + value) if player == 0 else 0.5 * (1.0 - value)
         priors[b] = leaf_priors[row]
     return results, priors
+
+
+def check_evaluation(output: Any, batch: int, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(priors float64[batch, num_actions], values float64[batch])`` from an evaluator's output.
+
+    Raises:
+        SearchError: if the output is not a pair of that shape (a ``[batch, 1]`` value column
+            is accepted) or holds a non-finite number.
+    """
+    expected = (
+        f"(priors of shape ({batch}, {num_actions}), values of shape ({batch},)) of finite numbers"
+    )
+    try:
+        priors, values = output
+        priors = np.asarray(priors, np.float64)
+        values = np.asarray(values, np.float64)
+    except (TypeError, ValueError) as error:
+        raise SearchError(f"the evaluator must return {expected}; got {error}") from None
+    if values.shape == (batch, 1):
+        values = values[:, 0]
+    if priors.shape != (batch, num_actions) or values.shape != (batch,):
+        raise SearchError(
+            f"the evaluator must return {expected}; got priors of shape {priors.shape} and "
+            f"values of shape {values.shape}"
+        )
+    if not (np.isfinite(priors).all() and np.isfinite(values).all()):
+        raise SearchError(f"the evaluator must return {expected}; got NaN or infinity")
+    return priors, values

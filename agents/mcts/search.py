@@ -53,6 +53,9 @@ EXPANDED_ALL = 2
 #: PUCT: a decision node without children: evaluate ``state``, then
 #: :func:`agents.mcts.puct.finish_batch` expands it with the priors.
 NEEDS_EVALUATION = 3
+#: Selection found no child to follow (a NaN exploration constant or value): the search must
+#: stop and raise rather than index the tree with ``NO_NODE``.
+SEARCH_FAILED = 4
 
 #: Selection rules.
 SELECT_UCT, SELECT_PUCT = 0, 1
@@ -316,6 +319,8 @@ def descend(
             child = select_uct(links, flags, value_sum, node, player, c, use_solver)
         else:
             child = select_puct(links, flags, value_sum, prior, node, player, c, use_solver)
+        if child < 0:
+            return SEARCH_FAILED, depth
         apply_action(state, links[child, ACTION])
         depth += 1
         path[depth] = child
@@ -414,7 +419,9 @@ def run_uct(
     max_depth,
     cutoff,
 ):
-    """Run up to ``iterations`` UCT simulations; returns how many ran.
+    """Run up to ``iterations`` UCT simulations; returns how many ran, or -1 if the search
+    failed (``SEARCH_FAILED``: no child to select, or a NaN leaf value; nothing was written
+    outside the tree).
 
     Stops early when the root is proven (solver) or the tree has fewer than ``max_children``
     free slots (the caller grows it and calls again).
@@ -476,6 +483,9 @@ def run_uct(
             values,
             result,
         )
+        if status == SEARCH_FAILED:
+            done = -1
+            break
         if status == HAS_RESULT:
             backup(links, flags, value_sum, path, depth, result[0], use_solver)
             done += 1
@@ -501,6 +511,9 @@ def run_uct(
                 values,
                 cutoff,
             )
+            if outcome != outcome:  # NaN from a heuristic: stop, the caller raises
+                done = -1
+                break
             backup(links, flags, value_sum, path, depth, outcome, use_solver)
             done += 1
         else:  # EXPANDED_ALL: one simulation from each new child
@@ -543,8 +556,13 @@ def run_uct(
                         values,
                         cutoff,
                     )
+                if outcome != outcome:
+                    done = -1
+                    break
                 backup(links, flags, value_sum, path, depth + 1, outcome, use_solver)
                 done += 1
+            if done < 0:
+                break
     # The owners of the borrowed views must outlive the loop: numba frees a local array right
     # after its last use, so use them here, at the end.
     owned[0] = done
