@@ -269,8 +269,8 @@ class MCTSAgent(ForwardModelAgent):
             summary = run_search(game, tree, state, self.settings, seed, allowed, deadline)
         index, probs, value = choose(summary, self.final, self.settings.solver)
         children = summary.children
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = children.sums / children.visits
+        means = np.full(len(children.visits), np.nan)
+        np.divide(children.sums, children.visits, out=means, where=children.visits > 0)
         means = 2.0 * (means if player == 0 else 1.0 - means) - 1.0
         return self._finish(
             SearchResult(

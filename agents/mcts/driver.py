@@ -12,6 +12,7 @@ Python rollout, in batches), and checks the clock; chunk lengths adapt to the me
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ from agents.mcts.search import (
     SELECT_PUCT,
     SELECT_UCT,
     LoopSettings,
+    Pending,
+    Scratch,
     finish_pending,
     immediate_checks,
     make_pending,
@@ -97,7 +100,6 @@ class Engine(NamedTuple):
     run: Any  # agents.mcts.search.run_chunk
     finish: Any  # agents.mcts.search.finish_pending
     checks: Any  # agents.mcts.search.immediate_checks
-    children: Any  # agents.mcts.search.root_children
 
 
 def pin_game(game) -> None:
@@ -120,7 +122,6 @@ def engine(kernels: GameKernels, playout: Any) -> Engine:
     cfg = LoopSettings(1.0, SELECT_UCT, False, LEAF_PLAYOUT, False, False, -1, 1)
     state = np.zeros(1, np.int64)
     mask = np.zeros(0, np.int8)
-    children = RootChildren(np.zeros(1, np.int64), np.zeros(1), np.zeros(1), np.zeros(1, np.int8))
     samples = {
         "run": (
             run_chunk,
@@ -134,9 +135,17 @@ def engine(kernels: GameKernels, playout: Any) -> Engine:
             immediate_checks,
             (kernels, state, np.zeros(1, np.int64), np.zeros(1, np.int8)),
         ),
-        "children": (root_children, (tree.arrays(), mask, *children)),
     }
     return Engine(**{name: entry_point(f, args) for name, (f, args) in samples.items()})
+
+
+@functools.lru_cache(maxsize=16)
+def workspace(
+    state_size: int, depth: int, block: int, batch: int, thread: int
+) -> tuple[Scratch, Pending]:
+    """The work buffers of searches of these sizes in one thread (kept: allocating and
+    checking them again for every decision costs more than a short search)."""
+    return make_scratch(state_size, depth, block), make_pending(batch, state_size, depth)
 
 
 def initial_capacity(game, settings: SearchSettings) -> int:
@@ -290,10 +299,9 @@ def run_search(
         int(settings.rollout_cutoff),
         int(block),
     )
-    state_size = len(root_state)
-    scratch = make_scratch(state_size, depth, block)
     batch = (settings.batch_size if external else 1) if leaf == LEAF_EXTERNAL else 0
-    pending = make_pending(batch, state_size, depth)
+    scratch, pending = workspace(len(root_state), depth, block, batch, threading.get_ident())
+    pending.size[0] = 0  # a search that raised may have left leaves of another tree
     mask = root_mask(game, allowed)
     rng = make_rng(seed)
     noise = RootNoise(settings.dirichlet_alpha, settings.dirichlet_fraction, seed, external)
@@ -306,7 +314,7 @@ def run_search(
 
     # Types are checked once per search; the loop then calls the compiled code directly (the
     # arguments keep their types: the tree's arrays are replaced by ones of the same kind).
-    compiled.run.check(arguments(1))
+    compiled.run.check(arguments(1), persistent=(0, 1, 3, 8))
     total = 0
     chunk = min(budget, 16) if deadline is not None else budget
     while True:
@@ -333,16 +341,16 @@ def run_search(
             break
         chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
     noise.restore(tree)
-    return summarise_root(compiled, tree, game.current_player(root_state), mask, total)
+    return summarise_root(tree, int(game.kernels.current_player(root_state)), mask, total)
 
 
-def summarise_root(compiled: Engine, tree: Tree, player: int, mask, simulations: int):
+def summarise_root(tree: Tree, player: int, mask, simulations: int):
     """The :class:`RootSummary` of ``tree`` after a search (masked root moves left out)."""
     size = int(tree.links[ROOT, 2]) if tree.links[ROOT, FIRST_CHILD] != NO_NODE else 0
     buffers = RootChildren(
         np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size, np.int8)
     )
-    written = compiled.children(tree.arrays(), mask, *buffers)
+    written = root_children(tree.arrays(), mask, *buffers)  # plain dispatch: arrays only
     return RootSummary(
         player=player,
         children=RootChildren(*(array[:written] for array in buffers)),

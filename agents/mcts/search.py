@@ -520,6 +520,14 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
     )
     root_state = borrow(root_state)
     rng = borrow(rng)
+    root_mask = borrow(root_mask)
+    pending = Pending(
+        borrow(pending.paths),
+        borrow(pending.depths),
+        borrow(pending.statuses),
+        borrow(pending.states),
+        borrow(pending.size),
+    )
     capacity = t.value_sum.shape[0]
     batch = pending.depths.shape[0]
     done = 0

@@ -145,19 +145,43 @@ class EntryPoint:
         self.compiled = dispatcher.compile(signature)
         self.name = getattr(dispatcher, "__name__", repr(dispatcher))
         self._expected = tuple(_expectation(arg) for arg in sample_args)
+        # Long-lived argument objects that passed (kernels, cached work buffers), by position:
+        # checked once. Only positions the caller names as persistent are remembered, so no
+        # short-lived array (a search tree) is kept alive here.
+        self._passed: dict[int, Any] = {}
 
-    def check(self, args: tuple[Any, ...]) -> None:
-        """Raise ``TypeError`` if ``args`` do not have the types the code was compiled for."""
+    def check(self, args: tuple[Any, ...], persistent: tuple[int, ...] = ()) -> None:
+        """Raise ``TypeError`` if ``args`` do not have the types the code was compiled for.
+
+        ``persistent``: positions whose objects live for the whole process and are never
+        changed in type (numba dispatchers, cached work buffers); each is checked once.
+        """
         if len(args) != len(self._expected):
             raise TypeError(f"{self.name}: expected {len(self._expected)} arguments")
+        passed = self._passed
         for index, (expected, value) in enumerate(zip(self._expected, args, strict=True)):
+            if index in passed and passed[index] is value:
+                continue
             problem = _mismatch(expected, value)
             if problem is not None:
                 raise TypeError(f"{self.name}: argument {index}: {problem}")
+            if index in persistent:
+                passed[index] = value
 
     def __call__(self, *args: Any) -> Any:
-        self.check(args)
+        self.check(args, self._kernel_positions)
         return self.compiled(*args)
+
+    @property
+    def _kernel_positions(self) -> tuple[int, ...]:
+        """Positions holding dispatchers or tuples of dispatchers only (long-lived)."""
+
+        def kernels_only(expected: Any) -> bool:
+            if expected[0] == "same":
+                return True
+            return expected[0] == "tuple" and all(kernels_only(e) for e in expected[2])
+
+        return tuple(i for i, e in enumerate(self._expected) if kernels_only(e))
 
 
 def entry_point(dispatcher: Any, sample_args: tuple[Any, ...]) -> Any:
