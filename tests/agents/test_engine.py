@@ -125,7 +125,9 @@ def test_informed_moves_that_do_not_reach_the_state_give_a_new_tree():
     state = ULTIMATE.initial_state()
     action = agent.act_state(ULTIMATE, state)
     agent.inform(action)
-    wrong = ULTIMATE.apply(state, int(next(a for a in ULTIMATE.legal_actions(state) if a != action)))
+    wrong = ULTIMATE.apply(
+        state, int(next(a for a in ULTIMATE.legal_actions(state) if a != action))
+    )
     agent.act_state(ULTIMATE, wrong)
     assert not agent.last_search["reused"]
 
@@ -140,11 +142,7 @@ def test_the_block_check_restricts_a_reused_tree_without_discarding_it():
             result = agent.search(ULTIMATE, state)
             legal = ULTIMATE.legal_actions(state)
             safe = safe_moves(ULTIMATE, state)
-            if (
-                result.reused
-                and not winning_moves(ULTIMATE, state)
-                and 0 < len(safe) < len(legal)
-            ):
+            if result.reused and not winning_moves(ULTIMATE, state) and 0 < len(safe) < len(legal):
                 assert set(result.actions.tolist()) <= safe
                 assert result.action in safe
                 found += 1
