@@ -32,12 +32,13 @@ from agents.base import (
     MAX_SECONDS,
     MIN_SECONDS,
     ForwardModelAgent,
+    check_decision,
     check_number,
+    decision_state,
     game_and_state,
     search_buffer_size,
 )
 from agents.result import SearchResult
-from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
 from mcts_envs.core.seeding import check_seed
@@ -327,7 +328,7 @@ class AlphaBetaAgent(ForwardModelAgent):
         recursion cannot be cached on disk) with a depth-1 search of a position with a player
         to move; touches neither this agent's generator nor its table. Prints nothing."""
         probe = AlphaBetaAgent(seed=0, depth=1, table_size=16)
-        probe.search(game, _decision_state(game))
+        probe.search(game, decision_state(game))
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -353,13 +354,7 @@ class AlphaBetaAgent(ForwardModelAgent):
         """
         start = time.perf_counter()
         game, state = game_and_state(env_or_game, state)
-        state = np.ascontiguousarray(game.check_state(state))
-        player = game.current_player(state)
-        if player < 0:
-            raise IllegalActionError(
-                f"{game.info.name}: alpha-beta needs a player to move, the state is "
-                f"{'terminal' if player == TERMINAL else 'a chance node'}"
-            )
+        state, player = check_decision("alpha-beta", game, state)
         table = self._tables(game)
         actions = self._generator.permutation(game.legal_actions(state))
         deadline = np.zeros(1)
@@ -422,11 +417,3 @@ class AlphaBetaAgent(ForwardModelAgent):
         game, state = game_and_state(env_or_game, state)
         result = self.search(game, state)
         return result.policy(game.info.num_actions), result.value
-
-
-def _decision_state(game: Game) -> np.ndarray:
-    """The first state of a game with a player to move (chance outcomes: the first each)."""
-    state = game.initial_state()
-    while game.current_player(state) == CHANCE:
-        state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
-    return state

@@ -13,7 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from mcts_envs.core.errors import InvalidOptionError
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import Game
 
 
@@ -120,6 +120,32 @@ def check_number(
         if (integer or math.isfinite(number)) and low <= number <= high:
             return number
     raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {value!r}")
+
+
+def check_decision(agent: str, game: Game, state: Any) -> tuple[np.ndarray, int]:
+    """``(state as a contiguous state array of game, player to move)`` for a search.
+
+    Raises:
+        TypeError: if ``state`` is not a state array of ``game``.
+        IllegalActionError: if no player is to move (terminal state or chance node).
+    """
+    state = np.ascontiguousarray(game.check_state(state))
+    player = game.current_player(state)
+    if player < 0:
+        raise IllegalActionError(
+            f"{game.info.name}: {agent} needs a state with a player to move, the state is "
+            f"{'terminal' if player == -2 else 'a chance node'}"
+        )
+    return state, player
+
+
+def decision_state(game: Game) -> np.ndarray:
+    """The first state of ``game`` with a player to move (at chance nodes, the first outcome):
+    what ``prepare`` hooks search to compile a game's code paths."""
+    state = game.initial_state()
+    while game.current_player(state) == -1:  # CHANCE
+        state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
+    return state
 
 
 class ForwardModelAgent:

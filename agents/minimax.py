@@ -15,8 +15,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, check_number, game_and_state, search_buffer_size
-from mcts_envs.core.errors import IllegalActionError
+from agents.base import (
+    ForwardModelAgent,
+    check_decision,
+    check_number,
+    decision_state,
+    game_and_state,
+    search_buffer_size,
+)
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
@@ -95,22 +101,14 @@ class Minimax2Agent(ForwardModelAgent):
         Raises:
             IllegalActionError: if no player is to move (terminal or chance node).
         """
-        player = game.current_player(state)
-        if player < 0:
-            raise IllegalActionError(
-                f"{game.info.name}: minimax2 needs a player to move, the state is "
-                f"{'terminal' if player == TERMINAL else 'a chance node'}"
-            )
+        state, _ = check_decision("minimax2", game, state)
         actions = game.legal_actions(state)
-        state = np.ascontiguousarray(state)
         values = root_values(state, actions, self.depth, game.kernels, search_buffer_size(game))
         return actions, values
 
     def prepare(self, game: Game) -> None:
         """Compile (or load from numba's disk cache) the search for ``game``; prints nothing."""
-        state = game.initial_state()
-        while game.current_player(state) == CHANCE:
-            state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
+        state = decision_state(game)
         root_values(state, game.legal_actions(state)[:1], 1, game.kernels, search_buffer_size(game))
 
     def _choose(self, game: Game, state: np.ndarray) -> tuple[int, float]:

@@ -15,6 +15,7 @@ from agents.base import (
     MAX_SECONDS,
     MIN_SECONDS,
     ForwardModelAgent,
+    check_decision,
     check_number,
     game_and_state,
     search_buffer_size,
@@ -32,7 +33,7 @@ from agents.mcts.parallel import RootParallel
 from agents.mcts.search import LEAF_EXTERNAL
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
 from agents.result import SearchResult
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
@@ -228,12 +229,7 @@ class MCTSAgent(ForwardModelAgent):
         """
         start = time.perf_counter()
         game, state = game_and_state(env_or_game, state)
-        state = game.check_state(state)
-        player = game.current_player(state)
-        if player not in (0, 1):
-            raise IllegalActionError(
-                f"{game.info.name}: MCTS needs a state with a player to move, got player {player}"
-            )
+        state, player = check_decision("MCTS", game, state)
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None

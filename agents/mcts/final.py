@@ -150,21 +150,9 @@ def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, p
 
 @dataclass
 class RootStatistics:
-    """A root summarised densely over the action space (arrays of length ``num_actions``): the
-    form of :func:`decide`, for tools and tests that index by action.
-
-    Attributes:
-        player: the player to move at the root.
-        visits: visits of each action's child (0 if absent).
-        value_sum: result sums of each child from player 0's view.
-        proven: solver value of each child (``UNPROVEN`` if none).
-        present: whether the action is a root child (legal and allowed).
-        root_visits: visits of the root.
-        root_value_sum: result sum of the root from player 0's view.
-        root_proven: solver value of the root.
-        simulations: simulations run by the search.
-        nodes: tree nodes in use after the search.
-    """
+    """A root summarised densely over the action space (arrays of length ``num_actions``,
+    indexed by action; ``present`` marks the root's children): the form of :func:`decide`, for
+    tools and tests that index by action. The other fields are :class:`RootSummary`'s."""
 
     player: int
     visits: np.ndarray

@@ -13,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from agents.base import decision_state
 from agents.mcts.driver import SearchSettings, initial_capacity, run_search
 from agents.mcts.final import RootChildren, RootSummary
 from agents.mcts.tree import UNPROVEN, Tree
@@ -79,10 +80,7 @@ class RootParallel:
 
     def prepare(self, game, settings: SearchSettings) -> None:
         """Start the workers and have each compile (or load) the search for ``game``."""
-        state = game.initial_state()
-        while game.current_player(state) == -1:  # CHANCE: take the first outcome
-            state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
-        self.search(game, state, settings, 0, None)
+        self.search(game, decision_state(game), settings, 0, None)
 
     def close(self) -> None:
         """Stop the worker processes."""

@@ -423,22 +423,8 @@ def simulate(k, playout, s, cfg, rng):
     """
     state = s.state
     if cfg.leaf == LEAF_MINIMAX2 or cfg.cutoff >= 0:
-        policy_playout(
-            k.current_player,
-            k.legal_actions,
-            k.apply_action,
-            k.chance_outcomes,
-            k.heuristic,
-            state,
-            rng,
-            cfg.leaf == LEAF_MINIMAX2,
-            s.actions,
-            s.replies,
-            s.child,
-            s.grandchild,
-            s.probabilities,
-            cfg.cutoff if cfg.cutoff >= 0 else 1 << 62,
-        )
+        max_moves = cfg.cutoff if cfg.cutoff >= 0 else 1 << 62
+        policy_playout(k, state, rng, cfg.leaf == LEAF_MINIMAX2, s, max_moves)
     else:
         playout(state, rng)
     if k.current_player(state) != TERMINAL:
