@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
@@ -234,7 +235,23 @@ def play(state, origin, target):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays a legal ``action`` for the player to move, in place."""
+    """Plays a legal ``action`` for the player to move, in place.
+
+    Raises:
+        IllegalActionError: for an action outside ``0..833`` or a jump off the board.
+    """
+    if action < 0 or action > PASS:
+        raise IllegalActionError("ataxx: an action is in 0..833")
+    if FIRST_JUMP <= action < PASS:
+        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
+        if JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS] < 0:
+            raise IllegalActionError("ataxx: a jump off the board")
+    play_action(state, action)
+
+
+@njit(cache=True)
+def play_action(state, action):
+    """:func:`apply_action` without the range checks (for the playout's own moves)."""
     if action < FIRST_JUMP:
         play(state, -1, action)
     elif action < PASS:
@@ -339,7 +356,7 @@ def random_playout(state, rng):
     """Plays uniformly random legal actions in place until the game is over."""
     jump_counts = np.empty(NUM_JUMP_OFFSETS, np.int64)
     while state[STATUS] == ONGOING:
-        apply_action(state, random_action(state, rng, jump_counts))
+        play_action(state, random_action(state, rng, jump_counts))
 
 
 @njit(cache=True)
