@@ -39,7 +39,7 @@ UAI_FORMAT = (
 )
 FILES = "abcdefg"
 #: Largest clock value accepted in a FEN (keeps every field far from int64 overflow).
-MAX_CLOCK = 10**9
+MAX_CLOCK = k.MAX_FULLMOVE
 
 _UAI_MOVE = re.compile(r"^([a-g][1-7])([a-g][1-7])?$")
 _CLOCK = re.compile(r"^[0-9]+$")

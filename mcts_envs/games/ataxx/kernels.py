@@ -19,7 +19,7 @@ State layout (``int64[6]``):
  1    ``player_1`` (``o``) bitboard
  2    player to move (0 or 1; flips after every move and pass)
  3    halfmove clock: plies since the last copy move (jumps and passes add 1)
- 4    fullmove number: starts at 1, +1 after each move or pass of ``player_1``
+ 4    fullmove number: starts at 1, +1 after each move or pass of ``player_1`` (up to 10**9)
  5    status: 0 ongoing, 1 ``x`` won, 2 ``o`` won, 3 draw
 ====  ==========================================================================
 
@@ -49,6 +49,9 @@ PASS = NUM_SQUARES + NUM_SQUARES * NUM_JUMP_OFFSETS  # 833
 NUM_ACTIONS = PASS + 1  # 834
 #: The halfmove clock value that ends the game in a draw (the engines' 50-move rule).
 HALFMOVE_LIMIT = 100
+#: The fullmove number stops here (no rule reads it), so every state reached from a record
+#: that ``from_text`` accepts has a record it accepts too.
+MAX_FULLMOVE = 10**9
 
 STATE_SIZE = 6
 X_BOARD, O_BOARD, SIDE, HALFMOVE, FULLMOVE, STATUS = 0, 1, 2, 3, 4, 5
@@ -227,7 +230,7 @@ def play(state, origin, target):
         state[1 - side] = other ^ captured
     else:
         state[HALFMOVE] += 1
-    if side == 1:
+    if side == 1 and state[FULLMOVE] < MAX_FULLMOVE:
         state[FULLMOVE] += 1
     state[SIDE] = 1 - side
     update_status(state)
