@@ -23,7 +23,12 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
@@ -218,6 +223,17 @@ class KernelGame:
             )
         return state
 
+    def check_player(self, player: object) -> int:
+        """Return ``player`` as an int if it is 0 or 1 (kernels index with it), else raise.
+
+        Raises:
+            InvalidOptionError: for anything but 0 and 1 (ints or NumPy integers).
+        """
+        integral = isinstance(player, (int, np.integer)) and not isinstance(player, bool)
+        if integral and int(player) in (0, 1):
+            return int(player)
+        raise InvalidOptionError(f"{self.info.name}: a player is 0 or 1, got {player!r}"[:200])
+
     # -- protocol -----------------------------------------------------------------------------
     def initial_state(self) -> np.ndarray:
         raise NotImplementedError
@@ -308,7 +324,7 @@ class KernelGame:
 
     def heuristic(self, state: np.ndarray, player: int) -> float:
         """Static evaluation in [0, 1] from ``player``'s view (see :class:`GameKernels`)."""
-        return float(self.kernels.heuristic(self.check_state(state), player))
+        return float(self.kernels.heuristic(self.check_state(state), self.check_player(player)))
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         raise NotImplementedError

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.registry import make_game
 from mcts_envs.games.tantrix import kernels as k
@@ -361,3 +361,17 @@ def test_validate_state_accepts_played_states_and_refuses_corrupt_ones():
         broken[0] = -1
         with pytest.raises(InvalidRecordError):
             game.validate_state(broken)
+
+
+@pytest.mark.parametrize("name", mcts_envs.list_games())
+@pytest.mark.parametrize("player", [-1, 2, 5, 2**40, True, 0.0, "0"])
+def test_observation_and_heuristic_refuse_a_player_that_would_index_out_of_bounds(name, player):
+    # Before: Tantrix wrote ``relative[own]`` with an arbitrary colour word (out of bounds).
+    game = make_game(name)
+    state = game.random_playout(game.initial_state(), 1)
+    with pytest.raises(InvalidOptionError, match="a player is 0 or 1"):
+        game.observation(state, player)
+    with pytest.raises(InvalidOptionError, match="a player is 0 or 1"):
+        game.heuristic(state, player)
+    for good in (0, 1, np.int64(1)):
+        assert game.observation(state, good).shape == game.info.observation_shape

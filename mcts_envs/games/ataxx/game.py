@@ -85,7 +85,7 @@ class Ataxx(KernelGame):
         ``player`` could move to (by copy or jump).
         """
         planes = np.empty((7, 7, 4), np.int8)
-        k.observation_planes(self.check_state(state), player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -232,8 +232,8 @@ class Ataxx(KernelGame):
             col = 0
             previous_digit = False
             for char in rank:
-                if col > k.BOARD_SIZE:
-                    break  # too long already (the check below says so)
+                if col > 2 * k.BOARD_SIZE:
+                    break  # far too long already (no need to read megabytes of it)
                 if char in "1234567":
                     if previous_digit:
                         raise fail(f"{name} has two digits in a row")
@@ -253,7 +253,7 @@ class Ataxx(KernelGame):
                     state["xo".index(char)] |= 1 << (row * k.BOARD_SIZE + col)
                 col += 1
             if col != k.BOARD_SIZE:
-                covers = f"{col} squares" if col <= k.BOARD_SIZE else "more than 7 squares"
+                covers = f"{col} squares" if col <= 2 * k.BOARD_SIZE else "over 14 squares"
                 raise fail(f"{name} covers {covers} instead of 7")
         if side not in ("x", "o"):
             raise fail(f"bad side to move {quote(side)} (allowed: x, o)")

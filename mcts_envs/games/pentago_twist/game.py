@@ -67,7 +67,7 @@ class PentagoTwist(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((6, 6, 2), np.int8)
-        k.observation_planes(self.check_state(state), player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:

@@ -105,7 +105,7 @@ class Tantrix(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.zeros(self.info.observation_shape, np.int8)
-        k.observation_planes(self.check_state(state), int(player), planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     # -- readable views -----------------------------------------------------------------------

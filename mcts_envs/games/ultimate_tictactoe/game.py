@@ -44,7 +44,7 @@ class UltimateTicTacToe(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((9, 9, 5), np.int8)
-        k.observation_planes(state, player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def grid(self, state: np.ndarray) -> np.ndarray:
