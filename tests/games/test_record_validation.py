@@ -393,3 +393,36 @@ def test_observation_and_heuristic_refuse_a_player_that_would_index_out_of_bound
             player,
             outcome,
         )
+
+
+def test_replay_of_a_crafted_record_file_fails_cleanly(tmp_path):
+    # Before: ``mcts-envs replay`` on this file exited 139 (a segfault in the draw).
+    from mcts_envs.records import dumps, make_record
+
+    # the issue record's checked apply loop with numpy seed 5 (it segfaulted on the last draw)
+    actions = [
+        40, 61576, 11, 63654, 31, 61606, 38, 59539, 23, 57433, 54, 55315, 22, 61542, 36, 63636,
+        28, 59456, 16, 55299, 12, 57382, 14, 57324, 53, 55320, 20, 59449, 42, 63772, 24, 57296,
+        33, 57483, 52, 55373, 49, 59406, 45, 55282, 47, 53258, 29, 55299, 32, 55401, 41, 67885,
+        15, 65746, 51, 65811, 35, 67917, 21, 65844, 48, 67881, 18, 67851, 13,
+    ]  # fmt: skip
+    chance = list(range(0, len(actions), 2))
+    record = make_record(
+        "tantrix", ISSUE_RECORD, actions, chance, ["a", "b"], None, ISSUE_RECORD, seed=1
+    )
+    path = tmp_path / "crafted.jsonl"
+    path.write_text(dumps(record) + "\n")
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "agents.cli", "replay", str(path), "--delay", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode > 0, (result.returncode, result.stderr[-2000:])
+    assert "at most 5 tiles" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
