@@ -148,7 +148,7 @@ def mutate_tantrix(text: str, rng: random.Random, pool: list[str]) -> str:
     }
     bag = [str(t) for t in range(1, 57) if str(t) not in used]
     for _ in range(rng.randrange(1, 4)):
-        kind = rng.randrange(10)
+        kind = rng.randrange(11)
         if kind == 0:
             fields["status"] = rng.choice(("deal", "draw", "decide", "finished", "deadlock"))
         elif kind == 1:
@@ -187,6 +187,11 @@ def mutate_tantrix(text: str, rng: random.Random, pool: list[str]) -> str:
             ]
             if source:
                 hands[rng.randrange(2)].append(rng.choice(source))
+        elif kind == 10 and board and bag:  # a bag tile placed next to a tile, rules ignored
+            q, r = map(int, rng.choice(board).split(":")[0].split(","))
+            dq, dr = rng.choice(((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)))
+            tile = bag.pop(rng.randrange(len(bag)))
+            board.append(f"{q + dq},{r + dr}:{tile}@{rng.randrange(6)}")
     for hand in hands:
         hand.sort(key=int)
     fields["hands"] = "/".join(".".join(hand) or "-" for hand in hands)
