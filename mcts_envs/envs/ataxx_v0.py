@@ -1,6 +1,6 @@
 """Ataxx (7x7).
 
-| Import             | `from mcts_envs import ataxx_v0`                       |
+| Import             | `import mcts_envs.ataxx_v0`                       |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |

@@ -1,6 +1,6 @@
 """Pentago Twist.
 
-| Import             | `from mcts_envs import pentago_twist_v0`               |
+| Import             | `import mcts_envs.pentago_twist_v0`               |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |

@@ -1,6 +1,6 @@
 """Tantrix (two players).
 
-| Import             | `from mcts_envs import tantrix_v0`                                  |
+| Import             | `import mcts_envs.tantrix_v0`                                  |
 |--------------------|---------------------------------------------------------------------|
 | Actions            | Discrete                                                            |
 | Parallel API       | No                                                                  |

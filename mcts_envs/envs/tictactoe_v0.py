@@ -1,6 +1,6 @@
 """Tic-Tac-Toe.
 
-| Import             | `from mcts_envs import tictactoe_v0`                   |
+| Import             | `import mcts_envs.tictactoe_v0`                   |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |

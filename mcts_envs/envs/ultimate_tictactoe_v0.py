@@ -1,6 +1,6 @@
 """Ultimate Tic-Tac-Toe.
 
-| Import             | `from mcts_envs import ultimate_tictactoe_v0`          |
+| Import             | `import mcts_envs.ultimate_tictactoe_v0`          |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
