@@ -107,7 +107,7 @@ def test_env_records_are_read_by_read_records_and_replay(name, tmp_path):
     env = mcts_envs.make(name)
     env.reset(seed=5)
     rng = np.random.default_rng(5)
-    for agent in env.agent_iter(400):
+    for _agent in env.agent_iter(400):
         obs, _, terminated, truncated, _ = env.last()
         action = (
             None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
