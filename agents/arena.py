@@ -384,7 +384,7 @@ class MatchOptions(NamedTuple):
 
 
 def iterate_match(
-    game: str, spec_a: str, spec_b: str, num_games: int, options: MatchOptions = MatchOptions()
+    game: str, spec_a: str, spec_b: str, num_games: int, options: MatchOptions | None = None
 ) -> Iterator[dict[str, Any]]:
     """Yield the records of a match in game order (played in ``options.workers`` processes).
 
@@ -394,6 +394,7 @@ def iterate_match(
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: checked before any game.
     """
+    options = options or MatchOptions()
     name = get_entry(game).name
     for module in options.agent_modules:
         import_agent_module(module)

@@ -56,7 +56,7 @@ def test_deep_nesting_and_bad_bytes_are_record_errors(tmp_path):
 
 def test_replay_rejects_illegal_moves_and_misplaced_chance(good_record):
     with pytest.raises(InvalidRecordError, match="action 1"):
-        replay_states(mutated(good_record, actions=[9] + good_record["actions"][1:]))
+        replay_states(mutated(good_record, actions=[9, *good_record["actions"][1:]]))
     with pytest.raises(InvalidRecordError, match="'chance'"):
         replay_states(mutated(good_record, chance=[0]))
 
