@@ -196,3 +196,28 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_saved_ppo_model_plays_through_the_cli_spec(tmp_path):
+    """A real (tiny) MaskablePPO model, saved and played as ``ppo:path=...`` in a 2-worker match."""
+    sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the train extra")
+    from mcts_envs.envs.single_agent import SingleAgentEnv
+
+    model = sb3_contrib.MaskablePPO(
+        "MlpPolicy", SingleAgentEnv("tictactoe"), n_steps=64, batch_size=32, seed=0, device="cpu"
+    )
+    model.learn(64)
+    path = tmp_path / "model.zip"
+    model.save(path)
+    from agents.adapters import MaskablePPOAgent, load_maskable_ppo
+
+    assert load_maskable_ppo(path) is load_maskable_ppo(str(path)), "loaded once per process"
+    assert MaskablePPOAgent(path).model is load_maskable_ppo(path), "path-like accepted"
+    out = tmp_path / "games.jsonl"
+    status, text = run_cli(
+        "match", "tictactoe", f"ppo:path={path}", "random", "--games", "4", "--workers", "2",
+        "--no-progress", "--out", str(out),
+    )  # fmt: skip
+    assert status == 0, text
+    records = read_records(out)
+    assert len(records) == 4 and all(r["returns"] is not None for r in records)
