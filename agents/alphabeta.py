@@ -65,7 +65,7 @@ NODES, NODE_LIMIT, ABORTED, BUFFER, CLOCK = 0, 1, 2, 3, 4
 STATS_SIZE = 6
 
 #: Nodes between two looks at the clock inside the compiled search.
-CLOCK_EVERY = 256
+CLOCK_EVERY = 16
 
 
 class Table(NamedTuple):
@@ -346,7 +346,7 @@ class AlphaBetaAgent(ForwardModelAgent):
     def search(self, env_or_game: Any, state: np.ndarray | None = None) -> SearchResult:
         """Search the position (an env, or a game and a state) within the budget: the best
         action and its value for the mover. A time budget is checked inside the compiled
-        search (every 256 nodes) and covers the whole decision; a search always returns a
+        search (every 16 nodes) and covers the whole decision; a search always returns a
         legal action (the first of a shuffled order if not even depth 1 completes).
 
         Raises:

@@ -316,7 +316,7 @@ def run_search(
     # arguments keep their types: the tree's arrays are replaced by ones of the same kind).
     compiled.run.check(arguments(1), persistent=(0, 1, 3, 8))
     total = 0
-    chunk = min(budget, 16) if deadline is not None else budget
+    chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
     while True:
         if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
             break
@@ -337,9 +337,11 @@ def run_search(
             compiled.finish(game.kernels, tree.arrays(), pending, results, priors, cfg.solver)
             done += waiting
         total += done
-        if total >= budget or _time_left(deadline) <= 0:
+        elapsed = time.perf_counter() - start
+        # Stop when even one more simulation (at this chunk's pace) would likely end late.
+        if total >= budget or _time_left(deadline) <= elapsed / max(done, 1):
             break
-        chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
+        chunk = _next_chunk(done, elapsed, deadline, budget - total)
     noise.restore(tree)
     return summarise_root(tree, int(game.kernels.current_player(root_state)), mask, total)
 
