@@ -5,6 +5,7 @@ points, the disk cache across processes, state hashes and the alpha-beta table's
 from __future__ import annotations
 
 import math
+import os
 import pickle
 import subprocess
 import sys
@@ -298,3 +299,29 @@ def test_alphabeta_table_stores_bounds_not_states():
     table = agent._table
     assert sum(array.nbytes for array in table) == agent.table_bytes == BYTES_PER_ENTRY << 16
     assert len(pickle.dumps(agent)) < 10_000  # the table is a cache, never pickled
+
+
+@pytest.mark.slow
+def test_the_search_runs_without_borrowed_views():
+    # MCTS_ENVS_NO_BORROW=1: no numba internals in the loop, its own cache directory; the
+    # same seeded search must choose the same action as with borrowed views.
+    code = textwrap.dedent(
+        """
+        import mcts_envs
+        from agents.mcts import MCTSAgent
+        from mcts_envs.core.numba_compat import USE_BORROW
+        game = mcts_envs.make_game("tictactoe")
+        result = MCTSAgent(seed=3, iterations=2000).search(game, game.initial_state())
+        print(USE_BORROW, result.action, int(result.visits.sum()))
+        """
+    )
+    outputs = []
+    for flag in ("0", "1"):
+        env = {**os.environ, "MCTS_ENVS_NO_BORROW": flag}
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=1800, env=env
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        outputs.append(done.stdout.split()[-3:])
+    assert outputs[0][0] == "True" and outputs[1][0] == "False"
+    assert outputs[0][1:] == outputs[1][1:]
