@@ -66,10 +66,10 @@ __all__ = [
     "run_search",
 ]
 
-#: Seconds one chunk of the compiled loop aims to last when a time budget is set (chunks are
-#: sized by the CPU time per simulation, which preemption on a loaded machine does not inflate,
-#: and end at most a third of the time left: a chunk interrupted near the deadline then has
-#: little left to run when the process resumes).
+#: Seconds one chunk of the compiled loop aims to last when a time budget is set. Chunks are
+#: sized by the fastest pace seen in the search (preemption on a loaded machine only slows a
+#: chunk down, so the fastest chunk is the truest measure) and last at most a third of the time
+#: left: a chunk interrupted near the deadline then has little left to run when it resumes.
 CHUNK_SECONDS = 0.005
 #: Estimated seconds per node in use to grow the tree (copying at 0.3 GB/s, below the 0.5-0.8
 #: GB/s measured with fresh pages on the development machine).
@@ -212,10 +212,10 @@ def _grow_in_time(tree: Tree, free: int, deadline: float | None) -> bool:
     return True
 
 
-def _next_chunk(done: int, elapsed: float, deadline: float | None, remaining: int) -> int:
+def _next_chunk(rate: float, deadline: float | None, remaining: int) -> int:
+    """Simulations for the next chunk at ``rate`` simulations per second."""
     if deadline is None:
         return remaining
-    rate = done / max(elapsed, 1e-6)
     seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 3)
     return int(max(1, min(remaining, rate * seconds)))
 
@@ -319,6 +319,7 @@ def run_search(
     # arguments keep their types: the tree's arrays are replaced by ones of the same kind).
     compiled.run.check(arguments(1), persistent=(0, 1, 3, 8))
     total = 0
+    rate = 1e-9  # the fastest simulations per second seen in this search
     chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
     while True:
         if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
@@ -329,7 +330,7 @@ def run_search(
                 break
             tree.ensure(room)  # never leave without root children to choose from
         noise.apply(tree)
-        start = time.thread_time()
+        start = time.perf_counter()
         done = compiled.run.compiled(*arguments(int(min(chunk, budget - total))))
         if done < 0:
             raise search_failed(settings)
@@ -340,11 +341,14 @@ def run_search(
             compiled.finish(game.kernels, tree.arrays(), pending, results, priors, cfg.solver)
             done += waiting
         total += done
-        elapsed = time.thread_time() - start  # CPU seconds of this chunk
-        # Stop when even one more simulation (at this chunk's pace) would likely end late.
-        if total >= budget or _time_left(deadline) <= elapsed / max(done, 1):
+        if total >= budget:
             break
-        chunk = _next_chunk(done, elapsed, deadline, budget - total)
+        if deadline is not None:
+            rate = max(rate, done / max(time.perf_counter() - start, 1e-7))
+            # Stop when even one more simulation at that pace would likely end late.
+            if _time_left(deadline) <= 1.0 / rate:
+                break
+        chunk = _next_chunk(rate, deadline, budget - total)
     noise.restore(tree)
     return summarise_root(tree, int(game.kernels.current_player(root_state)), mask, total)
 

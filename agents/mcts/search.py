@@ -445,7 +445,7 @@ def virtual_loss(flags, path, d):
     return 0.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: keeps the compiled-leaf hot loop small
 def leave_pending(t, s, pending, depth, status):
     """Queue the leaf ``s.path[depth]`` (state ``s.state``) for Python under a virtual loss."""
     b = pending.size[0]
