@@ -361,7 +361,8 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
         if player == TERMINAL:
             s.result[0] = terminal_result(k.returns, k.score, state, cfg.fractional, s.values)
             if cfg.solver:
-                k.returns(state, s.values)
+                if cfg.fractional:  # else terminal_result left the returns in s.values
+                    k.returns(state, s.values)
                 flags[node, PROVEN] = proven_from_returns(s.values[0], s.values[1])
             return HAS_RESULT, depth
         if cfg.solver and flags[node, PROVEN] != UNPROVEN:
@@ -557,7 +558,8 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
                 if mover == TERMINAL:
                     outcome = terminal_result(k.returns, k.score, s.state, cfg.fractional, s.values)
                     if cfg.solver:
-                        k.returns(s.state, s.values)
+                        if cfg.fractional:
+                            k.returns(s.state, s.values)
                         t.flags[new, PROVEN] = proven_from_returns(s.values[0], s.values[1])
                     backup(t, s.path, depth + 1, outcome, cfg.solver)
                     done += 1
