@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from agents.spec import describe_agent, list_agents
+from agents.tournament_cli import COMMANDS as EVALUATION_COMMANDS
+from agents.tournament_cli import add_commands as add_evaluation_commands
+from agents.tournament_cli import run_command as run_evaluation_command
 from mcts_envs.core.errors import MctsEnvsError
 
 EXIT_ERROR = 2
@@ -61,6 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="JSON-lines file of game records")
     replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
     replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
+
+    add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -228,6 +233,8 @@ def main(
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
+        if args.command in EVALUATION_COMMANDS:
+            return run_evaluation_command(args, out)
         return _command_list(args, out)
     except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
         print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
