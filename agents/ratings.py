@@ -12,7 +12,7 @@ counted) and its game pair (``pair``, or ``index // 2`` for match records).
   WD, WW and the Elo interval from the variance of pair scores (narrower than the trinomial one when
   the opening decides much).
 * Elo of every agent from a Bradley-Terry maximum-likelihood fit (draws count half a win; solved
-  with :func:`scipy.optimize.minimize`), anchored at one agent (``random`` if present), with 95%
+  with :func:`scipy.optimize.minimize`, trust-region Newton), anchored at one agent (``random`` if present), with 95%
   intervals from a seeded bootstrap over game pairs within each pairing. If an agent's group won
   every game against the rest, its Bradley-Terry rating is infinite and printed as such.
 * The sequential probability ratio test (SPRT) of fastchess and fishtest (the generalised SPRT's
@@ -262,12 +262,21 @@ def fit_bradley_terry(points: np.ndarray, anchor: int = 0) -> np.ndarray:
         gradient = -(weights.sum(axis=1) - weights.sum(axis=0))
         return value, gradient[free]
 
+    def hessian(x: np.ndarray) -> np.ndarray:
+        r = np.zeros(len(members))
+        r[free] = x
+        p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+        weights = (sub + sub.T) * p * (1.0 - p)
+        laplacian = np.diag(weights.sum(axis=1)) - weights
+        return laplacian[np.ix_(free, free)]
+
     solution = minimize(
         negative_log_likelihood,
         np.zeros(len(free)),
         jac=True,
-        method="L-BFGS-B",
-        options={"gtol": 1e-10, "maxiter": 2000},
+        hess=hessian,
+        method="trust-exact",
+        options={"gtol": 1e-9, "maxiter": 1000},
     )
     finite = np.zeros(len(members))
     finite[free] = solution.x
