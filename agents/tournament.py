@@ -447,12 +447,28 @@ def _first_decision(game: Game, opening: str) -> tuple[Any, bool]:
     return state, game.current_player(state) != TERMINAL
 
 
+def _warm_up(game: Game, agent: Any, state: Any, decisions: int = 2) -> None:
+    """Let ``agent`` play ``decisions`` untimed moves (both sides) from ``state``, following the
+    game as in a real one, so the paths of a later move (e.g. tree reuse) compile too."""
+    agent.restart(state)
+    for _ in range(decisions):
+        while game.current_player(state) == CHANCE:
+            outcomes, _ = game.chance_outcomes(state)
+            state = game.apply(state, int(outcomes[0]))
+            agent.inform(int(outcomes[0]))
+        if game.current_player(state) == TERMINAL:
+            return
+        action = int(agent.act_state(game, state))
+        state = game.apply(state, action)
+        agent.inform(action)
+
+
 def prepare_agents(
     rules: GameRules, specs: Iterable[str], opening: str | None = None, out: TextIO | None = None
 ) -> None:
     """Compile every agent of ``specs`` for the game before any clock runs (once per process).
 
-    Calls each agent's ``prepare(game)`` and lets it make one untimed decision (from ``opening``
+    Calls each agent's ``prepare(game)`` and lets it make two untimed decisions (from ``opening``
     or the initial position), printing ``compiling <spec> for <game> (first use; cached
     afterwards)...`` to ``out`` if given. Numba keeps the compiled code for the process, so the
     fresh agents of each game start at full speed.
@@ -469,8 +485,7 @@ def prepare_agents(
         agent = build_agent(spec, 0, rules.time)
         agent.prepare(game)
         if playable:
-            agent.restart(state)
-            agent.act_state(game, state)
+            _warm_up(game, agent, state)
 
 
 def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
