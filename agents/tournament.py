@@ -835,12 +835,14 @@ class ProcessBackend:
                         break
                     in_flight.add(pool.submit(play_task, task, rules))
                 if not in_flight:
-                    return
+                    break
                 finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in finished:
                     yield future.result()
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # an abort (second Ctrl-C) or an error: do not wait for games
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
 
 
 def make_backend(

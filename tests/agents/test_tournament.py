@@ -200,3 +200,17 @@ def test_cli_tournament_writes_resumes_and_rates(tmp_path):
     out = io.StringIO()
     assert main([*argv, "--resume"], out=out) == 0
     assert "4 already in" in out.getvalue() and len(read_records(path)) == 4
+
+
+def test_sprt_stops_a_gauntlet_pairing_early(tmp_path):
+    path = tmp_path / "sprt.jsonl"
+    argv = ["tournament", "tictactoe", "random", "--gauntlet", "minimax2", "--games-per-pair"]
+    argv += ["200", "--sprt", "elo0=0,elo1=200", "--out", str(path), "--no-progress"]
+    out = io.StringIO()
+    assert main([*argv, "--bootstrap", "20"], out=out) == 0
+    assert "SPRT minimax2 vs random" in out.getvalue() and "H1 accepted" in out.getvalue()
+    played = len(read_records(path))
+    assert 2 <= played < 200
+    out = io.StringIO()  # resuming a decided SPRT plays nothing more
+    assert main([*argv, "--resume", "--bootstrap", "20"], out=out) == 0
+    assert len(read_records(path)) == played
