@@ -383,7 +383,8 @@ class RatingTable:
             )
             if sprt is not None:
                 llr = llr_pentanomial(counts, sprt)
-                line += f"  SPRT LLR {llr:+.2f} {sprt.bounds_text()}: {sprt.decision(llr)}"
+                verdict = sprt.decision(llr) if counts.sum() >= sprt.min_pairs else "too few pairs"
+                line += f"  SPRT LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}"
             lines.append(line)
         return "\n".join(lines)
 
@@ -455,6 +456,9 @@ class SprtSettings(NamedTuple):
             ``model="normalized"``, normalized Elo.
         alpha, beta: false positive and false negative rates.
         model: ``"logistic"`` or ``"normalized"``.
+        min_pairs: no decision before this many complete game pairs: the LLR plugs the observed
+            frequencies in for the true ones, which a handful of pairs cannot give (one pair
+            scoring 1.5 alone has an LLR of +3.2 for elo0=0, elo1=200).
     """
 
     elo0: float = 0.0
@@ -462,6 +466,7 @@ class SprtSettings(NamedTuple):
     alpha: float = 0.05
     beta: float = 0.05
     model: str = "logistic"
+    min_pairs: int = 10
 
     @property
     def lower(self) -> float:
@@ -487,7 +492,8 @@ class SprtSettings(NamedTuple):
 
 
 def parse_sprt(text: str) -> SprtSettings:
-    """``"elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=normalized]"`` -> :class:`SprtSettings`.
+    """``"elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=normalized][,min_pairs=10]"`` ->
+    :class:`SprtSettings`.
 
     Raises:
         InvalidOptionError: for an unknown key, a bad number, ``elo0 >= elo1`` or rates outside
@@ -498,9 +504,15 @@ def parse_sprt(text: str) -> SprtSettings:
         key, equals, value = item.strip().partition("=")
         if not equals or key not in SprtSettings._fields:
             raise InvalidOptionError(
-                f"--sprt takes elo0=,elo1=,alpha=,beta= (and model=logistic|normalized), "
+                f"--sprt takes elo0=,elo1=,alpha=,beta= (and model=logistic|normalized, "
+                f"min_pairs=N), "
                 f"got {item.strip()!r}"
             )
+        if key == "min_pairs":
+            if not value.isdigit():
+                raise InvalidOptionError(f"--sprt min_pairs must be an int >= 0, got {value!r}")
+            values[key] = int(value)
+            continue
         if key == "model":
             if value not in ("logistic", "normalized"):
                 raise InvalidOptionError(f"--sprt model is logistic or normalized, not {value!r}")
@@ -583,7 +595,10 @@ class SprtMonitor:
         stats.add(points, pair, colour)
         if pairing in self.closed:
             return
-        llr = llr_pentanomial(stats.pentanomial(), self.settings)
+        counts = stats.pentanomial()
+        if counts.sum() < self.settings.min_pairs:
+            return
+        llr = llr_pentanomial(counts, self.settings)
         verdict = self.settings.decision(llr)
         if verdict != "continue":
             self.closed.add(pairing)

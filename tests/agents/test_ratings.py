@@ -128,15 +128,19 @@ def test_pentanomial_llr_matches_fastchess(counts, test, published):
 def test_sprt_bounds_parsing_and_the_monitor_closes_a_decided_pairing():
     settings = r.parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.05")
     assert (round(settings.lower, 2), round(settings.upper, 2)) == (-2.94, 2.94)
-    for bad in ("elo0=10,elo1=0", "alpha=2", "elo2=1", "elo0=x"):
+    assert r.parse_sprt("elo1=5,min_pairs=3").min_pairs == 3
+    for bad in ("elo0=10,elo1=0", "alpha=2", "elo2=1", "elo0=x", "min_pairs=-1"):
         with pytest.raises(InvalidOptionError):
             r.parse_sprt(bad)
     monitor = r.SprtMonitor(r.parse_sprt("elo0=0,elo1=200"))
+    seen = 0
     for record in _records("x", "y", ["a", "a", "a", "draw"] * 20):
         monitor.update({**record, "pairing": 0})
+        seen += 1
         if monitor.closed:
             break
     assert monitor.closed == {0} and "H1" in monitor.decisions[0][1]
+    assert seen == 20  # the LLR is far past 2.94 at once, but the test waits for 10 pairs
 
 
 def test_cli_ratings_recomputes_from_a_file(tmp_path):
