@@ -1,4 +1,4 @@
-"""Pentago Twist rules as compiled kernels on 36-bit bitboards (RULES.md section 3).
+"""Pentago Twist rules as compiled kernels on 36-bit bitboards (docs/RULES.md section 3).
 
 Cells are numbered row-major 0..35 (``cell = row * 6 + col``, row 0 at the top); bit ``cell`` of a
 bitboard is set when the cell holds that player's stone. The four 3x3 quadrants are numbered
@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -200,7 +201,13 @@ def play_bits(state, stone, transform):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays ``action = cell * 8 + quadrant * 2 + op`` for the player to move (in place)."""
+    """Plays ``action = cell * 8 + quadrant * 2 + op`` for the player to move (in place).
+
+    Raises:
+        IllegalActionError: for an action outside ``0..287``.
+    """
+    if action < 0 or action >= NUM_ACTIONS:
+        raise IllegalActionError("pentago_twist: an action is cell * 8 + transform in 0..287")
     play_bits(state, np.int64(1) << (action >> 3), action & 7)
 
 
