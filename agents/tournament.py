@@ -15,8 +15,7 @@ Results are appended to a JSON-lines file, one version-2 record per game
 :func:`open_results` resumes such a file: finished games are skipped, and a last line cut by a
 crash is dropped (its game is played again). SIGINT stops handing out games, lets the games in
 flight finish and be written, and the command exits with status 130; SIGKILL loses at most the games
-in flight. Worker processes die with their parent (``PR_SET_PDEATHSIG`` on Linux and a thread
-watching the parent's pid everywhere).
+in flight. Worker processes die with their parent (:func:`agents.workers.exit_with_parent`).
 
 Backends: ``local`` (this process), ``process`` (a pool of worker processes) and ``ray``
 (:mod:`agents.backends.ray_backend`, the ``ray`` extra).
@@ -25,12 +24,10 @@ Backends: ``local`` (this process), ``process`` (a pool of worker processes) and
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import json
 import math
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -41,7 +38,8 @@ from typing import Any, NamedTuple, Protocol, TextIO
 
 import numpy as np
 
-from agents.spec import agent_parameters, make_agent, parse_spec
+from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
+from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.registry import get_entry, make_game
@@ -768,34 +766,13 @@ class LocalBackend:
             yield play_task(task, rules)
 
 
-def die_with_parent(parent_pid: int) -> None:
-    """Make this (worker) process exit when ``parent_pid`` dies, even by SIGKILL.
-
-    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``; everywhere: a daemon thread that exits the
-    process once the parent's pid is gone (re-parented processes see another ``getppid()``).
-    """
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent_pid:
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent_pid:
-                os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def _process_worker_start(
-    parent_pid: int, rules: GameRules, specs: list[str], opening: str
+    rules: GameRules, specs: list[str], opening: str, agent_modules: list[str]
 ) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver decides when to stop
-    die_with_parent(parent_pid)
+    exit_with_parent()
+    for module in agent_modules:
+        import_agent_module(module)
     prepare_agents(rules, specs, opening)
 
 
@@ -807,12 +784,19 @@ class ProcessBackend:
 
     name = "process"
 
-    def __init__(self, workers: int, specs: Sequence[str], opening: str) -> None:
+    def __init__(
+        self,
+        workers: int,
+        specs: Sequence[str],
+        opening: str,
+        agent_modules: Sequence[str] = (),
+    ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise InvalidOptionError(f"--workers must be an int >= 1, got {workers!r}")
         self.workers = workers
         self.specs = list(specs)
         self.opening = opening
+        self.agent_modules = list(agent_modules)
 
     def run(
         self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
@@ -824,7 +808,7 @@ class ProcessBackend:
             max_workers=self.workers,
             mp_context=context,
             initializer=_process_worker_start,
-            initargs=(os.getpid(), rules, self.specs, self.opening),
+            initargs=(rules, self.specs, self.opening, self.agent_modules),
         )
         in_flight: set[Future] = set()
         try:
@@ -846,9 +830,16 @@ class ProcessBackend:
 
 
 def make_backend(
-    name: str, workers: int, specs: Sequence[str], opening: str, address: str | None = None
+    name: str,
+    workers: int,
+    specs: Sequence[str],
+    opening: str,
+    address: str | None = None,
+    agent_modules: Sequence[str] = (),
 ) -> Backend:
     """The backend called ``name`` (``local``, ``process`` or ``ray``).
+
+    ``agent_modules`` are imported in every worker first (they register extra agent kinds).
 
     Raises:
         InvalidOptionError: for an unknown name or bad worker count.
@@ -859,11 +850,11 @@ def make_backend(
             raise InvalidOptionError("the local backend plays in this process: --workers 1 only")
         return LocalBackend()
     if name == "process":
-        return ProcessBackend(workers, specs, opening)
+        return ProcessBackend(workers, specs, opening, agent_modules)
     if name == "ray":
         from agents.backends.ray_backend import RayBackend
 
-        return RayBackend(workers, specs, opening, address=address)
+        return RayBackend(workers, specs, opening, address=address, agent_modules=agent_modules)
     raise InvalidOptionError(f"unknown backend {name!r}; choose local, process or ray")
 
 

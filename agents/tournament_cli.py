@@ -87,6 +87,14 @@ def add_commands(commands: Any) -> None:
         "--bootstrap", type=int, default=300, help="bootstrap samples for Elo intervals"
     )
     tournament.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    tournament.add_argument(
+        "--agent-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first, here and in every worker (it calls "
+        "agents.spec.register_agent); repeatable",
+    )
 
     ratings = commands.add_parser(
         "ratings",
@@ -158,7 +166,10 @@ class _Progress:
 def _tournament(args: argparse.Namespace, out: TextIO) -> int:
     from agents import tournament as t
     from agents.ratings import SprtMonitor, parse_sprt, rate
+    from agents.spec import import_agent_module
 
+    for module in args.agent_module:
+        import_agent_module(module)
     clock = t.parse_clock(args.clock) if args.clock else (None, 0.0)
     rules = t.GameRules(
         args.game,
@@ -171,7 +182,9 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
     )
     backend_name = args.backend or ("local" if args.workers == 1 else "process")
     opening = plan.tasks[0].opening
-    backend = t.make_backend(backend_name, args.workers, plan.specs, opening, args.address)
+    backend = t.make_backend(
+        backend_name, args.workers, plan.specs, opening, args.address, args.agent_module
+    )
     with t.open_results(args.out, args.resume, args.overwrite) as results:
         if results.dropped_line is not None:
             print(

@@ -29,9 +29,14 @@ __all__ = ["GameWorker", "RayBackend"]
 class GameWorker:
     """A Ray actor (wrapped by :class:`RayBackend`): prepares agents once, then plays games."""
 
-    def __init__(self, rules: Any, specs: Sequence[str], opening: str) -> None:
+    def __init__(
+        self, rules: Any, specs: Sequence[str], opening: str, agent_modules: Sequence[str]
+    ) -> None:
+        from agents.spec import import_agent_module
         from agents.tournament import prepare_agents
 
+        for module in agent_modules:
+            import_agent_module(module)
         prepare_agents(rules, specs, opening)
         self.rules = rules
 
@@ -66,6 +71,7 @@ class RayBackend:
         cache_root: parent of the per-actor numba cache directories (default: a directory in
             the system's temporary directory, on each machine).
         max_attempts: plays of one game before its error is raised.
+        agent_modules: modules each actor imports first (they register extra agent kinds).
     """
 
     name = "ray"
@@ -78,6 +84,7 @@ class RayBackend:
         address: str | None = None,
         cache_root: str | None = None,
         max_attempts: int = 3,
+        agent_modules: Sequence[str] = (),
     ) -> None:
         require_optional("ray", "ray")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -88,8 +95,10 @@ class RayBackend:
         self.address = address
         self.cache_root = cache_root or os.path.join(tempfile.gettempdir(), "mcts-envs-numba")
         self.max_attempts = max_attempts
+        self.agent_modules = list(agent_modules)
         #: How many games were played again after a failure (for reports and tests).
         self.retries = 0
+        self._actors: list[Any] = []
 
     def _actor(self, ray: Any, slot: int, rules: Any) -> Any:
         env_vars = {"NUMBA_CACHE_DIR": os.path.join(self.cache_root, f"worker-{slot}")}
@@ -100,8 +109,13 @@ class RayBackend:
             )
         actor_class = ray.remote(num_cpus=1, max_restarts=0)(GameWorker)
         return actor_class.options(runtime_env={"env_vars": env_vars}).remote(
-            rules, self.specs, self.opening
+            rules, self.specs, self.opening, self.agent_modules
         )
+
+    def worker_info(self) -> list[dict[str, Any]]:
+        """Pid and numba cache directory of each running actor (waits for their current game)."""
+        ray = require_optional("ray", "ray")
+        return ray.get([actor.info.remote() for actor in self._actors])
 
     def run(
         self, tasks: Iterator[Any], rules: Any, stopping: Callable[[], bool]
@@ -114,7 +128,7 @@ class RayBackend:
                 ray.init(num_cpus=self.workers, include_dashboard=False, log_to_driver=False)
             else:
                 ray.init(address=self.address, log_to_driver=False)
-        actors = [self._actor(ray, slot, rules) for slot in range(self.workers)]
+        actors = self._actors = [self._actor(ray, slot, rules) for slot in range(self.workers)]
         in_flight: dict[Any, tuple[int, Any, int]] = {}
         idle = list(range(self.workers))
         retry: list[tuple[Any, int]] = []
