@@ -1,4 +1,5 @@
-"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list`` (also ``python -m agents``).
+"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list``, ``play``, ``uai`` (also
+``python -m agents``).
 
 Examples::
 
@@ -6,6 +7,8 @@ Examples::
     mcts-envs match tictactoe alphabeta random --games 20 --out games.jsonl --workers 2
     mcts-envs replay games.jsonl --game 3 --delay 0.5
     mcts-envs list
+    mcts-envs play tictactoe --opponent "mcts:iterations=2000" --seat 1 --out mine.jsonl
+    mcts-envs uai --agent "mcts:iterations=100000"
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
+from agents.uai import add_uai_command, run_uai_command
 from mcts_envs.core.errors import MctsEnvsError
 
 EXIT_ERROR = 2
@@ -62,6 +67,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
     replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
 
+    add_play_command(commands)
+    add_uai_command(commands)
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
     return parser
@@ -228,6 +235,10 @@ def main(
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
+        if args.command == "play":
+            return run_play_command(args, out, keys)
+        if args.command == "uai":
+            return run_uai_command(args, out, keys)
         return _command_list(args, out)
     except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
         print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
