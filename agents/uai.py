@@ -15,7 +15,8 @@ Supported commands:
 
 The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs.
 Agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree and
-stop between slices; others (alpha-beta, minimax2, random) get the whole budget in one call,
+stop between slices (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations,
+so a seeded search is reproducible; the count is rounded up to whole slices); others (alpha-beta, minimax2, random) get the whole budget in one call,
 which ``stop`` cannot cut short (``isready`` then waits for the compiled code to return).
 
 ``info`` lines report ``depth`` (alpha-beta's completed depth; 1 for MCTS, whose principal
@@ -38,6 +39,8 @@ from mcts_envs.core.errors import MctsEnvsError
 
 #: Seconds per search slice of a tree-reusing agent (bounds the answer time of ``stop``).
 SLICE_SECONDS = 0.01
+#: Most simulations per slice of a ``go nodes`` search without a time limit.
+SLICE_NODES = 256
 #: Default milliseconds kept in hand for the pipe and the move's bookkeeping.
 DEFAULT_OVERHEAD_MS = 10
 #: Largest centipawn score reported.
@@ -320,7 +323,11 @@ class UAIEngine:
         accepted = {p.name for p in agent_parameters(name)}
         overrides: dict[str, Any] = {}
         if "reuse_tree" in accepted and "seconds" in accepted:  # sliced (see _run_sliced)
-            overrides = {"seconds": SLICE_SECONDS, "iterations": None}
+            if seconds is None and limits.nodes is not None and not limits.infinite:
+                slices = -(-max(limits.nodes, 1) // SLICE_NODES)
+                overrides = {"seconds": None, "iterations": -(-max(limits.nodes, 1) // slices)}
+            else:
+                overrides = {"seconds": SLICE_SECONDS, "iterations": None}
         else:
             if limits.depth is not None and "depth" in accepted:
                 overrides["depth"] = max(1, limits.depth)

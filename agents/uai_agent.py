@@ -14,6 +14,7 @@ collected) sends ``quit`` and ends it.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import shlex
 import subprocess
@@ -97,10 +98,8 @@ class _EngineProcess:
                 self.process.kill()
                 self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 class UAIAgent(ForwardModelAgent):

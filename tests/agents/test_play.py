@@ -16,6 +16,7 @@ from agents.cli import main
 from mcts_envs.records import read_records, replay_states
 
 ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "agents.cli"]
 
 
 def run(argv: list[str], lines: list[str]) -> tuple[int, str]:
@@ -146,8 +147,7 @@ def test_bad_arguments_fail_before_play():
 def test_play_reads_stdin_of_a_real_process(tmp_path):
     out_file = tmp_path / "proc.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "agents.cli", "play", "tictactoe", "--opponent", "random"]
-        + ["--out", str(out_file)],
+        [*CLI, "play", "tictactoe", "--opponent", "random", "--out", str(out_file)],
         input="b2\nresign\n",
         capture_output=True,
         text=True,
