@@ -15,7 +15,7 @@ Supported commands:
 
 The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs.
 Agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree and
-stop between slices (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations,
+stop between slices, before the deadline if the time left is shorter than a recent slice took (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations,
 so a seeded search is reproducible; the count is rounded up to whole slices); others (alpha-beta, minimax2, random) get the whole budget in one call,
 which ``stop`` cannot cut short (``isready`` then waits for the compiled code to return).
 
@@ -28,6 +28,7 @@ result for the side to move) to centipawns as ``400 * log10((1 + v) / (1 - v))``
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -243,6 +244,10 @@ class UAIEngine:
         agent = make_agent(_spec_with(self.spec, small), seed=0)
         agent.prepare(self.game)
         agent.act_state(self.game, self.game.initial_state())
+        sliced = self._agent_for(GoLimits(movetime=1000), 1.0, seed=0)
+        if getattr(sliced, "reuse_tree", False):
+            with contextlib.suppress(RuntimeError):  # the path of a timed search, compiled too
+                sliced.policy(self.game, self.game.initial_state())
         self.ready = True
 
     def _new_game(self, _: list[str]) -> None:
@@ -260,8 +265,10 @@ class UAIEngine:
             from agents.spec import make_agent
 
             make_agent(value, seed=0)
+            self.stop_search()
             self.spec, self.ready = value, False
         elif name == "seed":
+            self.stop_search()
             self.seed = int(value)
         elif name == "moveoverhead":
             self.overhead_ms = max(0, int(value))
@@ -328,6 +335,8 @@ class UAIEngine:
                 overrides = {"seconds": None, "iterations": -(-max(limits.nodes, 1) // slices)}
             else:
                 overrides = {"seconds": SLICE_SECONDS, "iterations": None}
+            # a new agent (and tree) per search: following the game in one tree would be
+            # stronger, but re-rooting a tree of millions of nodes outlasts short move times
         else:
             if limits.depth is not None and "depth" in accepted:
                 overrides["depth"] = max(1, limits.depth)
@@ -411,8 +420,15 @@ class UAIEngine:
         segment_value = segment_weight = 0.0
         nodes = 0
         last_info = time.perf_counter()
+        recent: list[float] = []  # wall time of the last slices (longer than asked under load)
         while True:
-            probs, value = agent.policy(self.game, state)
+            began = time.perf_counter()
+            try:
+                probs, value = agent.policy(self.game, state)
+            except RuntimeError:  # the slice's time ran out before the root was expanded
+                if self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
+                    break
+                continue
             facts = getattr(agent, "last_search", {})
             done = int(facts.get("simulations", 1))
             if not facts.get("reused", False):
@@ -424,6 +440,7 @@ class UAIEngine:
             segment_weight += max(done, 1)
             nodes += done
             now = time.perf_counter()
+            recent = [*recent[-2:], now - began]
             if now - last_info > INFO_INTERVAL:
                 last_info = now
                 mixed = closed + segment * segment_weight
@@ -434,11 +451,17 @@ class UAIEngine:
                 finished
                 or self._stop.is_set()
                 or (limits.nodes is not None and nodes >= limits.nodes)
-                or (deadline is not None and deadline - now < SLICE_SECONDS)
+                or (deadline is not None and deadline - now < max(SLICE_SECONDS, *recent))
             ):
                 break
         weights = closed + segment * segment_weight
         total = closed_weight + segment_weight
+        if total == 0:  # not one slice finished in time: a minimal search still gives a move
+            from agents.spec import make_agent
+
+            quick = _spec_with(self.spec, {"iterations": 16, "seconds": None})
+            action = int(make_agent(quick, seed=0).act_state(self.game, state))
+            return SearchReport(action, 0.0, 1, 16)
         value = (closed_value + segment_value * segment_weight) / total
         return SearchReport(int(legal[np.argmax(weights[legal])]), value, 1, nodes)
 
