@@ -167,16 +167,24 @@ class PlaySession:
 
 
 def board_printer(game_name: str):
-    """A function ``state -> str`` drawing the board with the env's ``ansi`` renderer."""
+    """A function ``state -> str`` drawing the board with the env's ``ansi`` renderer (for
+    Tantrix followed by the placed tiles, ``(q,r) #tile@orientation``, in placement order)."""
     import mcts_envs
 
     env = mcts_envs.make(game_name, raw=True, render_mode="ansi")
     env.reset(seed=0)
     unwrapped = env.unwrapped
 
+    game = unwrapped.game
+    tiles = getattr(game, "board", None) if game.info.name == "tantrix" else None
+
     def render(state: np.ndarray) -> str:
         unwrapped.set_game_state(state)
-        return str(env.render())
+        text = str(env.render())
+        if tiles is not None:  # the text picture counts Tantrix tiles; a player needs them
+            placed = ", ".join(f"({q},{r}) #{t}@{o}" for (q, r), (t, o) in tiles(state).items())
+            text += "\ntiles: " + (placed or "none")
+        return text
 
     return render
 
@@ -239,6 +247,7 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             anything is played.
     """
     import mcts_envs
+    from agents.arena import prepare_agents
     from agents.spec import make_agent
     from mcts_envs.core.errors import InvalidOptionError
 
@@ -258,13 +267,17 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
     print(f"moves: {game.notation}", file=out)
     print(f"commands: {COMMANDS}", file=out)
     print(f"compiling {agent.name} for {game.info.name} ...", file=out, flush=True)
+    specs = [options.opponent] + ([options.hint] if options.hint else [])
+    prepare_agents(game.info.name, specs)  # as the arena does: compiled before the first move
     agent.prepare(game)
-    if hint_agent is not agent:
-        hint_agent.prepare(game)
+    hint_agent.prepare(game)
     session = PlaySession(game, agent, hint_agent, options.seat, options.seed, players)
-    print(render(session.state), file=out)
+    shown = None  # the state last drawn
     while True:
         player = session.to_move()
+        if player in (options.seat, TERMINAL) and shown is not session.state:
+            shown = session.state
+            print(render(shown), file=out)
         if player == TERMINAL:
             returns, sentence = result_text(game, session.state, options.seat)
             print(f"game over: {sentence}", file=out)
@@ -281,7 +294,6 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             seconds = time.perf_counter() - start
             move = game.action_to_string(before, action)
             print(f"{agent.name} plays {move} ({seconds:.2f} s)", file=out)
-            print(render(session.state), file=out)
             continue
         line = _read_command(keys, out, f"your move (player_{player}) > ")
         if line is None or line.lower() == "quit":
@@ -304,7 +316,6 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             taken = session.undo()
             if taken:
                 print(f"took back {taken} action(s)", file=out)
-                print(render(session.state), file=out)
             else:
                 print("nothing to undo: you have not moved yet", file=out)
         elif word == "resign":

@@ -46,7 +46,7 @@ class _EngineProcess:
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=None,  # the engine's own complaints reach the user
                 text=True,
                 bufsize=1,
             )
