@@ -137,6 +137,17 @@ def test_raw_scripted_session():
         pipe.send("go wtime 1000 btime 1000 winc 0 binc 0")
         best = pipe.until("bestmove", timeout=30)[-1].split()[1]
         assert ataxx.Board(fen).is_legal(ataxx.Move.from_san(best))
+        # stop ends a long timed search at once (well before its 60 s)
+        pipe.send("go movetime 60000")
+        time.sleep(0.2)
+        pipe.send("stop")
+        best = pipe.until("bestmove", timeout=30)[-1].split()[1]
+        assert ataxx.Board(fen).is_legal(ataxx.Move.from_san(best))
+        # another agent through the Agent option
+        pipe.send("setoption name Agent value random")
+        pipe.send("go movetime 50")
+        best = pipe.until("bestmove", timeout=30)[-1].split()[1]
+        assert ataxx.Board(fen).is_legal(ataxx.Move.from_san(best))
         # a finished game: no move, said so
         pipe.send(
             "position fen 7/7/7/7/7/7/7 x 0 1".replace("7/7/7/7/7/7/7", "xxxxxxx/" * 6 + "ooooooo")
@@ -222,3 +233,27 @@ def test_uai_agent_errors_are_clear():
     missing = make_agent("uai:cmd=/nonexistent/engine")
     with pytest.raises(EngineError, match="cannot start"):
         missing.prepare(game)
+
+
+@pytest.mark.slow
+def test_alphabeta_engine_takes_depth_and_movetime():
+    pipe = Pipe("alphabeta")
+    try:
+        pipe.send("uai")
+        pipe.until("uaiok")
+        pipe.send("isready")
+        pipe.until("readyok", timeout=300)
+        for go in ("go depth 2", "go movetime 200", "go nodes 100"):
+            pipe.send("position startpos moves g2")
+            pipe.send(go)
+            lines = pipe.until("bestmove", timeout=120)
+            board = ataxx.Board()
+            board.makemove(ataxx.Move.from_san("g2"))
+            assert board.is_legal(ataxx.Move.from_san(lines[-1].split()[1]))
+            info = [line.split() for line in lines if line.startswith("info depth")][-1]
+            if go == "go depth 2":
+                assert info[info.index("depth") + 1] == "2"
+        assert pipe.close() == 0
+    finally:
+        if pipe.process.poll() is None:
+            pipe.process.kill()
