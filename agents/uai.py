@@ -229,7 +229,10 @@ class UAIEngine:
 
     def _isready(self, _: list[str]) -> None:
         if not self.searching() and not self.ready:
-            self.warm_up()
+            try:
+                self.warm_up()
+            except Exception as error:  # still ready: the first go will try again and answer
+                self.send(f"info string warm-up failed: {str(error)[:300]}")
         self.send("readyok")
 
     def warm_up(self) -> None:
@@ -297,7 +300,8 @@ class UAIEngine:
             raise ValueError("already searching; send stop first")
         limits = parse_go(words)
         if not self.ready:
-            self.warm_up()
+            with contextlib.suppress(Exception):  # the search reports its own failure
+                self.warm_up()
         if self._thread is not None:
             self._thread.join()  # it has answered: only its last lines of code are left
         self._stop.clear()
