@@ -9,7 +9,8 @@ The person types moves in the game's notation (``game.notation``, documented in 
 * ``moves``: every legal move; ``undo``: take back the person's last move (and the replies to it);
 * ``resign``; ``quit`` (or end of input): stop without a result; ``help``.
 
-Chance events (Tantrix draws) are sampled from ``--seed``. The game is appended to ``--out`` as
+Chance events (Tantrix draws) are sampled from ``--seed`` (after an ``undo`` the draws that
+follow are sampled afresh). The game is appended to ``--out`` as
 one JSON line in the record format of :mod:`mcts_envs.records`, which ``mcts-envs replay`` reads;
 a resignation is recorded with ``returns`` +1/-1 and ``result`` ``"player_N resigned"``, a game
 left unfinished with ``returns`` ``null``.
@@ -39,7 +40,8 @@ class PlayOptions(NamedTuple):
     Attributes:
         game: game name.
         opponent: the agent's spec.
-        seat: the person's seat, 0 (``player_0``, moves first) or 1.
+        seat: the person's seat, 0 (``player_0``, who moves first, except in Tantrix where the
+            highest tile starts) or 1.
         seed: seeds the agent, the hint agent and the chance events.
         out: JSON-lines file the finished (or abandoned) game is appended to, or ``None``.
         hint: spec of the agent that answers ``hint``; ``None`` for the opponent's spec.
@@ -253,15 +255,16 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
 
     game = mcts_envs.make_game(options.game)
     if options.seat not in (0, 1):
-        raise InvalidOptionError(f"--seat must be 0 (moves first) or 1, got {options.seat}")
+        raise InvalidOptionError(f"--seat must be 0 (player_0) or 1 (player_1), got {options.seat}")
     agent = make_agent(options.opponent, seed=options.seed)
     hint_agent = make_agent(options.hint or options.opponent, seed=options.seed + 1)
     players = [HUMAN, HUMAN]
     players[1 - options.seat] = agent.name
     render = board_printer(game.info.name)
+    first = " (you move first)" if options.seat == 0 else " (the agent moves first)"
     print(
         f"{game.info.name}: you are player_{options.seat}"
-        f"{' (you move first)' if options.seat == 0 else ''}, against {agent.name}",
+        f"{'' if game.info.has_chance else first}, against {agent.name}",
         file=out,
     )
     print(f"moves: {game.notation}", file=out)
@@ -349,7 +352,7 @@ def add_play_command(commands: Any) -> None:
         help="agent spec (default mcts:iterations=2000)",
     )
     parser.add_argument(
-        "--seat", type=int, default=0, help="your seat: 0 moves first (default), 1 second"
+        "--seat", type=int, default=0, help="your seat: 0 (player_0, first to move; default) or 1"
     )
     parser.add_argument("--seed", type=int, default=0, help="seeds agents and chance (default 0)")
     parser.add_argument("--out", help="append the game to this JSON-lines file (replay format)")
