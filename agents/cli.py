@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from agents.spec import describe_agent, list_agents
+from agents.web import command as serve_command
 from mcts_envs.core.errors import MctsEnvsError
 
 EXIT_ERROR = 2
@@ -62,6 +63,7 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
     replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
 
+    serve_command.add_serve_parser(commands)
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
     return parser
@@ -228,6 +230,8 @@ def main(
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
+        if args.command == "serve":
+            return serve_command.run(args, out)
         return _command_list(args, out)
     except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
         print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
