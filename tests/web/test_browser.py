@@ -116,10 +116,13 @@ def _wait_for_person(driver, old_version: str | None) -> None:
     """Wait until the panel changed (if ``old_version``) and the agent is not to move."""
 
     def ready(_):
-        error = driver.find_element(By.ID, "error").text
+        error, version, agent_turn = driver.execute_script(
+            "const g = document.getElementById('game');"
+            "return [document.getElementById('error').textContent,"
+            " g ? g.dataset.version : '', g ? g.dataset.agentTurn : ''];"
+        )
         if error:
             raise AssertionError(f"the page shows an error: {error}")
-        version, agent_turn, _ = _panel(driver)
         return version != "" and version != old_version and agent_turn == "0"
 
     WebDriverWait(driver, 30, poll_frequency=0.02).until(

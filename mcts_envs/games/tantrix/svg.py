@@ -157,7 +157,7 @@ def draw(game: Tantrix, state: np.ndarray, marks: Marks) -> Canvas:
     for (q, r), (tile, orientation) in board.items():
         draw_tile(canvas, centre(q, r), size * 0.98, tile - 1, orientation)
     for cell, colour in best.items():
-        _outline(canvas, centre(*cell), size * 0.94, colour, 3)
+        _outline(canvas, centre(*cell), size * 0.84, colour, 2, stroke_dasharray="4 3")
     if marks.last_action is not None and board:
         _outline(canvas, centre(*list(board)[-1]), size * 0.98, LAST_MOVE, 4, class_="last")
     for q, r in sorted(set(target_cells)):
