@@ -116,7 +116,6 @@ class PlaySession:
         self.created = self.touched = time.monotonic()
         self.version = 0
         self._lock = threading.Lock()
-        self._chance_rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
         self.states: list[np.ndarray] = [game.initial_state()]
         self.actions: list[int] = []
         self.chance: list[int] = []
@@ -161,9 +160,13 @@ class PlaySession:
         self.agent.inform(int(action))
 
     def _settle_chance(self) -> None:
+        """Play chance outcomes until a player is to move. The outcome at action index ``i``
+        depends only on the seed, ``i`` and the outcomes there, so an undone move played again
+        draws the same tile (undo cannot fish for better draws)."""
         while self.game.current_player(self.state) == CHANCE:
             outcomes, probabilities = self.game.chance_outcomes(self.state)
-            outcome = int(self._chance_rng.choice(outcomes, p=probabilities))
+            generator = np.random.default_rng([self.seed, 1, len(self.actions)])
+            outcome = int(generator.choice(outcomes, p=probabilities))
             self.chance.append(len(self.actions))
             self._play(outcome, CHANCE)
 

@@ -235,3 +235,27 @@ def test_internal_errors_are_json_without_traceback(client, monkeypatch):
     answer = _post(client, "/api/agent", {"session": key})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error; the server log has the details"}
+
+
+def test_undo_in_tantrix_does_not_change_the_next_draw(client):
+    key, _ = _new(client, game="tantrix", opponent="random")
+    session = _session(client, key)
+    if session.agent_turn:
+        assert _post(client, "/api/agent", {"session": key}).status_code == 200
+    path = next(iter(svg.move_paths(session.game, session.state)))
+    for target in path:
+        _post(client, "/api/click", {"session": key, "target": target})
+    drawn = list(session.actions)
+    assert _post(client, "/api/undo", {"session": key}).status_code == 200
+    for target in path:
+        _post(client, "/api/click", {"session": key, "target": target})
+    assert session.actions == drawn
+
+
+def test_serve_command_checks_its_arguments(capsys):
+    from agents.cli import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port must be 0..65535" in capsys.readouterr().err
+    assert main(["serve", "--max-seconds", "0"]) == 2
+    assert "max_seconds must be positive" in capsys.readouterr().err
