@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import socket
 from typing import Any, TextIO
 
 from agents.web.limits import ServeLimits
@@ -62,6 +63,20 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _check_can_listen(host: str, port: int) -> None:
+    """Raise :class:`InvalidOptionError` if ``host:port`` cannot be bound (e.g. in use)."""
+    try:
+        info = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(info[0], socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(info[4])
+    except OSError as error:
+        raise InvalidOptionError(
+            f"cannot listen on {host} port {port}: {error.strerror or error}; "
+            "choose another --port (or --host)"
+        ) from None
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Serve until interrupted; returns the exit status.
 
@@ -94,6 +109,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         default_opponent=args.opponent,
         allowed_hosts=LOOPBACK_HOSTS if loopback else ("*",),
     )
+    _check_can_listen(args.host, args.port)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mcts-envs serve: http://{shown}:{args.port}/  (Ctrl+C stops)", file=out, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import warnings
 
 import pytest
@@ -259,3 +260,8 @@ def test_serve_command_checks_its_arguments(capsys):
     assert "--port must be 0..65535" in capsys.readouterr().err
     assert main(["serve", "--max-seconds", "0"]) == 2
     assert "max_seconds must be positive" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main(["serve", "--port", str(taken.getsockname()[1])]) == 2
+    assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
