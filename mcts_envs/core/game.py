@@ -23,7 +23,12 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
@@ -218,6 +223,17 @@ class KernelGame:
             )
         return state
 
+    def check_player(self, player: object) -> int:
+        """Return ``player`` as an int if it is 0 or 1 (kernels index with it), else raise.
+
+        Raises:
+            InvalidOptionError: for anything but 0 and 1 (ints or NumPy integers).
+        """
+        integral = isinstance(player, (int, np.integer)) and not isinstance(player, bool)
+        if integral and int(player) in (0, 1):
+            return int(player)
+        raise InvalidOptionError(f"{self.info.name}: a player is 0 or 1, got {player!r}"[:200])
+
     # -- protocol -----------------------------------------------------------------------------
     def initial_state(self) -> np.ndarray:
         raise NotImplementedError
@@ -308,7 +324,7 @@ class KernelGame:
 
     def heuristic(self, state: np.ndarray, player: int) -> float:
         """Static evaluation in [0, 1] from ``player``'s view (see :class:`GameKernels`)."""
-        return float(self.kernels.heuristic(self.check_state(state), player))
+        return float(self.kernels.heuristic(self.check_state(state), self.check_player(player)))
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         raise NotImplementedError
@@ -324,6 +340,34 @@ class KernelGame:
 
     def from_text(self, text: str) -> np.ndarray:
         raise NotImplementedError
+
+    def validate_state(self, state: object) -> np.ndarray:
+        """Return ``state`` if it is a position of this game the kernels can play, else raise.
+
+        ``from_text`` is the one place that checks a game's invariants (what the compiled
+        kernels assume: counts, hands, statuses, ...); a state array is valid when it is exactly
+        the state its own record describes, ``from_text(to_text(state))``. Use this before
+        handing an array from outside (a file, a user, a pickle) to the kernels.
+
+        Raises:
+            TypeError: if ``state`` is not an int64 array of the game's state shape.
+            InvalidRecordError: if ``state`` breaks an invariant of the game.
+        """
+        self.check_state(state)
+        try:
+            text = self.to_text(state)
+        except (IndexError, ValueError, KeyError, OverflowError, TypeError) as error:
+            raise InvalidRecordError(
+                f"{self.info.name}: not a valid state (it has no record: {error})"
+            ) from None
+        canonical = self.from_text(text)
+        if not np.array_equal(canonical, state):
+            words = np.flatnonzero(canonical != state)
+            raise InvalidRecordError(
+                f"{self.info.name}: not a valid state: words {describe_actions(words)} differ "
+                f"from the position its record {text[:RECORD_QUOTE_LIMIT]!r} describes"
+            )
+        return state
 
     # -- extras -------------------------------------------------------------------------------
     def random_playout(self, state: np.ndarray, seed: int) -> np.ndarray:
@@ -344,6 +388,18 @@ class KernelGame:
         return f"{type(self).__name__}()"
 
 
+#: Longest prefix of a whole record quoted in a parse error (the problem quotes its own piece).
+RECORD_QUOTE_LIMIT = 300
+
+
 def parse_error(game: str, text: object, problem: str, expected: str) -> InvalidRecordError:
-    """Build an :class:`InvalidRecordError` that quotes the text and says what is expected."""
-    return InvalidRecordError(f"{game}: cannot parse {text!r}: {problem}; expected {expected}")
+    """Build an :class:`InvalidRecordError` that quotes the text and says what is expected.
+
+    The text is quoted up to :data:`RECORD_QUOTE_LIMIT` characters, so a huge record gives a
+    short message.
+    """
+    from mcts_envs.records import quote  # records imports this module
+
+    return InvalidRecordError(
+        f"{game}: cannot parse {quote(text, RECORD_QUOTE_LIMIT)}: {problem}; expected {expected}"
+    )

@@ -16,6 +16,7 @@ import numpy as np
 
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.pentago_twist import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "6 rows of 6 characters w/b/. separated by '/', a space, and the side to move (w or b), "
@@ -66,7 +67,7 @@ class PentagoTwist(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((6, 6, 2), np.int8)
-        k.observation_planes(self.check_state(state), player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -111,15 +112,15 @@ class PentagoTwist(KernelGame):
             raise fail(f"the board has {len(rows)} rows instead of 6")
         for index, row in enumerate(rows):
             if len(row) != k.SIZE:
-                raise fail(f"row {index} {row!r} has {len(row)} characters instead of 6")
+                raise fail(f"row {index} {quote(row)} has {len(row)} characters instead of 6")
         bits = [0, 0]
         for cell, char in enumerate("".join(rows)):
             if char not in ".wb":
-                raise fail(f"bad character {char!r} (allowed: w, b, .)")
+                raise fail(f"bad character {quote(char)} (allowed: w, b, .)")
             if char != ".":
                 bits[SIDES.index(char)] |= 1 << cell
         if side not in ("w", "b"):
-            raise fail(f"bad side to move {side!r} (allowed: w, b)")
+            raise fail(f"bad side to move {quote(side)} (allowed: w, b)")
         whites, blacks = bin(bits[0]).count("1"), bin(bits[1]).count("1")
         if whites - blacks not in (0, 1):
             raise fail(

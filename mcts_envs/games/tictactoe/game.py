@@ -11,6 +11,7 @@ import numpy as np
 
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.tictactoe import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = "3 rows of x/o/. separated by '/', a space, and the side to move (x or o)"
 
@@ -34,7 +35,7 @@ class TicTacToe(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((3, 3, 2), np.int8)
-        k.observation_planes(state, player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -70,11 +71,11 @@ class TicTacToe(KernelGame):
         state = self.initial_state()
         for cell, char in enumerate("".join(rows)):
             if char not in ".xo":
-                raise fail(f"bad character {char!r} (allowed: x, o, .)")
+                raise fail(f"bad character {quote(char)} (allowed: x, o, .)")
             if char != ".":
                 state["xo".index(char)] |= 1 << cell
         if side not in ("x", "o"):
-            raise fail(f"bad side to move {side!r}")
+            raise fail(f"bad side to move {quote(side)}")
         xs, os_ = bin(int(state[0])).count("1"), bin(int(state[1])).count("1")
         if xs - os_ not in (0, 1):
             raise fail(f"{xs} X marks and {os_} O marks cannot happen (X moves first)")

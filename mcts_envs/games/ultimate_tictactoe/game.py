@@ -12,6 +12,7 @@ import numpy as np
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.tictactoe.kernels import THREE_IN_A_ROW
 from mcts_envs.games.ultimate_tictactoe import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "9 rows of 9 characters x/o/. separated by '/', the side to move (x or o) and the target "
@@ -43,7 +44,7 @@ class UltimateTicTacToe(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((9, 9, 5), np.int8)
-        k.observation_planes(state, player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def grid(self, state: np.ndarray) -> np.ndarray:
@@ -96,14 +97,14 @@ class UltimateTicTacToe(KernelGame):
         for row, line in enumerate(rows):
             for col, char in enumerate(line):
                 if char not in ".xo":
-                    raise fail(f"bad character {char!r} at row {row}, column {col}")
+                    raise fail(f"bad character {quote(char)} at row {row}, column {col}")
                 if char != ".":
                     board = (row // 3) * 3 + col // 3
                     cell = (row % 3) * 3 + col % 3
                     base = k.X_BOARDS if char == "x" else k.O_BOARDS
                     state[base + board] |= 1 << cell
         if side not in ("x", "o"):
-            raise fail(f"bad side to move {side!r}")
+            raise fail(f"bad side to move {quote(side)}")
         xs = sum(bin(int(v)).count("1") for v in state[k.X_BOARDS : k.X_BOARDS + 9])
         os_ = sum(bin(int(v)).count("1") for v in state[k.O_BOARDS : k.O_BOARDS + 9])
         if xs - os_ not in (0, 1):
@@ -127,6 +128,9 @@ class UltimateTicTacToe(KernelGame):
         x_line, o_line = THREE_IN_A_ROW[state[k.WON_X]], THREE_IN_A_ROW[state[k.WON_O]]
         if x_line and o_line:
             raise fail("both players have three boards in a row")
+        if (x_line and side != "o") or (o_line and side != "x"):
+            # the game ends with the winning move, so the winner moved last (RULES.md 2.4)
+            raise fail("the winner of the game must have made the last move")
         if x_line:
             state[k.STATUS] = k.X_WON
         elif o_line:
@@ -140,5 +144,5 @@ class UltimateTicTacToe(KernelGame):
                 raise fail(f"target board {target} is already won or full (write '-')")
             state[k.TARGET] = int(target)
         else:
-            raise fail(f"bad target board {target!r} (allowed: 0-8 or -)")
+            raise fail(f"bad target board {quote(target)} (allowed: 0-8 or -)")
         return state
