@@ -22,6 +22,7 @@ from typing import TextIO
 from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
 from agents.uai import add_uai_command, run_uai_command
+from agents.web import command as serve_command
 from mcts_envs.core.errors import MctsEnvsError
 
 EXIT_ERROR = 2
@@ -79,6 +80,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
     add_play_command(commands)
     add_uai_command(commands)
+    serve_command.add_serve_parser(commands)
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
     return parser
@@ -272,6 +274,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return run_play_command(args, out, keys)
         if args.command == "uai":
             return run_uai_command(args, out, keys)
+        if args.command == "serve":
+            return serve_command.run(args, out)
         return _command_list(args, out)
     except BrokenPipeError:
         raise
