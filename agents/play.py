@@ -9,8 +9,8 @@ The person types moves in the game's notation (``game.notation``, documented in 
 * ``moves``: every legal move; ``undo``: take back the person's last move (and the replies to it);
 * ``resign``; ``quit`` (or end of input): stop without a result; ``help``.
 
-Chance events (Tantrix draws) are sampled from ``--seed`` (after an ``undo`` the draws that
-follow are sampled afresh). The game is appended to ``--out`` as
+Chance events (Tantrix draws) are sampled from ``--seed`` and their place in the game, so
+``undo`` cannot fish for better draws. The game is appended to ``--out`` as
 one JSON line in the record format of :mod:`mcts_envs.records`, which ``mcts-envs replay`` reads;
 a resignation is recorded with ``returns`` +1/-1 and ``result`` ``"player_N resigned"``, a game
 left unfinished with ``returns`` ``null``.
@@ -86,7 +86,6 @@ class PlaySession:
         self.states: list[np.ndarray] = [game.initial_state()]
         self.actions: list[int] = []
         self.chance: list[int] = []
-        self._rng = np.random.default_rng(seed)
         self.agent.restart(self.states[0])
 
     @property
@@ -122,9 +121,12 @@ class PlaySession:
         return action
 
     def play_chance(self) -> int:
-        """Sample and play a chance outcome; returns it."""
+        """Sample and play a chance outcome (a function of the seed and the number of actions
+        so far, so an undo cannot fish for better draws); returns it."""
         outcomes, probabilities = self.game.chance_outcomes(self.state)
-        outcome = int(self._rng.choice(outcomes, p=probabilities))
+        # seeded by the draw's place in the game: an undo and replay meets the same draw
+        generator = np.random.default_rng([self.seed, len(self.actions)])
+        outcome = int(generator.choice(outcomes, p=probabilities))
         self._push(outcome, chance=True)
         return outcome
 

@@ -158,3 +158,29 @@ def test_play_reads_stdin_of_a_real_process(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "you play b2" in result.stdout
     assert json.loads(out_file.read_text())["result"] == "player_0 resigned"
+
+
+def test_undo_cannot_fish_for_other_tantrix_draws():
+    from agents.play import PlaySession
+    from agents.random_agent import RandomAgent
+
+    game = mcts_envs.make_game("tantrix")
+    session = PlaySession(game, RandomAgent(seed=0), RandomAgent(seed=1), 0, 7, ["human", "r"])
+    while session.to_move() != 0:
+        if session.to_move() == -1:
+            session.play_chance()
+        else:
+            session.play_agent()
+    legal = game.legal_actions(session.state)
+
+    def continue_after(action: int) -> list[int]:
+        session.play_text(game.action_to_string(session.state, int(action)))
+        while session.to_move() == -1:
+            session.play_chance()
+        return list(session.actions)
+
+    before = len(session.actions)
+    first = continue_after(legal[0])
+    assert len(first) >= before + 2  # the move, then at least one draw
+    assert session.undo() > 0
+    assert continue_after(legal[0]) == first
