@@ -29,6 +29,7 @@ AGENT_KINDS: dict[str, str] = {
     "minimax2": "agents.minimax:Minimax2Agent",
     "alphabeta": "agents.alphabeta:AlphaBetaAgent",
     "mcts": "agents.mcts:MCTSAgent",
+    "perfect": "agents.perfect:PerfectAgent",
 }
 
 #: Parameters of agent constructors that are not spec options.
