@@ -1,10 +1,11 @@
-"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list`` (also ``python -m agents``).
+"""The ``mcts-envs`` command line: ``match``, ``replay``, ``expert``, ``list`` (also ``python -m agents``).
 
 Examples::
 
     mcts-envs match ultimate_tictactoe "mcts:iterations=2000" random --games 100 --seed 1
     mcts-envs match tictactoe alphabeta random --games 20 --out games.jsonl --workers 2
     mcts-envs replay games.jsonl --game 3 --delay 0.5
+    mcts-envs expert tictactoe "mcts:iterations=400" --games 50 --out data.npz --symmetries
     mcts-envs list
 """
 
@@ -16,6 +17,8 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from agents.expert_cli import add_parser as add_expert_parser
+from agents.expert_cli import run as run_expert
 from agents.spec import describe_agent, list_agents
 from mcts_envs.core.errors import MctsEnvsError
 
@@ -61,6 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="JSON-lines file of game records")
     replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
     replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
+
+    add_expert_parser(commands)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -228,6 +233,8 @@ def main(
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
+        if args.command == "expert":
+            return run_expert(args, out)
         return _command_list(args, out)
     except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
         print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
