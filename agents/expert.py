@@ -258,14 +258,13 @@ def augment(data: dict[str, np.ndarray], game_name: str) -> dict[str, np.ndarray
     count = len(symmetries)
     images: dict[str, list[np.ndarray]] = {name: [] for name in ROW_FIELDS}
     for symmetry in range(count):
-        images["observations"].append(
-            symmetries.transform_observation(symmetry, data["observations"])
+        observations, masks, policies, actions = symmetries.transform_rows(
+            symmetry, data["observations"], data["masks"], data["policies"], data["actions"]
         )
-        images["masks"].append(symmetries.transform_vector(symmetry, data["masks"]))
-        images["policies"].append(symmetries.transform_vector(symmetry, data["policies"]))
-        images["actions"].append(
-            symmetries.transform_actions(symmetry, data["actions"]).astype(np.int32)
-        )
+        images["observations"].append(observations)
+        images["masks"].append(masks)
+        images["policies"].append(policies)
+        images["actions"].append(actions.astype(np.int32))
         images["symmetry"].append(np.full(len(data["actions"]), symmetry, np.int8))
         for name in ("values", "outcomes", "finished", "players", "game_index", "ply"):
             images[name].append(data[name])

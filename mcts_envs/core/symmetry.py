@@ -25,6 +25,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -167,13 +168,34 @@ class Symmetries:
         moved = flat[..., self._cell_inverse[self._check(symmetry)], :]
         return moved.reshape(observation.shape)
 
+    def transform_rows(
+        self,
+        symmetry: int,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        policies: np.ndarray,
+        actions: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Images of a batch of decisions: ``(observations, masks, policies, actions)``, each with
+        a leading batch axis (the interface dataset augmentation uses for every game)."""
+        return (
+            self.transform_observation(symmetry, observations),
+            self.transform_vector(symmetry, masks),
+            self.transform_vector(symmetry, policies),
+            self.transform_actions(symmetry, actions),
+        )
 
-def game_symmetries(game_name: str) -> Symmetries:
+
+def game_symmetries(game_name: str) -> Any:
     """The symmetries of game ``game_name`` (from ``mcts_envs/games/<game>/symmetry.py``).
 
+    Returns:
+        A :class:`Symmetries` (fixed permutations), or for Tantrix a
+        :class:`~mcts_envs.games.tantrix.symmetry.TantrixRotations`, whose maps depend on the
+        position; both have ``names``, ``len()`` and ``transform_rows``.
+
     Raises:
-        InvalidOptionError: if the game defines no symmetry maps (the message says why, e.g.
-            Tantrix, whose action window moves with the tiles).
+        InvalidOptionError: if the game defines no symmetry maps.
     """
     try:
         module = importlib.import_module(f"mcts_envs.games.{game_name}.symmetry")

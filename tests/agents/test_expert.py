@@ -109,15 +109,16 @@ def test_opponent_mode_records_only_the_expert_seat():
     assert str(data["opponent"]) == "random"
 
 
-def test_chance_game_records_decisions_only():
-    data = generate_expert_data(ExpertConfig("tantrix", "random", 1, seed=0, max_moves=5))
-    assert len(data["actions"]) == 5
+def test_chance_game_records_decisions_and_hex_rotations():
+    data = generate_expert_data(
+        ExpertConfig("tantrix", "random", 1, seed=0, max_moves=5, symmetries=True)
+    )
+    assert len(data["actions"]) == 5 * 6
+    assert np.all(data["masks"][np.arange(30), data["actions"]] == 1)
     assert data["observations"].shape[1:] == mcts_envs.make_game("tantrix").info.observation_shape
 
 
 def test_bad_configs_are_refused_before_playing():
-    with pytest.raises(InvalidOptionError, match="window"):
-        generate_expert_data(ExpertConfig("tantrix", "random", 1, symmetries=True))
     with pytest.raises(InvalidOptionError, match="games must be"):
         generate_expert_data(ExpertConfig("tictactoe", "random", 0))
     with pytest.raises(InvalidOptionError, match="unknown agent"):

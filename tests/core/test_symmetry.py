@@ -36,7 +36,7 @@ def _random_game(game, seed, limit):
 
 
 def test_games_with_symmetries():
-    assert games_with_symmetries() == sorted(GAMES)
+    assert games_with_symmetries() == sorted([*GAMES, "tantrix"])
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -132,5 +132,48 @@ def test_bad_symmetry_arguments_are_refused_clearly():
         symmetries.transform_action(8, 0)
     with pytest.raises(InvalidOptionError, match="last axis of 9"):
         symmetries.transform_vector(1, np.zeros(10))
-    with pytest.raises(InvalidOptionError, match="window"):
-        game_symmetries("tantrix")
+    with pytest.raises(InvalidOptionError, match=r"0\.\.5"):
+        game_symmetries("tantrix").transform_action(6, np.zeros((58, 58, 27), np.int8), 0)
+
+
+def test_tantrix_rotations_replay_through_the_forward_model():
+    """Same draws, turned placements: the image game's decisions are the images, at every step."""
+    game = mcts_envs.make_game("tantrix")
+    rotations = game_symmetries("tantrix")
+    assert len(rotations) == 6
+    checked = 0
+    for seed in (3,):  # one whole game (about 60 decisions, the window recentred often)
+        generator = np.random.default_rng(seed)
+        states = [game.initial_state() for _ in range(6)]
+        while game.current_player(states[0]) != TERMINAL and checked < 400:
+            player = game.current_player(states[0])
+            if player < 0:  # chance: the same tile for every image
+                outcomes, probabilities = game.chance_outcomes(states[0])
+                draw = int(outcomes[generator.choice(len(outcomes), p=probabilities)])
+                states = [game.apply(s, draw) for s in states]
+                continue
+            legal = game.legal_actions(states[0])
+            action = int(generator.choice(legal))
+            observations = [game.observation(states[0], viewer) for viewer in (0, 1)]
+            mask = game.action_mask(states[0])
+            for symmetry in range(1, 6):
+                image = states[symmetry]
+                assert game.current_player(image) == player
+                for viewer in (0, 1):
+                    assert np.array_equal(
+                        game.observation(image, viewer),
+                        rotations.transform_observation(symmetry, observations[viewer]),
+                    )
+                assert np.array_equal(
+                    game.action_mask(image),
+                    rotations.transform_vector(symmetry, observations[0], mask),
+                )
+            states = [states[0]] + [
+                game.apply(states[s], rotations.transform_action(s, observations[player], action))
+                for s in range(1, 6)
+            ]
+            states[0] = game.apply(states[0], action)
+            checked += 1
+        for image in states[1:]:
+            assert np.array_equal(game.score(image), game.score(states[0]))
+    assert checked > 40
