@@ -196,7 +196,7 @@ def test_mistake_rates_against_the_oracle(game, solved):
     report = mistake_rate(labels, lambda g, s: uniform.policy(g, s)[0])
     assert report.mistake_mass == pytest.approx(np.mean(expected))
     assert 0 < report.interval[0] <= report.rate <= report.interval[1]
-    shallow = mistake_rate(labels, make_agent("alphabeta:depth=1", seed=0).act_state)
+    shallow = mistake_rate(labels, make_agent("minimax2", seed=0).act_state)
     assert shallow.mistakes > 0
 
 
