@@ -11,7 +11,8 @@ that distribution at the temperature of AlphaZero's schedule
 
 Reproducible: game ``i`` is a function of ``(config, i)`` only (its seeds come from
 ``numpy.random.SeedSequence(seed).spawn(games)[i]``, fresh agents per game), so the output is
-identical for any number of worker processes.
+identical for any number of worker processes (for experts with iteration or depth budgets; a
+budget in seconds depends on the machine's speed).
 
 File format (``.npz``; ``numpy.load(path)`` reads it, no pickle; ``N`` rows, one per recorded
 decision, times the number of symmetries with ``symmetries=True``):
