@@ -30,6 +30,7 @@ AGENT_KINDS: dict[str, str] = {
     "alphabeta": "agents.alphabeta:AlphaBetaAgent",
     "mcts": "agents.mcts:MCTSAgent",
     "ppo": "agents.adapters:SavedPPOAgent",
+    "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
     "perfect": "agents.perfect:PerfectAgent",
 }
 
