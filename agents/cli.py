@@ -24,6 +24,9 @@ from agents.expert_cli import add_parser as add_expert_parser
 from agents.expert_cli import run as run_expert
 from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
+from agents.tournament_cli import COMMANDS as EVALUATION_COMMANDS
+from agents.tournament_cli import add_commands as add_evaluation_commands
+from agents.tournament_cli import run_command as run_evaluation_command
 from agents.uai import add_uai_command, run_uai_command
 from agents.web import command as serve_command
 from mcts_envs.core.errors import MctsEnvsError
@@ -85,6 +88,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_uai_command(commands)
     serve_command.add_serve_parser(commands)
     add_expert_parser(commands)
+    add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -283,6 +287,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return serve_command.run(args, out)
         if args.command == "expert":
             return run_expert(args, out)
+        if args.command in EVALUATION_COMMANDS:
+            return run_evaluation_command(args, out)
         return _command_list(args, out)
     except BrokenPipeError:
         raise
