@@ -1,11 +1,12 @@
-"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list``, ``play``, ``uai`` (also
-``python -m agents``).
+"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list``, ``play``, ``uai``,
+``expert`` (also ``python -m agents``).
 
 Examples::
 
     mcts-envs match ultimate_tictactoe "mcts:iterations=2000" random --games 100 --seed 1
     mcts-envs match tictactoe alphabeta random --games 20 --out games.jsonl --workers 2
     mcts-envs replay games.jsonl --game 3 --delay 0.5
+    mcts-envs expert tictactoe "mcts:iterations=400" --games 50 --out data.npz --symmetries
     mcts-envs list
     mcts-envs play tictactoe --opponent "mcts:iterations=2000" --seat 1 --out mine.jsonl
     mcts-envs uai --agent "mcts:iterations=100000"
@@ -19,6 +20,8 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from agents.expert_cli import add_parser as add_expert_parser
+from agents.expert_cli import run as run_expert
 from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
 from agents.tournament_cli import COMMANDS as EVALUATION_COMMANDS
@@ -84,6 +87,7 @@ def _build_parser() -> argparse.ArgumentParser:
     add_play_command(commands)
     add_uai_command(commands)
     serve_command.add_serve_parser(commands)
+    add_expert_parser(commands)
     add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
@@ -281,6 +285,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return run_uai_command(args, out, keys)
         if args.command == "serve":
             return serve_command.run(args, out)
+        if args.command == "expert":
+            return run_expert(args, out)
         if args.command in EVALUATION_COMMANDS:
             return run_evaluation_command(args, out)
         return _command_list(args, out)
