@@ -194,6 +194,7 @@ class MCTSAgent(ForwardModelAgent):
         self.last_search: dict[str, Any] = {}
         #: The last :class:`~agents.result.SearchResult`.
         self.last_result: SearchResult | None = None
+        self._last_num_actions = 0
 
     # -- Agent protocol ---------------------------------------------------------------------
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -203,6 +204,14 @@ class MCTSAgent(ForwardModelAgent):
             IllegalActionError: if ``state`` is terminal or a chance node.
         """
         return self.search(game, state).action
+
+    @property
+    def last_policy(self) -> tuple[np.ndarray, float] | None:
+        """``(root visit distribution float64[num_actions], root value for the mover)`` of the
+        last decision (made dense on request from :attr:`last_result`), or None before one."""
+        if self.last_result is None:
+            return None
+        return self.last_result.policy(self._last_num_actions), self.last_result.value
 
     def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
         """``(root visit distribution float64[num_actions], root value in [-1, 1])``.
@@ -230,6 +239,7 @@ class MCTSAgent(ForwardModelAgent):
         start = time.perf_counter()
         game, state = game_and_state(env_or_game, state)
         state, player = check_decision("MCTS", game, state)
+        self._last_num_actions = game.info.num_actions
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None

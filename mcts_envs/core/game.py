@@ -234,7 +234,8 @@ class KernelGame(Game):
     """Implements the :class:`Game` protocol on top of a game's :class:`GameKernels`.
 
     Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
-    ``to_text`` and ``from_text``. They may override ``action_to_string`` and ``step_info``.
+    ``to_text`` and ``from_text``. They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    ``normalise_move_text``) and ``step_info``.
     """
 
     info: GameInfo
@@ -417,9 +418,49 @@ class KernelGame(Game):
         self.kernels.random_playout(final, make_rng(seed))
         return final
 
+    #: How moves are written, in one line (shown by ``mcts-envs play``; see the game card).
+    notation = "a move is its action number"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
         """A human-readable name of ``action`` in ``state`` (default: the integer)."""
         return str(int(action))
+
+    def normalise_move_text(self, text: str) -> str:
+        """``text`` in the canonical spelling of :meth:`action_to_string`, for comparison.
+
+        The default lowercases and collapses runs of spaces; games with several accepted
+        spellings of a move (abbreviations) override it.
+        """
+        return " ".join(text.lower().split())
+
+    def string_to_action(self, state: np.ndarray, text: str) -> int:
+        """The legal action of the player to move whose name (:meth:`action_to_string`) is
+        ``text``; case and spacing are ignored, and the game's abbreviations accepted.
+
+        Raises:
+            ActionTypeError: if ``text`` is not a str.
+            IllegalActionError: if no legal action here has that name (the message says how moves
+                are written and lists legal moves), or no player is to move.
+        """
+        self.check_state(state)
+        if not isinstance(text, str):
+            raise ActionTypeError(f"a move is a str, got {type(text).__name__}")
+        legal = self.legal_actions(state)
+        wanted = self.normalise_move_text(text)
+        names = []
+        for action in legal:
+            name = self.action_to_string(state, int(action))
+            if self.normalise_move_text(name) == wanted:
+                return int(action)
+            names.append(name)
+        shown = repr(text[:40] + ("..." if len(text) > 40 else ""))
+        if not len(legal):
+            raise IllegalActionError(f"{self.info.name}: no player is to move here (got {shown})")
+        listed = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
+        raise IllegalActionError(
+            f"{self.info.name}: {shown} is not a legal move here ({self.notation}); "
+            f"legal here: {listed}"
+        )
 
     def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
         """Extra facts for the env's ``infos`` after each step, or ``None`` for none."""

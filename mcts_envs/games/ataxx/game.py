@@ -178,9 +178,16 @@ class Ataxx(KernelGame):
             raise IllegalActionError(f"ataxx: illegal move {text!r}; {reason}")
         return int(action)
 
+    notation = "a UAI move: the destination of a copy ('b6'), origin and destination of a jump ('a7c5'), or '0000' to pass"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
         """The UAI string of ``action`` (see :meth:`move_to_uai`)."""
         return self.move_to_uai(state, action)
+
+    def string_to_action(self, state: np.ndarray, text: str) -> int:
+        """The action of a UAI move string, any case, spaces around ignored (see
+        :meth:`uai_to_move`, which raises the errors)."""
+        return self.uai_to_move(state, text.strip().lower() if isinstance(text, str) else text)
 
     def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
         """Stone counts (``player_0``, ``player_1``) and the halfmove clock."""

@@ -8,9 +8,17 @@ Every move adds one stone, so white has as many stones as black (white to move) 
 (black to move); the side must agree with the counts. The result is read off the board: five in a
 row for both is a draw, for one player a win for that player, a full board otherwise a draw. A
 finished game keeps the side that would move next.
+
+Move notation (:meth:`PentagoTwist.action_to_string`, read back by ``string_to_action``): the
+square (column ``a``-``f`` from the left, row ``1``-``6`` from the bottom), the quadrant
+(``tl`` top-left, ``tr``, ``bl``, ``br``) and the transform (``rotate``: 90 degrees clockwise,
+``flip``: left-right), e.g. ``"c4 tl rotate"``. Typed moves may abbreviate and drop the spaces:
+``c4tlr``, ``c4 tr f``; quadrants may also be given by number (``0``-``3`` or ``q0``-``q3``).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -23,6 +31,12 @@ TEXT_FORMAT = (
     "e.g. '....../....../....../....../....../...... w'"
 )
 SIDES = "wb"
+#: Quadrant names in the move notation, by quadrant number (0 top-left ... 3 bottom-right).
+QUADRANT_ABBREVIATIONS = ("tl", "tr", "bl", "br")
+_MOVE = re.compile(
+    r"^([a-f])\s*([1-6])\s*(tl|tr|bl|br|q?[0-3]|top-left|top-right|bottom-left|bottom-right)"
+    r"\s*(r|rot|rotate|f|flip)$"
+)
 
 
 def split_action(action: int) -> tuple[int, int, int, int]:
@@ -80,10 +94,28 @@ class PentagoTwist(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(6, 6)
 
+    notation = (
+        "square (a-f from the left, 1-6 from the bottom), quadrant (tl tr bl br) and rotate "
+        "(clockwise) or flip (left-right), e.g. 'c4 tl rotate' or 'c4tlr'"
+    )
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        """E.g. ``"r2c3 q1 rotate"``: place on row 2, column 3, then rotate quadrant 1."""
+        """E.g. ``"d4 tr rotate"``: place on row 2 (from the top), column 3, then rotate quadrant 1."""
         row, col, quadrant, op = split_action(int(action))
-        return f"r{row}c{col} q{quadrant} {k.OP_NAMES[op]}"
+        return f"{'abcdef'[col]}{k.SIZE - row} {QUADRANT_ABBREVIATIONS[quadrant]} {k.OP_NAMES[op]}"
+
+    def normalise_move_text(self, text: str) -> str:
+        """The canonical spelling of a move written with abbreviations (``"c4tlr"``)."""
+        plain = " ".join(text.lower().split())
+        match = _MOVE.match(plain)
+        if match is None:
+            return plain
+        column, row, quadrant, op = match.groups()
+        if quadrant[-1].isdigit():
+            quadrant = QUADRANT_ABBREVIATIONS[int(quadrant[-1])]
+        elif "-" in quadrant:
+            quadrant = QUADRANT_ABBREVIATIONS[k.QUADRANT_NAMES.index(quadrant)]
+        return f"{column}{row} {quadrant} {'rotate' if op.startswith('r') else 'flip'}"
 
     def to_text(self, state: np.ndarray) -> str:
         board = self.board(self.check_state(state))

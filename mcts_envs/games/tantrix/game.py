@@ -13,6 +13,11 @@ Text record: space-separated ``key=value`` fields, tiles by their official numbe
 who got it (or ``-``); ``hands`` both hands (``.``-separated, ``/`` between players, ``-`` for an
 empty hand); ``board`` the placed tiles in placement order as ``q,r:tile@orientation`` (axial
 coordinates, ``-`` for none). The bag is every tile not on the board or in a hand.
+
+Move notation (:meth:`Tantrix.action_to_string`, read back by ``string_to_action``): a placement
+is the tile number, ``@``, its orientation (0-5, steps of 60 degrees clockwise) and the axial cell,
+``"#12@3 at (1,0)"``; typed moves may drop ``#``, ``at`` and the brackets: ``12@3 1,0``. Chance
+outcomes are written ``"draw #12"``.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ TEXT_FORMAT = (
 STATUS_NAMES = ("deal", "draw", "decide", "finished", "deadlock")
 PHASE_NAMES = ("forced", "free", "forced_after")
 FIRST_PLAYER_OPTIONS = ("highest_tile", "player_0")
+_PLACEMENT = re.compile(r"^#?\s*(\d+)\s*@\s*(\d+)\s*(?:at)?\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?$")
 
 
 def parse_colour(value: object) -> int:
@@ -212,6 +218,20 @@ class Tantrix(KernelGame):
         hand = self.hands(state)[mover]
         tile = f"#{hand[slot]}" if slot < len(hand) else f"slot {slot}"
         return f"{tile}@{orientation} at ({q},{r})"
+
+    notation = (
+        "tile@orientation and the axial cell q,r, e.g. '12@3 1,0' (tile 12 turned 3 steps "
+        "clockwise on cell (1,0))"
+    )
+
+    def normalise_move_text(self, text: str) -> str:
+        """The canonical spelling (``"#12@3 at (1,0)"``) of a placement typed as ``12@3 1,0``."""
+        plain = " ".join(text.lower().split())
+        match = _PLACEMENT.match(plain)
+        if match is None:
+            return plain
+        tile, orientation, q, r = (int(group) for group in match.groups())
+        return f"#{tile}@{orientation} at ({q},{r})"
 
     def step_info(self, state: np.ndarray) -> dict[str, Any]:
         last = int(state[k.LAST_DRAWN])

@@ -3,6 +3,10 @@
 Text record: three rows of ``x``, ``o`` or ``.`` separated by ``/``, a space, then the side to
 move, e.g. ``"x.o/.x./..o x"``. The side must agree with the marks (X moves when both have as
 many marks); a finished game keeps the side that would move next.
+
+Move notation (:meth:`TicTacToe.action_to_string`, read back by ``string_to_action``): the
+square, column ``a``-``c`` from the left and row ``1``-``3`` from the bottom as on a chess board:
+``b2`` is the centre (action 4), ``a3`` the top-left corner (action 0), ``c1`` the bottom-right.
 """
 
 from __future__ import annotations
@@ -47,8 +51,12 @@ class TicTacToe(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(3, 3)
 
+    notation = "a square: column a-c from the left, row 1-3 from the bottom (b2 is the centre)"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        return f"r{action // 3}c{action % 3}"
+        """The square of ``action`` (``cell = row * 3 + col``, row 0 at the top): ``"a3"`` for 0."""
+        row, col = divmod(int(action), 3)
+        return f"{'abc'[col]}{3 - row}"
 
     def to_text(self, state: np.ndarray) -> str:
         board = self.board(self.check_state(state))

@@ -3,6 +3,11 @@
 Text record: the 9x9 grid as 9 rows of ``x``, ``o`` or ``.`` separated by ``/`` (row 0 is the top
 row of boards 0-2), the side to move (``x``/``o``) and the board the mover is sent to (``0``-``8``,
 or ``-`` for any open board). The empty board is ``"........./.../......... x -"``.
+
+Move notation (:meth:`UltimateTicTacToe.action_to_string`, read back by ``string_to_action``):
+the square on the whole 9x9 grid, column ``a``-``i`` from the left and row ``1``-``9`` from the
+bottom: ``e5`` is the centre of the centre board, ``a9`` the top-left square (board 0, cell 0),
+``i1`` the bottom-right one (board 8, cell 8).
 """
 
 from __future__ import annotations
@@ -71,8 +76,15 @@ class UltimateTicTacToe(KernelGame):
                 owners[board] = 3
         return owners
 
+    notation = (
+        "a square of the 9x9 grid: column a-i from the left, row 1-9 from the bottom "
+        "(e5 is the centre of the centre board)"
+    )
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        return f"b{action // 9}c{action % 9}"
+        """The grid square of ``action = board * 9 + cell``: ``"a9"`` for 0, ``"e5"`` for 40."""
+        row, col = grid_position(int(action) // 9, int(action) % 9)
+        return f"{'abcdefghi'[col]}{9 - row}"
 
     def to_text(self, state: np.ndarray) -> str:
         grid = self.grid(self.check_state(state))
