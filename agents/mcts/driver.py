@@ -177,10 +177,17 @@ def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
     return LEAF_EXTERNAL, rollout
 
 
+#: The root mask of a search without one (shared; the loop only reads masks).
+NO_MASK = np.zeros(0, np.int8)
+
+#: Loop settings by value, one object each (their type check is then done once).
+loop_settings = functools.lru_cache(maxsize=256)(LoopSettings)
+
+
 def root_mask(game, allowed: np.ndarray | None) -> np.ndarray:
     """``int8[num_actions]`` with 1 at the ``allowed`` root moves, or an empty array (all)."""
     if allowed is None:
-        return np.zeros(0, np.int8)
+        return NO_MASK
     mask = np.zeros(game.info.num_actions, np.int8)
     mask[np.asarray(allowed, np.int64)] = 1
     return mask
@@ -292,7 +299,7 @@ def run_search(
     compiled = engine(game.kernels, leaf_kernel)
     block = search_buffer_size(game)
     depth = max_depth(game)
-    cfg = LoopSettings(
+    cfg = loop_settings(
         float(settings.c_puct if external else settings.c),
         SELECT_PUCT if external else SELECT_UCT,
         bool(settings.expand_all) and not external,
@@ -317,7 +324,7 @@ def run_search(
 
     # Types are checked once per search; the loop then calls the compiled code directly (the
     # arguments keep their types: the tree's arrays are replaced by ones of the same kind).
-    compiled.run.check(arguments(1), persistent=(0, 1, 3, 8))
+    compiled.run.check(arguments(1), persistent=(0, 1, 3, 4, 7, 8))
     total = 0
     rate = 1e-9  # the fastest simulations per second seen in this search
     chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
