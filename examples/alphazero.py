@@ -1,0 +1,373 @@
+"""AlphaZero-style learning on a CPU: self-play with PUCT and a small torch network.
+
+Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``):
+
+* self-play: :class:`agents.mcts.MCTSAgent` with a :class:`agents.torch_evaluator.TorchEvaluator`
+  (PUCT, root Dirichlet noise once per search), moves drawn from the visit distribution with
+  AlphaZero's temperature schedule (:mod:`agents.temperature`);
+* every decision stored with its 8 board symmetries (:func:`mcts_envs.core.symmetry.game_symmetries`)
+  in a fixed-size replay buffer;
+* training: cross-entropy to the visit distribution plus squared error to the game's outcome;
+* evaluation through the arena (:func:`agents.arena.play_match`) against ``alphabeta`` (perfect
+  play on Tic-Tac-Toe), with the network wrapped as a registered agent kind, and on Tic-Tac-Toe
+  the mistake rate against the exact solver (:mod:`agents.mistakes`), of the network alone and
+  of the search.
+
+Run::
+
+    python examples/alphazero.py --minutes 10            # Tic-Tac-Toe, seed 0
+    python examples/alphazero.py --game ultimate_tictactoe --minutes 30
+    python examples/alphazero.py --quick                 # a smoke run of a few seconds
+
+Training time (``--minutes``) counts self-play and training, not the final evaluation. Runs
+with the same seed and the same number of iterations are identical (torch on one thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+from agents.arena import play_match, wilson_interval
+from agents.mcts import MCTSAgent
+from agents.mistakes import exact_labels, mistake_rate
+from agents.solver import shipped_solution
+from agents.spec import register_agent
+from agents.temperature import alphazero_temperature, sample_action
+from agents.torch_evaluator import TorchEvaluator
+from mcts_envs.core.registry import make_game
+from mcts_envs.core.symmetry import game_symmetries
+
+
+class Config(NamedTuple):
+    """The run's settings (see ``--help``)."""
+
+    game: str
+    minutes: float
+    seed: int
+    simulations: int
+    games_per_iteration: int
+    train_steps: int
+    batch_size: int
+    buffer_size: int
+    temperature_moves: int
+    hidden: int
+    eval_games: int
+    eval_simulations: int
+    mistake_positions: int | None
+    max_iterations: int | None
+
+
+# -- the network ------------------------------------------------------------------------------
+
+
+class Net(nn.Module):
+    """A small residual MLP over the flattened observation: policy logits and a tanh value."""
+
+    def __init__(self, observation_size: int, num_actions: int, hidden: int) -> None:
+        super().__init__()
+        self.stem = nn.Sequential(nn.Flatten(), nn.Linear(observation_size, hidden), nn.ReLU())
+        self.block = nn.Sequential(nn.Linear(hidden, hidden), nn.ReLU(), nn.Linear(hidden, hidden))
+        self.policy = nn.Linear(hidden, num_actions)
+        self.value = nn.Sequential(
+            nn.Linear(hidden, hidden // 2), nn.ReLU(), nn.Linear(hidden // 2, 1)
+        )
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.stem(x)
+        h = torch.relu(h + self.block(h))
+        return self.policy(h), torch.tanh(self.value(h)).squeeze(-1)
+
+
+def build_net(game_name: str, hidden: int) -> Net:
+    game = make_game(game_name)
+    observation = game.observation(game.initial_state(), 0)
+    return Net(int(np.prod(observation.shape)), game.info.num_actions, hidden)
+
+
+def save_net(net: Net, game_name: str, hidden: int, path: Path) -> None:
+    torch.save({"game": game_name, "hidden": hidden, "state": net.state_dict()}, path)
+
+
+def load_net(path: str) -> Net:
+    saved = torch.load(path, weights_only=True)
+    net = build_net(saved["game"], saved["hidden"])
+    net.load_state_dict(saved["state"])
+    return net.eval()
+
+
+class AlphaZeroAgent(MCTSAgent):
+    """A saved network inside the PUCT search, without noise: an agent kind for the arena
+    (``alphazero_net:weights=PATH,iterations=N``)."""
+
+    def __init__(self, *, weights: str, iterations: int = 50, seed: int | None = None) -> None:
+        evaluator = TorchEvaluator(load_net(weights))
+        super().__init__(
+            seed=seed, iterations=iterations, evaluator=evaluator, dirichlet_fraction=0.0
+        )
+        self.name = f"alphazero_net:iterations={iterations}"
+
+
+# -- self-play and the replay buffer ----------------------------------------------------------
+
+
+class ReplayBuffer:
+    """The last ``capacity`` training rows (observation, mask, visit distribution, outcome)."""
+
+    def __init__(self, capacity: int, observation_shape: tuple[int, ...], num_actions: int):
+        self.observations = np.zeros((capacity, *observation_shape), np.float32)
+        self.masks = np.zeros((capacity, num_actions), bool)
+        self.policies = np.zeros((capacity, num_actions), np.float32)
+        self.outcomes = np.zeros(capacity, np.float32)
+        self.capacity, self.size, self.next = capacity, 0, 0
+
+    def add(self, observations, masks, policies, outcomes) -> None:
+        for row in range(len(observations)):
+            i = self.next
+            self.observations[i], self.masks[i] = observations[row], masks[row]
+            self.policies[i], self.outcomes[i] = policies[row], outcomes[row]
+            self.next = (i + 1) % self.capacity
+            self.size = min(self.size + 1, self.capacity)
+
+    def sample(self, count: int, generator: np.random.Generator):
+        rows = generator.integers(0, self.size, count)
+        return (
+            torch.from_numpy(self.observations[rows]),
+            torch.from_numpy(self.masks[rows]),
+            torch.from_numpy(self.policies[rows]),
+            torch.from_numpy(self.outcomes[rows]),
+        )
+
+
+def self_play_game(game, agent: MCTSAgent, config: Config, generator: np.random.Generator):
+    """One self-play game: per decision ``(observation, mask, visits, action, player)`` and the
+    final returns."""
+    state = game.initial_state()
+    agent.restart(state)
+    rows = []
+    ply = 0
+    while True:
+        player = game.current_player(state)
+        if player < 0:  # terminal (the built-in two-player games have no chance here)
+            break
+        result = agent.search(game, state)
+        visits = result.policy(game.info.num_actions)
+        temperature = alphazero_temperature(ply, config.temperature_moves)
+        action = sample_action(visits, temperature, generator)
+        rows.append(
+            (game.observation(state, player), game.action_mask(state), visits, action, player)
+        )
+        state = game.apply(state, action)
+        agent.inform(action)
+        ply += 1
+    return rows, game.returns(state)
+
+
+def augment(symmetries, rows, returns) -> tuple[np.ndarray, ...]:
+    """The decisions of one game under every symmetry, with outcomes from the mover's view."""
+    observations = np.stack([r[0] for r in rows]).astype(np.float32)
+    masks = np.stack([r[1] for r in rows]).astype(bool)
+    policies = np.stack([r[2] for r in rows]).astype(np.float32)
+    actions = np.array([r[3] for r in rows], np.int64)
+    outcomes = np.array([returns[r[4]] for r in rows], np.float32)
+    parts = [
+        symmetries.transform_rows(s, observations, masks, policies, actions)
+        for s in range(len(symmetries))
+    ]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        np.tile(outcomes, len(parts)),
+    )
+
+
+def train(net: Net, optimiser, buffer: ReplayBuffer, config: Config, generator) -> float:
+    """``config.train_steps`` steps of Adam on the buffer; returns the mean loss."""
+    net.train()
+    total = 0.0
+    for _ in range(config.train_steps):
+        observations, masks, policies, outcomes = buffer.sample(config.batch_size, generator)
+        logits, values = net(observations)
+        log_priors = torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
+        policy_loss = -(policies * log_priors).sum(dim=1).mean()
+        value_loss = ((values - outcomes) ** 2).mean()
+        loss = policy_loss + value_loss
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        total += loss.item()
+    net.eval()
+    return total / max(config.train_steps, 1)
+
+
+# -- evaluation -------------------------------------------------------------------------------
+
+
+def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
+    """Arena match against alpha-beta and (Tic-Tac-Toe) mistake rates: report lines and the
+    figures (``match``, ``network_mistakes``, ``search_mistakes``)."""
+    lines: list[str] = []
+    figures: dict = {}
+    weights = folder / "net.pt"
+    save_net(net, config.game, config.hidden, weights)
+    register_agent("alphazero_net", AlphaZeroAgent)
+    spec = f"alphazero_net:weights={weights},iterations={config.eval_simulations}"
+    match = play_match(
+        config.game, spec, "alphabeta", config.eval_games, seed=config.seed, progress=True
+    )
+    figures["match"] = match
+    lines.append(f"arena vs alphabeta: {match_summary(match, config.eval_games)}")
+    solved = shipped_solution(make_game(config.game))
+    if solved is not None:
+        labels = exact_labels(solved)
+        if config.mistake_positions is not None:
+            labels = dataclasses.replace(
+                labels,
+                states=labels.states[: config.mistake_positions],
+                action_values=labels.action_values[: config.mistake_positions],
+            )
+        evaluator = TorchEvaluator(net)
+
+        def network_policy(game, state):
+            player = game.current_player(state)
+            priors, _ = evaluator(
+                game.observation(state, player)[None], game.action_mask(state)[None]
+            )
+            return priors[0]
+
+        report = mistake_rate(labels, network_policy, progress=True)
+        figures["network_mistakes"] = report
+        lines.append(f"network alone, mistakes vs exact solver: {report.summary()}")
+        agent = AlphaZeroAgent(
+            weights=str(weights), iterations=config.eval_simulations, seed=config.seed
+        )
+        report = mistake_rate(labels, agent.act_state, progress=True)
+        figures["search_mistakes"] = report
+        lines.append(
+            f"PUCT {config.eval_simulations} sims, mistakes vs exact solver: {report.summary()}"
+        )
+    return lines, figures
+
+
+def match_summary(match, games: int) -> str:
+    """Wins, draws and losses of the network (agent A) with Wilson 95% intervals, and its
+    losses per seat."""
+    parts = []
+    for label, count in (
+        ("wins", match.a.wins),
+        ("draws", match.a.draws),
+        ("losses", match.a.losses),
+    ):
+        low, high = wilson_interval(count, games)
+        parts.append(f"{label} {count}/{games} [{low:.3f}, {high:.3f}]")
+    seats = [0, 0]
+    for record in match.records:
+        seats[record["seat_a"]] += record["result"] == "b"
+    parts.append(f"losses as first / second player {seats[0]} / {seats[1]}")
+    return ", ".join(parts)
+
+
+# -- the loop ---------------------------------------------------------------------------------
+
+
+def run(config: Config) -> tuple[list[str], dict]:
+    """Self-play and training for ``config.minutes`` (or ``max_iterations``), then evaluation."""
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(1)
+    generator = np.random.default_rng(config.seed)
+    game = make_game(config.game)
+    symmetries = game_symmetries(config.game)
+    net = build_net(config.game, config.hidden)
+    optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    observation_shape = game.observation(game.initial_state(), 0).shape
+    buffer = ReplayBuffer(config.buffer_size, observation_shape, game.info.num_actions)
+    evaluator = TorchEvaluator(net.eval())
+    agent = MCTSAgent(
+        seed=config.seed, iterations=config.simulations, evaluator=evaluator, reuse_tree=False
+    )
+    print(f"{config.game}: compiling the PUCT search (first run: up to a minute)...", flush=True)
+    agent.prepare(game)
+    start = time.perf_counter()
+    budget = config.minutes * 60.0
+    iteration, games_played, loss = 0, 0, float("nan")
+    bar = tqdm(total=round(budget), unit="s", desc="self-play + training")
+    while time.perf_counter() - start < budget:
+        if config.max_iterations is not None and iteration >= config.max_iterations:
+            break
+        for _ in range(config.games_per_iteration):
+            rows, returns = self_play_game(game, agent, config, generator)
+            buffer.add(*augment(symmetries, rows, returns))
+            games_played += 1
+        loss = train(net, optimiser, buffer, config, generator)
+        iteration += 1
+        bar.n = min(round(time.perf_counter() - start), bar.total)
+        bar.set_postfix(
+            iteration=iteration, games=games_played, loss=f"{loss:.3f}", buffer=buffer.size
+        )
+    bar.close()
+    seconds = time.perf_counter() - start
+    stats = evaluator.stats()
+    lines = [
+        f"game {config.game}, seed {config.seed}: {iteration} iterations, {games_played} self-play "
+        f"games, {config.simulations} simulations per move, {seconds / 60:.1f} min of self-play "
+        f"and training, final loss {loss:.3f}",
+        f"evaluator: {stats.calls} calls, {stats.positions} positions, mean batch "
+        f"{stats.mean_batch:.2f}",
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        more, figures = evaluate(net, config, Path(folder))
+    figures["iterations"], figures["games"], figures["seconds"] = iteration, games_played, seconds
+    return lines + more, figures
+
+
+def parse_config(argv: list[str] | None = None) -> Config:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="tictactoe", choices=["tictactoe", "ultimate_tictactoe"])
+    parser.add_argument("--minutes", type=float, default=10.0, help="self-play + training time")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--simulations", type=int, default=None, help="PUCT simulations per move")
+    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--quick", action="store_true", help="a tiny smoke run (seconds)")
+    args = parser.parse_args(argv)
+    tictactoe = args.game == "tictactoe"
+    if args.quick:
+        return Config(args.game, args.minutes, args.seed, 8, 2, 4, 32, 2000, 2, 32, 2, 4, 40, 1)
+    simulations = args.simulations or (64 if tictactoe else 200)
+    return Config(
+        game=args.game,
+        minutes=args.minutes,
+        seed=args.seed,
+        simulations=simulations,
+        games_per_iteration=8 if tictactoe else 4,
+        train_steps=40 if tictactoe else 100,
+        batch_size=128,
+        buffer_size=40_000 if tictactoe else 200_000,
+        temperature_moves=4 if tictactoe else 12,
+        hidden=128 if tictactoe else 256,
+        eval_games=args.eval_games,
+        eval_simulations=simulations,
+        mistake_positions=None,
+        max_iterations=None,
+    )
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Run and print the report; returns the figures (for tests)."""
+    lines, figures = run(parse_config(argv))
+    for line in lines:
+        print(line)
+    return figures
+
+
+if __name__ == "__main__":
+    main()
