@@ -98,11 +98,11 @@ def main() -> None:
     print(f"{args.iterations} simulations per decision, median of {args.repeats}\n")
     header = f"{'game':<20} {'batch':>5} {'torch sims/s':>13} {'uniform sims/s':>15} {'calls':>6} {'mean batch':>10} {'in net':>7}"
     print(header)
+    settings = dict(iterations=args.iterations, reuse_tree=False, win_check=False, solver=False)
     for name in args.games:
         game = make_game(name)
         size = int(game.observation(game.initial_state(), 0).size)
         net = SmallNet(size, game.info.num_actions, args.hidden).eval()
-        settings = dict(iterations=args.iterations, reuse_tree=False, win_check=False, solver=False)
         print(f"{name}: loading or compiling the PUCT search...", flush=True)
         for batch in args.batches:
             evaluator = TorchEvaluator(net)

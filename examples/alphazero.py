@@ -44,6 +44,7 @@ from agents.solver import shipped_solution
 from agents.spec import register_agent
 from agents.temperature import alphazero_temperature, sample_action
 from agents.torch_evaluator import TorchEvaluator
+from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.symmetry import game_symmetries
 
@@ -157,7 +158,7 @@ def self_play_game(game, agent: MCTSAgent, config: Config, generator: np.random.
     ply = 0
     while True:
         player = game.current_player(state)
-        if player < 0:  # terminal (the built-in two-player games have no chance here)
+        if player == TERMINAL:  # (Tic-Tac-Toe and Ultimate have no chance nodes)
             break
         result = agent.search(game, state)
         visits = result.policy(game.info.num_actions)
