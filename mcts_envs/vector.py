@@ -50,7 +50,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, describe_actions
 from mcts_envs.core.jit import entry_point, pin_identity
 from mcts_envs.core.registry import make_game
@@ -109,6 +109,7 @@ class _Buffers(NamedTuple):
     illegal: np.ndarray  # bool[N]
     chance_log: np.ndarray  # int64[N, MAX_CHANCE_PER_STEP or 0]
     chance_count: np.ndarray  # int64[N]
+    active: np.ndarray  # bool[N] envs stepped by the next step call
 
 
 def observation_kernel(game: Any) -> Any:
@@ -340,6 +341,14 @@ def _step_chunk(
     probabilities = np.empty(chance_size, np.float64)
     result = np.zeros(2, np.float64)
     for i in range(lo, hi):
+        if not buf.active[i]:
+            buf.rewards[i, 0] = 0.0
+            buf.rewards[i, 1] = 0.0
+            buf.terminated[i] = False
+            buf.truncated[i] = False
+            buf.illegal[i] = False
+            buf.chance_count[i] = 0
+            continue
         _step_env(
             current_player,
             legal_actions,
@@ -539,10 +548,12 @@ def _rollout_parallel(
 
 
 @njit(cache=True)
-def _first_illegal(mask, actions):
-    """Index of the first env whose action is not legal, or -1."""
+def _first_illegal(mask, actions, active):
+    """Index of the first active env whose action is not legal, or -1."""
     num_actions = mask.shape[1]
     for i in range(actions.shape[0]):
+        if not active[i]:
+            continue
         action = actions[i]
         if action < 0 or action >= num_actions or not mask[i, action]:
             return i
@@ -644,6 +655,7 @@ class VectorGame:
             illegal=np.zeros(n, np.bool_),
             chance_log=np.zeros((n, chance_room), np.int64),
             chance_count=np.zeros(n, np.int64),
+            active=np.ones(n, np.bool_),
         )
         self._scratch_size = max(info.max_legal_actions, info.max_chance_outcomes, 1)
         self._chance_size = max(info.max_chance_outcomes, 1)
@@ -705,11 +717,16 @@ class VectorGame:
         self._started = True
         return self._batch()
 
-    def step(self, actions: Any) -> VectorBatch:
+    def step(self, actions: Any, active: Any = None) -> VectorBatch:
         """Play ``actions[i]`` in env ``i`` for every env (auto-resetting ended games).
 
         Args:
             actions: ``N`` integers (any integer array-like of shape ``[N]``).
+            active: optional ``bool[N]``: only envs where it is True are stepped; the others
+                keep their game and position (their actions are ignored, their rewards and flags
+                are zero and their observation, mask and player unchanged in the returned
+                batch). Lets a caller step only the envs where one seat
+                is on move (e.g. an opponent's moves).
 
         Raises:
             RuntimeError: before :meth:`reset`.
@@ -721,8 +738,18 @@ class VectorGame:
         if not self._started:
             raise RuntimeError("VectorGame: call reset() before step()")
         actions = self._check_actions(actions)
+        if active is None:
+            self._buf.active[:] = True
+        else:
+            active = np.asarray(active)
+            if active.shape != (self.num_envs,) or active.dtype != np.bool_:
+                raise InvalidOptionError(
+                    f"active must be a bool array of shape ({self.num_envs},), got "
+                    f"{active.dtype}{active.shape}"
+                )
+            self._buf.active[:] = active
         if self.illegal_action == "raise":
-            bad = int(_first_illegal(self._buf.mask, actions))
+            bad = int(_first_illegal(self._buf.mask, actions, self._buf.active))
             if bad >= 0:
                 raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         if self.threads and self._chunks > 1:
@@ -769,8 +796,6 @@ class VectorGame:
 
     # -- helpers ------------------------------------------------------------------------------
     def _check_actions(self, actions: Any) -> np.ndarray:
-        from mcts_envs.core.errors import ActionTypeError
-
         array = np.asarray(actions)
         if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":
             raise ActionTypeError(

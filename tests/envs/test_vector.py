@@ -130,8 +130,8 @@ def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
 
 def test_illegal_action_raises_naming_the_env_and_changes_nothing():
     vg = VectorGame("tictactoe", 3, seed=0)
-    batch = vg.reset()
-    batch = vg.step(np.array([4, 0, 8]))
+    vg.reset()
+    vg.step(np.array([4, 0, 8]))
     before = vg.states
     with pytest.raises(mcts_envs.IllegalActionError) as error:
         vg.step(np.array([0, 0, 1]))  # env 1 already has a mark on cell 0
@@ -172,3 +172,17 @@ def test_bad_options_are_refused():
         VectorGame("tictactoo", 1)
     with pytest.raises(RuntimeError, match="reset"):
         VectorGame("tictactoe", 1).step(np.array([0]))
+
+
+def test_active_steps_only_the_chosen_envs():
+    vg = VectorGame("tictactoe", 3, seed=0)
+    first = vg.reset()
+    before = vg.states
+    batch = vg.step(np.array([4, 99, 0]), active=np.array([True, False, True]))  # 99 ignored
+    states = vg.states
+    np.testing.assert_array_equal(states[1], before[1])
+    assert not (states[0] == before[0]).all() and not (states[2] == before[2]).all()
+    np.testing.assert_array_equal(batch.observation[1], first.observation[1])
+    assert batch.current_player.tolist() == [1, 0, 1]
+    with pytest.raises(mcts_envs.InvalidOptionError, match="active"):
+        vg.step(np.array([0, 0, 1]), active=np.array([1, 0, 1]))
