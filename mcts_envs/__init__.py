@@ -48,6 +48,11 @@ def _import_env_modules() -> list[str]:
 
 ENV_MODULES = _import_env_modules()
 
+# gymnasium.make("mcts_envs/TicTacToe-v0", opponent=...): the single-agent views, one id per game
+from mcts_envs.envs.single_agent import register_gymnasium_envs as _register_gymnasium  # noqa: E402
+
+_register_gymnasium()
+
 __all__ = [
     "CHANCE",
     "ENV_MODULES",
