@@ -13,7 +13,7 @@ What it does:
 2. the opponent is an ``OpponentPool``: frozen snapshots of the learner (one every
    ``--snapshot-every`` steps; the latest with probability 1/2, else an older one), plus a share
    of games against a uniformly random player (``--random-share``) and, optionally, a search
-   agent (``--teacher alphabeta --teacher-share 0.1``);
+   agents (``--teachers alphabeta:0.25,minimax2:0.15``);
 3. every ``--eval-every`` steps a quick batched evaluation (deterministic policy, seats
    alternating) against random and ``--eval-opponent``; the learning curve is saved as
    ``curve.png`` and ``curve.json``;
@@ -53,8 +53,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--snapshot-every", type=int, default=20_000)
     parser.add_argument("--pool-size", type=int, default=20)
     parser.add_argument("--random-share", type=float, default=0.2)
-    parser.add_argument("--teacher", default=None, help="agent spec that also plays some games")
-    parser.add_argument("--teacher-share", type=float, default=0.0)
+    parser.add_argument(
+        "--teachers",
+        default="",
+        help="agents that also play a share of the games: spec:share,... (e.g. alphabeta:0.25)",
+    )
     parser.add_argument("--eval-every", type=int, default=25_000)
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--eval-opponent", default="alphabeta", help="agent spec (curve)")
@@ -70,10 +73,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def final_opponents(text: str) -> list[tuple[str, int]]:
     """``"random:1000,mcts:iterations=200:200"`` -> ``[("random", 1000), ("mcts:...", 200)]``."""
+    return [(spec, int(games)) for spec, games in _pairs(text)]
+
+
+def spec_shares(text: str) -> list[tuple[str, float]]:
+    """``"alphabeta:0.25,minimax2:0.1"`` -> ``[("alphabeta", 0.25), ("minimax2", 0.1)]``."""
+    return [(spec, float(share)) for spec, share in _pairs(text)]
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
     pairs = []
     for item in text.split(","):
-        spec, _, games = item.strip().rpartition(":")
-        pairs.append((spec, int(games)))
+        if item.strip():
+            spec, _, value = item.strip().rpartition(":")
+            pairs.append((spec, value))
     return pairs
 
 
@@ -151,8 +164,8 @@ def main(argv: list[str] | None = None) -> dict:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     fixed = [(random_opponent(args.seed + 1), args.random_share)]
-    if args.teacher:
-        fixed.append((agent_opponent(args.teacher, seed=args.seed + 2), args.teacher_share))
+    for index, (spec, share) in enumerate(spec_shares(args.teachers)):
+        fixed.append((agent_opponent(spec, seed=args.seed + 10 + index), share))
     pool = OpponentPool(max_size=args.pool_size, seed=args.seed, fixed=fixed)
     print("compiling the batched game (numba, cached after the first run)...", flush=True)
     learner_env = LearnerVectorEnv(args.game, args.envs, opponent=pool, seed=args.seed)

@@ -126,10 +126,10 @@ def test_registered_with_gymnasium_make():
     assert gymnasium_id("tictactoe") == "mcts_envs/TicTacToe-v0"
     assert gymnasium_id("ultimate_tictactoe") == "mcts_envs/UltimateTicTacToe-v0"
     env = gymnasium.make(
-        "mcts_envs/TicTacToe-v0", opponent=make_agent("alphabeta").act, seat="player_1"
+        "mcts_envs/TicTacToe-v0", opponent=make_agent("minimax2", seed=0).act, seat="player_1"
     )
     obs, info = env.reset(seed=0)
     assert isinstance(env.unwrapped, SingleAgentEnv)
-    assert info["seat"] == "player_1" and obs.sum() == 1  # alpha-beta made the first move
+    assert info["seat"] == "player_1" and obs.sum() == 1  # minimax2 made the first move
     for name in mcts_envs.list_games():
         assert gymnasium_id(name) in gymnasium.registry
