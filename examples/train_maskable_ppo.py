@@ -66,6 +66,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="random:1000,minimax2:200,alphabeta:200,mcts:iterations=200:200",
         help="arena opponents and game counts: spec:games,...",
     )
+    parser.add_argument(
+        "--minutes", type=float, default=None, help="stop training after this wall time"
+    )
     parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true")
     return parser.parse_args(argv)
@@ -218,7 +221,8 @@ def main(argv: list[str] | None = None) -> dict:
                 self.bar.set_postfix(
                     rnd_loss=point["random"]["losses"], ev_draw=point["eval"]["draws"]
                 )
-            return True
+            # returning False stops SB3's training: the time budget is spent
+            return args.minutes is None or time.perf_counter() - start <= 60 * args.minutes
 
         def _on_training_end(self) -> None:
             self.bar.close()
@@ -260,6 +264,8 @@ def main(argv: list[str] | None = None) -> dict:
         a = match.a
         entry = {"opponent": spec, "games": a.games, "wins": a.wins, "draws": a.draws}
         entry["losses"] = a.losses
+        # deterministic players repeat games: say how many different games were played
+        entry["distinct_games"] = len({tuple(record["actions"]) for record in match.records})
         for outcome in ("wins", "draws", "losses"):
             low, high = wilson_interval(entry[outcome], a.games)
             entry[f"{outcome}_ci95"] = [round(low, 4), round(high, 4)]

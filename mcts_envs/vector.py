@@ -110,6 +110,7 @@ class _Buffers(NamedTuple):
     chance_log: np.ndarray  # int64[N, MAX_CHANCE_PER_STEP or 0]
     chance_count: np.ndarray  # int64[N]
     active: np.ndarray  # bool[N] envs stepped by the next step call
+    num_legal: np.ndarray  # int64[N] legal actions at the current position
 
 
 def observation_kernel(game: Any) -> Any:
@@ -165,6 +166,7 @@ def _observe(legal_actions, observation_planes, buf, i, player, scratch):
     count = legal_actions(state, scratch)
     for j in range(count):
         mask[scratch[j]] = True
+    buf.num_legal[i] = count  # scratch[:count] keeps the legal actions until its next use
 
 
 @njit(cache=True)
@@ -445,23 +447,13 @@ def _rollout_chunk(
     scratch = np.empty(scratch_size, np.int64)
     probabilities = np.empty(chance_size, np.float64)
     result = np.zeros(2, np.float64)
-    num_actions = buf.mask.shape[1]
     finished = 0
     for i in range(lo, hi):
         rng = action_rngs[i : i + 1]
-        mask = buf.mask[i]
+        # _step_env ends with _observe, which leaves the legal actions in scratch[:num_legal[i]]
+        legal_actions(buf.states[i], scratch)
         for _ in range(num_steps):
-            count = 0
-            for a in range(num_actions):
-                count += mask[a]
-            pick = rng_below(rng, count)
-            action = 0
-            for a in range(num_actions):
-                if mask[a]:
-                    if pick == 0:
-                        action = a
-                        break
-                    pick -= 1
+            action = scratch[rng_below(rng, buf.num_legal[i])]
             _step_env(
                 current_player,
                 legal_actions,
@@ -656,6 +648,7 @@ class VectorGame:
             chance_log=np.zeros((n, chance_room), np.int64),
             chance_count=np.zeros(n, np.int64),
             active=np.ones(n, np.bool_),
+            num_legal=np.zeros(n, np.int64),
         )
         self._scratch_size = max(info.max_legal_actions, info.max_chance_outcomes, 1)
         self._chance_size = max(info.max_chance_outcomes, 1)

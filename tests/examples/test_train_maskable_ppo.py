@@ -26,6 +26,7 @@ def test_train_maskable_ppo_example_runs_tiny(tmp_path):
     )  # fmt: skip
     assert results["steps"] >= 512
     assert [entry["games"] for entry in results["arena"]] == [6, 2]
+    assert all(1 <= entry["distinct_games"] <= entry["games"] for entry in results["arena"])
     assert (tmp_path / "model.zip").exists() and (tmp_path / "curve.png").stat().st_size > 1000
     curve = json.loads((tmp_path / "curve.json").read_text())
     assert [point["steps"] for point in curve][:2] == [0, 256]
