@@ -2,13 +2,18 @@
 
 :class:`PolicyAgent` wraps any function ``fn(observation, action_mask) -> action``;
 :class:`MaskablePPOAgent` wraps a Stable-Baselines3 ``sb3_contrib.MaskablePPO`` model (optional
-dependency, imported only when used). To use an adapter in the arena or the CLI, register a class
-that builds it: ``register_agent("mypolicy", MyPolicyAgent)``.
+dependency, imported only when used); the ``ppo`` agent spec (``"ppo:path=model.zip"``) is
+:class:`SavedPPOAgent`, which loads each saved model once per process. To use another adapter in
+the arena or the CLI, register a class that builds it: ``register_agent("mypolicy", MyAgent)``,
+from a module named with ``--agent-module`` or an ``mcts_envs.agents`` entry point.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,18 +71,18 @@ class MaskablePPOAgent(PolicyAgent):
     """Plays a trained ``sb3_contrib.MaskablePPO`` model (a model object or a saved path).
 
     Args:
-        model: the model, or a path for ``MaskablePPO.load``.
+        model: the model, or a path (``str`` or path-like) for ``MaskablePPO.load``.
         deterministic: take the most likely action (else sample from the policy).
         name: label for tables and records.
 
     Raises:
         OptionalDependencyError: if ``sb3_contrib`` is not installed and a path is given.
+        FileNotFoundError: if the path does not exist.
     """
 
     def __init__(self, model: Any, *, deterministic: bool = True, name: str = "maskable_ppo"):
-        if isinstance(model, str):
-            sb3_contrib = require_optional("sb3_contrib", "train")
-            model = sb3_contrib.MaskablePPO.load(model)
+        if isinstance(model, str | os.PathLike):
+            model = load_maskable_ppo(model)
         self.model = model
         self.deterministic = deterministic
 
@@ -88,3 +93,39 @@ class MaskablePPOAgent(PolicyAgent):
             return int(np.asarray(action).reshape(()))
 
         super().__init__(predict, name=name)
+
+
+def load_maskable_ppo(path: str | os.PathLike) -> Any:
+    """``MaskablePPO.load(path)``, loaded once per process for each file version.
+
+    Raises:
+        OptionalDependencyError: if ``sb3_contrib`` is not installed (the ``train`` extra).
+        FileNotFoundError: if ``path`` does not exist.
+    """
+    resolved = Path(path).expanduser().resolve()
+    if not resolved.is_file():
+        raise FileNotFoundError(f"no saved model at {path} (expected a MaskablePPO .zip file)")
+    return _load_cached(str(resolved), resolved.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(path: str, mtime_ns: int) -> Any:
+    """One loaded model per (file, modification time) and process; ``mtime_ns`` keys the cache."""
+    sb3_contrib = require_optional("sb3_contrib", "train")
+    return sb3_contrib.MaskablePPO.load(path, device="cpu")
+
+
+class SavedPPOAgent(MaskablePPOAgent):
+    """The ``ppo`` agent spec: a saved MaskablePPO model, e.g. ``"ppo:path=model.zip"``.
+
+    The model is loaded once per process (see :func:`load_maskable_ppo`), so a match of many games
+    loads it once per worker. ``seed`` is accepted for the arena; a deterministic policy ignores it.
+
+    Args:
+        path: the saved model (``.zip`` written by ``model.save``).
+        deterministic: take the most likely action (else sample).
+        seed: unused (the policy's own sampling uses torch's generator).
+    """
+
+    def __init__(self, path: str, deterministic: bool = True, seed: int | None = None):
+        super().__init__(load_maskable_ppo(path), deterministic=deterministic, name=f"ppo:{path}")

@@ -20,11 +20,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.spec import make_agent
+from agents.base import ForwardModelAgent
+from agents.spec import import_agent_module, make_agent
+from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.registry import get_entry, make_game
@@ -64,11 +66,35 @@ def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[flo
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
+    if successes == 0:  # exact ends: floating point would leave 1e-17 and spoil Elo bounds
+        return 0.0, _wilson_high(p, trials, z)
+    if successes == trials:
+        return 1.0 - _wilson_high(0.0, trials, z), 1.0
+    return _wilson_low(p, trials, z), _wilson_high(p, trials, z)
+
+
+def _wilson_bounds(p: float, trials: int, z: float) -> tuple[float, float]:
     z2 = z * z
     denominator = 1.0 + z2 / trials
     center = (p + z2 / (2 * trials)) / denominator
     half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
     return max(0.0, center - half), min(1.0, center + half)
+
+
+def _wilson_low(p: float, trials: int, z: float) -> float:
+    return _wilson_bounds(p, trials, z)[0]
+
+
+def _wilson_high(p: float, trials: int, z: float) -> float:
+    return _wilson_bounds(p, trials, z)[1]
+
+
+def format_elo(value: float) -> str:
+    """An Elo difference as ``+12`` / ``-7`` / ``0`` / ``+inf`` (never ``-0``)."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}"
 
 
 def elo_difference(score: float) -> float:
@@ -113,6 +139,8 @@ def play_game(
     seat_a = index % 2
     agent_a = make_agent(spec_a, seed=seed_a)
     agent_b = make_agent(spec_b, seed=seed_b)
+    for agent in (agent_a, agent_b):
+        agent.prepare(game)  # compiled already in this process: keeps compilation off the clock
     seated = [agent_a, agent_b] if seat_a == 0 else [agent_b, agent_a]
     chance_generator = np.random.default_rng(seed_chance)
     state = game.initial_state()
@@ -137,6 +165,8 @@ def play_game(
             moves[player] += 1
         state = game.apply(state, action)
         actions.append(action)
+        for agent in (agent_a, agent_b):
+            agent.inform(action)
     finished = game.current_player(state) == TERMINAL
     returns = [float(r) for r in game.returns(state)]
     if not finished:
@@ -171,10 +201,14 @@ def _play_game_star(arguments: tuple) -> dict[str, Any]:
     return play_game(*arguments)
 
 
-def warm_up(game_name: str, specs: Sequence[str]) -> None:
-    """Let each agent make one untimed move from the initial state (compiles its kernels).
+def prepare_agents(
+    game_name: str, specs: Sequence[str], announce: Callable[[str], None] | None = None
+) -> None:
+    """Compile what each agent's decisions need, before any clock runs (see ``Agent.prepare``).
 
-    Keeps JIT compile time out of the match's moves/s; games are unaffected (fresh agents).
+    ``announce`` (e.g. ``print`` to stderr) is told once per compiled agent kind what is being
+    compiled. Agents without their own ``prepare`` make one untimed move from the first decision
+    instead. Games are unaffected: every game builds fresh agents.
     """
     game = make_game(game_name)
     state = game.initial_state()
@@ -182,10 +216,23 @@ def warm_up(game_name: str, specs: Sequence[str]) -> None:
     while game.current_player(state) == CHANCE:
         outcomes, probabilities = game.chance_outcomes(state)
         state = game.apply(state, int(outcomes[generator.choice(len(outcomes), p=probabilities)]))
-    if game.current_player(state) == TERMINAL:
-        return
-    for spec in specs:
-        make_agent(spec, seed=0).act_state(game, state)
+    for spec in dict.fromkeys(specs):
+        agent = make_agent(spec, seed=0)
+        if type(agent).prepare is not ForwardModelAgent.prepare:
+            if announce is not None:
+                kind = spec.partition(":")[0]
+                announce(f"compiling {kind} for {game.info.name} (first use; cached afterwards)...")
+            agent.prepare(game)
+        elif game.current_player(state) != TERMINAL:
+            agent.act_state(game, state)
+
+
+def _start_worker(game_name: str, specs: Sequence[str], agent_modules: Sequence[str]) -> None:
+    """Initializer of match worker processes: die with the parent, register, prepare."""
+    exit_with_parent()
+    for module in agent_modules:
+        import_agent_module(module)
+    prepare_agents(game_name, specs)
 
 
 @dataclass
@@ -258,21 +305,37 @@ class MatchResult:
         return elo_difference(self.a.score), elo_difference(low), elo_difference(high)
 
     def summary(self) -> str:
-        """A small text table: W/D/L, win rate with Wilson 95% interval, score, moves/s."""
+        """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.
+
+        Rows are labelled ``A`` and ``B`` (so two agents with one spec are told apart); games cut
+        by a move cap are counted and shown as unfinished.
+        """
+        played = len(self.records)
+        unfinished = played - self.a.games
+        head = f"{self.game}: {played} games in {self.seconds:.1f} s"
+        if unfinished:
+            head += f" ({self.a.games} finished, {unfinished} unfinished: cut by the move cap)"
+        width = max(len("agent"), len(self.a.spec), len(self.b.spec))
         lines = [
-            f"{self.game}: {self.a.games} games in {self.seconds:.1f} s",
-            f"{'agent':<34} {'W':>4} {'D':>4} {'L':>4}  {'win rate [95% CI]':<22} "
+            head,
+            f"   {'agent':<{width}} {'W':>4} {'D':>4} {'L':>4}  {'win rate [95% CI]':<22} "
             f"{'score':>6}  {'moves/s':>9}",
         ]
-        for stats in (self.a, self.b):
+        for label, stats in (("A", self.a), ("B", self.b)):
             low, high = stats.win_interval()
             lines.append(
-                f"{stats.spec:<34} {stats.wins:>4} {stats.draws:>4} {stats.losses:>4}  "
-                f"{stats.win_rate:5.3f} [{low:5.3f}, {high:5.3f}]    {stats.score:6.3f}  "
-                f"{stats.moves_per_second:9.1f}"
+                f"{label}  {stats.spec:<{width}} {stats.wins:>4} {stats.draws:>4} "
+                f"{stats.losses:>4}  {stats.win_rate:5.3f} [{low:5.3f}, {high:5.3f}]    "
+                f"{stats.score:6.3f}  {stats.moves_per_second:9.1f}"
             )
-        elo, low, high = self.elo_interval()
-        lines.append(f"Elo of A minus B: {elo:+.0f} [{low:+.0f}, {high:+.0f}]")
+        if self.a.games:
+            elo, low, high = self.elo_interval()
+            lines.append(
+                f"Elo of A minus B: {format_elo(elo)} [{format_elo(low)}, {format_elo(high)}] "
+                f"(from the score with draws as half; 95% Wilson interval)"
+            )
+        else:
+            lines.append("Elo of A minus B: no finished game")
         return "\n".join(lines)
 
 
@@ -302,48 +365,78 @@ def summarize(
     return MatchResult(game, a, b, kept)
 
 
+class MatchOptions(NamedTuple):
+    """How a match is played, beyond who plays whom.
+
+    Attributes:
+        seed: master seed; the same seed gives the same games (any number of workers).
+        workers: processes to use (1: play in this process).
+        max_moves: stop a game after this many decisions (it is then counted as unfinished).
+        agent_modules: modules to import in every process first (they call ``register_agent``).
+        announce: told what is being compiled before the first game (e.g. a print to stderr).
+    """
+
+    seed: int | None = 0
+    workers: int = 1
+    max_moves: int | None = None
+    agent_modules: tuple[str, ...] = ()
+    announce: Callable[[str], None] | None = None
+
+
 def iterate_match(
-    game: str,
-    spec_a: str,
-    spec_b: str,
-    num_games: int,
-    seed: int | None = 0,
-    workers: int = 1,
-    max_moves: int | None = None,
+    game: str, spec_a: str, spec_b: str, num_games: int, options: MatchOptions | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Yield the records of a match in game order (played in ``workers`` processes if > 1).
+    """Yield the records of a match in game order (played in ``options.workers`` processes).
+
+    Everything is checked before the first game, and the agents are prepared (compiled) before
+    any game is timed.
 
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: checked before any game.
     """
+    options = options or MatchOptions()
     name = get_entry(game).name
+    for module in options.agent_modules:
+        import_agent_module(module)
     make_agent(spec_a)  # validate both specs up front, in this process
     make_agent(spec_b)
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 0:
         raise InvalidOptionError(f"the number of games must be an int >= 0, got {num_games!r}")
+    workers = options.workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
-    seed = check_seed(seed)
+    max_moves = options.max_moves
+    if max_moves is not None and (
+        isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+    ):
+        raise InvalidOptionError(f"max_moves must be None or an int >= 1, got {max_moves!r}")
+    seed = check_seed(options.seed)
     jobs = [
         (name, spec_a, spec_b, index, seeds, max_moves)
         for index, seeds in enumerate(game_seeds(seed, num_games))
     ]
-    return _play_jobs(name, spec_a, spec_b, jobs, workers)
+    if jobs:
+        # In this process first: compiles to numba's disk cache, which workers then load.
+        prepare_agents(name, (spec_a, spec_b), options.announce)
+    return _play_jobs(name, (spec_a, spec_b), jobs, workers, options.agent_modules)
 
 
 def _play_jobs(
-    name: str, spec_a: str, spec_b: str, jobs: list[tuple], workers: int
+    name: str,
+    specs: tuple[str, str],
+    jobs: list[tuple],
+    workers: int,
+    agent_modules: tuple[str, ...],
 ) -> Iterator[dict[str, Any]]:
     """Yield the records of checked ``jobs`` in order (see :func:`iterate_match`)."""
-    num_games = len(jobs)
-    if workers == 1 or num_games <= 1:
-        if num_games:
-            warm_up(name, (spec_a, spec_b))
+    if workers == 1 or len(jobs) <= 1:
         for job in jobs:
             yield play_game(*job)
         return
     with ProcessPoolExecutor(
-        max_workers=workers, initializer=warm_up, initargs=(name, (spec_a, spec_b))
+        max_workers=workers,
+        initializer=_start_worker,
+        initargs=(name, specs, tuple(agent_modules)),
     ) as pool:
         yield from pool.map(_play_game_star, jobs)
 
@@ -358,21 +451,26 @@ def play_match(
     progress: bool = False,
     max_moves: int | None = None,
     on_record: Callable[[dict[str, Any]], None] | None = None,
+    *,
+    agent_modules: Sequence[str] = (),
+    announce: Callable[[str], None] | None = None,
 ) -> MatchResult:
     """Play a seat-alternated match of ``num_games`` games and tally it.
+
+    With ``options.workers > 1`` the calling script needs the ``if __name__ == "__main__":``
+    guard (worker processes are started with the spawn method on some platforms).
 
     Args:
         game: game name (see ``mcts_envs.list_games()``).
         spec_a, spec_b: agent specs (see :func:`agents.spec.make_agent`).
         num_games: games to play; agent A is ``player_0`` in even-numbered games.
-        seed: master seed; the same seed gives the same games (any number of workers).
-        workers: processes to use (1: play in this process).
+        seed, workers, max_moves, agent_modules, announce: see :class:`MatchOptions`.
         progress: show a tqdm progress bar.
-        max_moves: stop a game after this many decisions (then it counts for nobody).
         on_record: called with each record as it completes (in game order), e.g. to write it.
     """
+    options = MatchOptions(seed, workers, max_moves, tuple(agent_modules), announce)
+    records = iterate_match(game, spec_a, spec_b, num_games, options)  # checks and compiles
     start = time.perf_counter()
-    records = iterate_match(game, spec_a, spec_b, num_games, seed, workers, max_moves)
     if progress:
         from tqdm import tqdm
 

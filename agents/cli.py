@@ -23,17 +23,20 @@ EXIT_ERROR = 2
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from mcts_envs import __version__
+
     parser = argparse.ArgumentParser(
         prog="mcts-envs",
         description="Play, record and replay games between search agents on mcts-envs games.",
     )
+    parser.add_argument("--version", action="version", version=f"mcts-envs {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     match = commands.add_parser(
         "match",
         help="play a seat-alternated match between two agents",
         description="Play GAMES games between AGENT_A and AGENT_B (seats alternate), then print "
-        "W/D/L, win rate with a Wilson 95%% interval, and moves/s for each agent.",
+        "W/D/L, win rate with a Wilson 95% interval, and moves/s for each agent.",
     )
     match.add_argument("game", help="game name (see 'mcts-envs list')")
     match.add_argument("agent_a", help="agent spec, e.g. 'mcts:iterations=800,c=0.5'")
@@ -51,6 +54,13 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     match.add_argument("--max-moves", type=int, help="stop a game after this many decisions")
     match.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    match.add_argument(
+        "--agent-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (it calls agents.spec.register_agent); repeatable",
+    )
 
     replay = commands.add_parser(
         "replay",
@@ -76,11 +86,13 @@ def _check_match_arguments(args: argparse.Namespace) -> None:
     """
     from pathlib import Path
 
-    from agents.spec import make_agent
+    from agents.spec import import_agent_module, make_agent
     from mcts_envs.core.errors import InvalidOptionError
     from mcts_envs.core.registry import make_game
 
     make_game(args.game)
+    for module in args.agent_module:
+        import_agent_module(module)
     for spec in (args.agent_a, args.agent_b):
         make_agent(spec, seed=0)
     if args.games < 1:
@@ -118,6 +130,8 @@ def _command_match(args: argparse.Namespace, out: TextIO) -> int:
             progress=not args.no_progress,
             max_moves=args.max_moves,
             on_record=write,
+            agent_modules=args.agent_module,
+            announce=lambda text: print(text, file=sys.stderr, flush=True),
         )
     finally:
         if stream is not None:
@@ -224,13 +238,37 @@ def main(
     keys = keys or sys.stdin
     args = _build_parser().parse_args(argv)
     try:
+        return _dispatch(args, out, keys)
+    except BrokenPipeError:
+        # The reader went away (e.g. piped into head): end quietly, as Unix tools do.
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout replaced by a non-file object (tests)
+        pass
+
+
+def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
+    try:
         if args.command == "match":
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
         return _command_list(args, out)
-    except (MctsEnvsError, FileNotFoundError, IsADirectoryError) as error:
-        print(f"mcts-envs {args.command}: error: {error}", file=sys.stderr)
+    except BrokenPipeError:
+        raise
+    except (MctsEnvsError, OSError) as error:
+        # OSError: a missing or unreadable file, a full disk (--out /dev/full), ...
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
+        print(f"mcts-envs {args.command}: error: {reason}{where}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

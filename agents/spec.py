@@ -29,7 +29,12 @@ AGENT_KINDS: dict[str, str] = {
     "minimax2": "agents.minimax:Minimax2Agent",
     "alphabeta": "agents.alphabeta:AlphaBetaAgent",
     "mcts": "agents.mcts:MCTSAgent",
+    "ppo": "agents.adapters:SavedPPOAgent",
 }
+
+#: Entry-point group through which other packages add agent kinds: each entry point is named
+#: after the kind and points to the class (``mykind = "mypackage.agents:MyAgent"``).
+ENTRY_POINT_GROUP = "mcts_envs.agents"
 
 #: Parameters of agent constructors that are not spec options.
 RESERVED_PARAMETERS = ("seed",)
@@ -69,8 +74,32 @@ class ParameterInfo:
 
 
 def list_agents() -> list[str]:
-    """Names of all agent kinds, sorted."""
+    """Names of all agent kinds (entry points of installed packages included), sorted."""
+    _add_entry_points()
     return sorted(AGENT_KINDS)
+
+
+def _add_entry_points() -> None:
+    """Add the agent kinds of the :data:`ENTRY_POINT_GROUP` entry points not yet known."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        AGENT_KINDS.setdefault(point.name, point.value)
+
+
+def import_agent_module(module: str) -> None:
+    """Import ``module`` so that its ``register_agent(...)`` calls take effect.
+
+    Raises:
+        InvalidOptionError: if the module cannot be imported (the message says why).
+    """
+    try:
+        importlib.import_module(module)
+    except ImportError as error:
+        raise InvalidOptionError(
+            f"cannot import agent module {module!r} ({error}); give an importable module "
+            "name (on sys.path or PYTHONPATH) that calls agents.spec.register_agent"
+        ) from None
 
 
 def register_agent(name: str, target: str | type) -> None:
@@ -101,6 +130,8 @@ def agent_class(name: str) -> type:
         UnknownAgentError: if ``name`` is not a known agent kind.
     """
     key = name.strip().lower() if isinstance(name, str) else name
+    if key not in AGENT_KINDS:
+        _add_entry_points()
     if key not in AGENT_KINDS:
         known = list_agents()
         close = difflib.get_close_matches(str(key), known, n=1)

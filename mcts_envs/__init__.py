@@ -1,22 +1,26 @@
 """mcts-envs: board-game environments (PettingZoo AEC with action masks) for RL research.
 
-Importing the package imports every env module in :mod:`mcts_envs.envs` (files named
-``<game>_v<N>.py``), which registers each game with :func:`make` and with PettingZoo
-(``pettingzoo.make("aec", "mcts_envs/<game>-v<N>")``). Each env module is also an attribute:
-``from mcts_envs import tictactoe_v0``.
+Importing the package imports every env module (``mcts_envs.<game>_v<N>``, game cards in
+:mod:`mcts_envs.envs`), which registers each game with :func:`make` and with PettingZoo. Import
+an env module either way: ``import mcts_envs.tictactoe_v0`` or ``from mcts_envs import
+tictactoe_v0``.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import re
-
-from mcts_envs import envs as _envs
+# The env modules, imported explicitly (each registers its game with make() and PettingZoo).
+from mcts_envs import (
+    ataxx_v0,
+    pentago_twist_v0,
+    tantrix_v0,
+    tictactoe_v0,
+    ultimate_tictactoe_v0,
+)
 from mcts_envs.core import (
     CHANCE,
     TERMINAL,
     ActionTypeError,
+    EnvUsageError,
     Game,
     GameInfo,
     IllegalActionError,
@@ -34,19 +38,14 @@ from mcts_envs.core import (
 
 __version__ = "0.1.0"
 
-_ENV_MODULE = re.compile(r"^[a-z_]+_v\d+$")
-
-
-def _import_env_modules() -> list[str]:
-    names = []
-    for module in pkgutil.iter_modules(_envs.__path__):
-        if _ENV_MODULE.match(module.name):
-            globals()[module.name] = importlib.import_module(f"mcts_envs.envs.{module.name}")
-            names.append(module.name)
-    return sorted(names)
-
-
-ENV_MODULES = _import_env_modules()
+#: The env modules' names, e.g. ``"tictactoe_v0"``.
+ENV_MODULES = [
+    "ataxx_v0",
+    "pentago_twist_v0",
+    "tantrix_v0",
+    "tictactoe_v0",
+    "ultimate_tictactoe_v0",
+]
 
 # gymnasium.make("mcts_envs/TicTacToe-v0", opponent=...): the single-agent views, one id per game
 from mcts_envs.envs.single_agent import register_gymnasium_envs as _register_gymnasium  # noqa: E402
@@ -58,6 +57,7 @@ __all__ = [
     "ENV_MODULES",
     "TERMINAL",
     "ActionTypeError",
+    "EnvUsageError",
     "Game",
     "GameInfo",
     "IllegalActionError",
@@ -67,9 +67,13 @@ __all__ = [
     "MctsEnvsError",
     "OptionalDependencyError",
     "UnknownGameError",
+    "ataxx_v0",
     "get_entry",
     "list_games",
     "make",
     "make_game",
-    *ENV_MODULES,
+    "pentago_twist_v0",
+    "tantrix_v0",
+    "tictactoe_v0",
+    "ultimate_tictactoe_v0",
 ]

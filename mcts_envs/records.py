@@ -60,6 +60,11 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def bounded(message: str, limit: int = 400) -> str:
+    """``message`` cut to ``limit`` characters (errors that quote user input stay short)."""
+    return message if len(message) <= limit else message[:limit] + f"... ({len(message)} chars)"
+
+
 def printable(text: str) -> str:
     """``text`` with terminal control characters (escape sequences included) removed."""
     return _CONTROL.sub("", text)
@@ -215,7 +220,7 @@ def replay_states(record: dict[str, Any], where: str = "record") -> tuple[Any, l
     try:
         state = game.from_text(record["initial"])
     except InvalidRecordError as error:
-        raise InvalidRecordError(f"{where}: bad 'initial': {error}") from None
+        raise InvalidRecordError(f"{where}: bad 'initial': {bounded(str(error))}") from None
     chance = set(record["chance"])
     states = [state]
     for number, action in enumerate(record["actions"]):
@@ -230,7 +235,7 @@ def replay_states(record: dict[str, Any], where: str = "record") -> tuple[Any, l
             state = game.apply(state, action)
         except IllegalActionError as error:
             raise InvalidRecordError(
-                f"{where}: action {number + 1} ({quote(action)}): {error}"
+                f"{where}: action {number + 1} ({quote(action)}): {bounded(str(error))}"
             ) from None
         states.append(state)
     return game, states

@@ -2,6 +2,7 @@
 
 from mcts_envs.core.errors import (
     ActionTypeError,
+    EnvUsageError,
     IllegalActionError,
     InvalidOptionError,
     InvalidRecordError,
@@ -17,6 +18,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "ActionTypeError",
+    "EnvUsageError",
     "Game",
     "GameInfo",
     "GameKernels",

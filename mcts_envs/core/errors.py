@@ -35,6 +35,10 @@ class InvalidSeedError(MctsEnvsError, TypeError):
     """A seed that is not ``None`` or a non-negative integer."""
 
 
+class EnvUsageError(MctsEnvsError, RuntimeError):
+    """An env method called out of order: before ``reset()`` or after the game has ended."""
+
+
 class InvalidOptionError(MctsEnvsError, ValueError):
     """An unknown or out-of-range option passed to a game, env or agent."""
 

@@ -17,7 +17,12 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.errors import (
+    EnvUsageError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
 from mcts_envs.core.game import CHANCE, TERMINAL, check_action_type, describe_actions
 from mcts_envs.core.seeding import check_seed
 
@@ -174,7 +179,7 @@ class GameEnv(AECEnv):
         The last channel is 1 everywhere while ``player_1`` is on move, else 0 (also at the end).
 
         Raises:
-            RuntimeError: before the first ``reset()``.
+            EnvUsageError: before the first ``reset()``.
         """
         self._require_game("state()")
         planes = self.game.observation(self.game_state, 0)
@@ -183,7 +188,7 @@ class GameEnv(AECEnv):
 
     def _require_game(self, what: str) -> None:
         if self.game_state is None:
-            raise RuntimeError(f"{self.metadata['name']}: call reset() before {what}")
+            raise EnvUsageError(f"{self.metadata['name']}: call reset() before {what}")
 
     # -- episode ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -219,12 +224,29 @@ class GameEnv(AECEnv):
         (``record()`` then starts at this position). A chance node is sampled through with
         ``np_random``. The env must have been reset once (for its generator and agents).
 
+        The state is validated by a round trip through ``game.to_text`` and ``game.from_text``
+        (the game's record validator), so no position the kernels cannot handle gets in.
+
         Raises:
-            RuntimeError: before the first ``reset()``.
-            InvalidRecordError: if ``state`` is not a valid state of this game.
+            EnvUsageError: before the first ``reset()``.
+            TypeError: if ``state`` is not an int64 state array of this game's shape.
+            InvalidRecordError: if ``state`` is not a valid position of this game.
         """
         self._require_game("set_game_state()")
-        state = self.game.check_state(np.asarray(state))
+        state = self.game.check_state(state)
+        try:
+            checked = self.game.from_text(self.game.to_text(state))
+        except InvalidRecordError:
+            raise
+        except (ValueError, IndexError, KeyError, OverflowError) as error:
+            raise InvalidRecordError(
+                f"{self.metadata['name']}: not a valid position ({error})"
+            ) from None
+        if not np.array_equal(checked, state):
+            raise InvalidRecordError(
+                f"{self.metadata['name']}: not a valid position (its text record "
+                f"{self.game.to_text(state)!r} reads back as a different state)"
+            )
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -270,7 +292,15 @@ class GameEnv(AECEnv):
         return self._mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation", "action_mask"}`` from ``agent``'s view (mask zero when not on move)."""
+        """``{"observation", "action_mask"}`` from ``agent``'s view (mask zero when not on move).
+
+        Raises:
+            EnvUsageError: before the first ``reset()``.
+            KeyError: for a name that is not one of ``possible_agents``.
+        """
+        self._require_game("observe()")
+        if agent not in AGENTS:
+            raise KeyError(f"unknown agent {agent!r}; agents: {', '.join(AGENTS)}")
         index = 0 if agent == AGENTS[0] else 1
         on_move = self._player == index
         return {
@@ -284,7 +314,15 @@ class GameEnv(AECEnv):
         Raises:
             ActionTypeError: if ``action`` is not an integer.
             IllegalActionError: if ``action`` is out of range or not legal; the env is unchanged.
+            EnvUsageError: before the first ``reset()``, or once every agent has been stepped
+                out of a finished game (call ``reset()`` to start a new one).
         """
+        self._require_game("step()")
+        if not self.agents:
+            raise EnvUsageError(
+                f"{self.metadata['name']}: the game is over and every agent has left; "
+                "call reset() to start a new game"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -293,6 +331,20 @@ class GameEnv(AECEnv):
         if not self._legal_mask()[action]:
             raise IllegalActionError(self._illegal_message(action))
         self._play(action)
+
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last()``, with a clear error before ``reset()`` or after the game.
+
+        Raises:
+            EnvUsageError: before the first ``reset()``, or once every agent has left.
+        """
+        self._require_game("last()")
+        if not self.agents:
+            raise EnvUsageError(
+                f"{self.metadata['name']}: the game is over and every agent has left; "
+                "call reset() to start a new game"
+            )
+        return super().last(observe)
 
     def _check_in_action_space(self, action: object) -> int:
         """``action`` as an int in the action space (legal or not).

@@ -1,6 +1,6 @@
 """Ataxx (7x7).
 
-| Import             | `from mcts_envs import ataxx_v0`                       |
+| Import             | `import mcts_envs.ataxx_v0`                       |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
@@ -12,7 +12,7 @@
 | Observation shape  | (7, 7, 4)                                              |
 | Observation values | [0, 1]                                                 |
 
-Ataxx on a 7x7 board without blocked squares (RULES.md section 4), as the Ataxx MCTS paper
+Ataxx on a 7x7 board without blocked squares (docs/RULES.md section 4), as the Ataxx MCTS paper
 plays it, with the conventions of the Ataxx engines (libataxx, UAI) for notation and the draw
 rule. `player_0` (`x`) starts with stones on a7 and g1, `player_1` (`o`) on g7 and a1;
 `player_0` moves first: `x5o/7/7/7/7/7/o5x x 0 1`.

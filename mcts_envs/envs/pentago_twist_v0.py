@@ -1,6 +1,6 @@
 """Pentago Twist.
 
-| Import             | `from mcts_envs import pentago_twist_v0`               |
+| Import             | `import mcts_envs.pentago_twist_v0`               |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
@@ -12,7 +12,7 @@
 | Observation shape  | (6, 6, 2)                                              |
 | Observation values | [0, 1]                                                 |
 
-The McGill COMP 424 variant of Pentago (RULES.md section 3). A 6x6 board made of four 3x3
+The McGill COMP 424 variant of Pentago (docs/RULES.md section 3). A 6x6 board made of four 3x3
 quadrants, numbered 0 top-left, 1 top-right, 2 bottom-left, 3 bottom-right. `player_0` (white)
 moves first; players alternate. A move places a stone on an empty cell and then *must* transform
 one quadrant (any of the four, empty or not, also the one just played in): rotate it 90 degrees

@@ -1,6 +1,6 @@
 """Tantrix (two players).
 
-| Import             | `from mcts_envs import tantrix_v0`                                  |
+| Import             | `import mcts_envs.tantrix_v0`                                  |
 |--------------------|---------------------------------------------------------------------|
 | Actions            | Discrete                                                            |
 | Parallel API       | No                                                                  |
@@ -15,7 +15,7 @@
 Hexagonal tiles with three coloured paths are placed so that colours match on every shared edge;
 each player scores their longest line of their colour (a closed loop counts double). Draws from
 the bag are chance nodes; the same agent may act several times in a row (forced plays). Rules:
-RULES.md section 5 (every numbered rule is implemented in `mcts_envs/games/tantrix/kernels.py`).
+docs/RULES.md section 5 (every numbered rule is implemented in `mcts_envs/games/tantrix/kernels.py`).
 
 Options: `tantrix_v0.env(colors=("red", "yellow"), first_player="highest_tile")`; colours are
 names or letters (red, yellow, blue, green; must differ); `first_player="player_0"` makes

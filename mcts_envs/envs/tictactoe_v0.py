@@ -1,6 +1,6 @@
 """Tic-Tac-Toe.
 
-| Import             | `from mcts_envs import tictactoe_v0`                   |
+| Import             | `import mcts_envs.tictactoe_v0`                   |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
@@ -13,7 +13,7 @@
 | Observation values | [0, 1]                                                 |
 
 `player_0` plays X and moves first; players alternate marking an empty cell; three marks in a
-row, column or diagonal win; a full board without a line is a draw (RULES.md section 1).
+row, column or diagonal win; a full board without a line is a draw (docs/RULES.md section 1).
 
 ### Observation space
 `{"observation": int8[3, 3, 2], "action_mask": int8[9]}`. Plane 0 holds the observing

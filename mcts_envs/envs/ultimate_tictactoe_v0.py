@@ -1,6 +1,6 @@
 """Ultimate Tic-Tac-Toe.
 
-| Import             | `from mcts_envs import ultimate_tictactoe_v0`          |
+| Import             | `import mcts_envs.ultimate_tictactoe_v0`          |
 |--------------------|--------------------------------------------------------|
 | Actions            | Discrete                                               |
 | Parallel API       | No                                                     |
@@ -12,7 +12,7 @@
 | Observation shape  | (9, 9, 5)                                              |
 | Observation values | [0, 1]                                                 |
 
-Nine local Tic-Tac-Toe boards in a 3x3 grid (RULES.md section 2). `player_0` (X) moves first,
+Nine local Tic-Tac-Toe boards in a 3x3 grid (docs/RULES.md section 2). `player_0` (X) moves first,
 anywhere. A move in cell `c` of a local board sends the opponent to local board `c`; if that
 board is won or full, the opponent may play in any empty cell of any open board. Three in a row
 wins a local board (no more moves there); a full local board without a line is drawn and belongs

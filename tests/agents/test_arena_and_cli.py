@@ -216,10 +216,10 @@ def test_cli_match_writes_records_and_replay_steps_through_them(tmp_path, capsys
     records = read_records(path)
     assert len(records) == 4 and [r["index"] for r in records] == [0, 1, 2, 3]
     lines = text.splitlines()
-    row = next(line for line in lines if line.startswith("alphabeta:depth=9"))
+    row = next(line for line in lines if line.startswith("A  alphabeta:depth=9"))
     wins = sum(r["result"] == "a" for r in records)
     draws = sum(r["result"] == "draw" for r in records)
-    assert row.split()[1:4] == [str(wins), str(draws), str(4 - wins - draws)]
+    assert row.split()[2:5] == [str(wins), str(draws), str(4 - wins - draws)]
 
     status, shown = run_cli("replay", str(path), "--game", "1", "--delay", "0")
     assert status == 0

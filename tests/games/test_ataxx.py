@@ -1,4 +1,4 @@
-"""Ataxx (RULES.md section 4) against a slow pure-Python reference written here.
+"""Ataxx (docs/RULES.md section 4) against a slow pure-Python reference written here.
 
 The reference keeps a position as two sets of ``(row, col)`` coordinates (row 0 is rank 7, col 0
 is file a) and finds moves by looking at every square: no bitboards, no tables from the package.
@@ -17,7 +17,7 @@ from mcts_envs.games.ataxx import kernels as k
 GAME = Ataxx()
 START = "x5o/7/7/7/7/7/o5x x 0 1"
 COORDS = [(row, col) for row in range(7) for col in range(7)]
-# The action encoding as RULES.md 4.6 and the game card spell it out.
+# The action encoding as docs/RULES.md 4.6 and the game card spell it out.
 OFFSETS = [(-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, -2), (-1, 2), (0, -2),
            (0, 2), (1, -2), (1, 2), (2, -2), (2, -1), (2, 0), (2, 1), (2, 2)]  # fmt: skip
 PASS = 833

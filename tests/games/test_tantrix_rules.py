@@ -1,4 +1,4 @@
-"""Hand-built Tantrix positions, one per rule of RULES.md section 5, legal and illegal side by side.
+"""Hand-built Tantrix positions, one per rule of docs/RULES.md section 5, legal and illegal side by side.
 
 Positions are text records (see ``mcts_envs.games.tantrix.game``); placements are named as
 ``(q, r, tile_number, orientation)``. The "endgame" variant of a position is the same position

@@ -1,4 +1,4 @@
-"""Tantrix tile set facts and the board window bound (RULES.md 5.1-5.2, 5.16)."""
+"""Tantrix tile set facts and the board window bound (docs/RULES.md 5.1-5.2, 5.16)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tic-Tac-Toe against the known facts of RULES.md 1.4, all computed through the forward model."""
+"""Tic-Tac-Toe against the known facts of docs/RULES.md 1.4, all computed through the forward model."""
 
 from __future__ import annotations
 

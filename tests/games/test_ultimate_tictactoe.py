@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe against a slow, obviously correct pure-Python reference (RULES.md 2)."""
+"""Ultimate Tic-Tac-Toe against a slow, obviously correct pure-Python reference (docs/RULES.md 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ataxx (7x7) rules as compiled kernels on 49-bit bitboards (RULES.md section 4).
+"""Ataxx (7x7) rules as compiled kernels on 49-bit bitboards (docs/RULES.md section 4).
 
 Squares are numbered row-major from a7 (index 0, top-left) to g1 (index 48, bottom-right):
 ``square = (7 - rank) * 7 + file`` with files a..g as 0..6. Bit ``square`` of a bitboard is set

@@ -1,4 +1,4 @@
-"""Pentago Twist (RULES.md section 3)."""
+"""Pentago Twist (docs/RULES.md section 3)."""
 
 from mcts_envs.games.pentago_twist.game import PentagoTwist
 

@@ -1,4 +1,4 @@
-"""Pentago Twist rules as compiled kernels on 36-bit bitboards (RULES.md section 3).
+"""Pentago Twist rules as compiled kernels on 36-bit bitboards (docs/RULES.md section 3).
 
 Cells are numbered row-major 0..35 (``cell = row * 6 + col``, row 0 at the top); bit ``cell`` of a
 bitboard is set when the cell holds that player's stone. The four 3x3 quadrants are numbered

@@ -1,4 +1,4 @@
-"""Two-player Tantrix (RULES.md section 5)."""
+"""Two-player Tantrix (docs/RULES.md section 5)."""
 
 from mcts_envs.games.tantrix.game import Tantrix
 

@@ -1,4 +1,4 @@
-"""Two-player Tantrix rules as compiled kernels (RULES.md section 5).
+"""Two-player Tantrix rules as compiled kernels (docs/RULES.md section 5).
 
 State layout (``int64[STATE_SIZE]``; grid geometry in :mod:`.hexgrid`, tiles in :mod:`.tiles`):
 

@@ -1,4 +1,4 @@
-"""Line and loop scoring (RULES.md 5.15) as compiled kernels over the grid of a state.
+"""Line and loop scoring (docs/RULES.md 5.15) as compiled kernels over the grid of a state.
 
 A *line* of colour ``c`` is a maximal chain of tiles joined by their ``c`` paths across shared
 edges (the golden rule makes the colours meet). Every tile carries at most one path of each

@@ -1,4 +1,4 @@
-"""The 56 Tantrix tiles as constant tables, loaded once from ``tiles.csv`` (RULES.md 5.1).
+"""The 56 Tantrix tiles as constant tables, loaded once from ``tiles.csv`` (docs/RULES.md 5.1).
 
 Colours are indexed ``0 red, 1 yellow, 2 blue, 3 green``. Edges of a pointy-top hex are indexed
 clockwise from north-east: ``0 NE, 1 E, 2 SE, 3 SW, 4 W, 5 NW``. Tile ``t`` (0-based: tile number

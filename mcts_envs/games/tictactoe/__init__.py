@@ -1,4 +1,4 @@
-"""Tic-Tac-Toe (RULES.md section 1)."""
+"""Tic-Tac-Toe (docs/RULES.md section 1)."""
 
 from mcts_envs.games.tictactoe.game import TicTacToe
 

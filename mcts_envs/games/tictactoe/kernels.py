@@ -1,4 +1,4 @@
-"""Tic-Tac-Toe rules as compiled kernels on 9-bit bitboards (RULES.md section 1).
+"""Tic-Tac-Toe rules as compiled kernels on 9-bit bitboards (docs/RULES.md section 1).
 
 Cells are numbered row-major 0..8 (``cell = row * 3 + col``); bit ``cell`` of a bitboard is set
 when the cell holds that player's mark.

@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe (RULES.md section 2)."""
+"""Ultimate Tic-Tac-Toe (docs/RULES.md section 2)."""
 
 from mcts_envs.games.ultimate_tictactoe.game import UltimateTicTacToe
 

@@ -1,4 +1,4 @@
-"""Ultimate Tic-Tac-Toe rules as compiled kernels (RULES.md section 2).
+"""Ultimate Tic-Tac-Toe rules as compiled kernels (docs/RULES.md section 2).
 
 Nine local boards in a 3x3 grid, each a 9-bit bitboard (cells row-major 0..8); boards are
 numbered row-major 0..8 too. Action = ``board * 9 + cell``. Three in a row on a local board uses
