@@ -1,29 +1,23 @@
-"""Agents in RL loops: search agents as batched opponents, saved policies as arena agents.
+"""Agents in RL loops: search agents as batched opponents of a learner.
 
-* :class:`AgentOpponent` plays the opponent seat of a
-  :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv` with any agent spec (``"alphabeta"``,
-  ``"mcts:iterations=200"``): one seeded agent per env, deciding on the forward model
-  (``act_state``).
-* :class:`SavedMaskablePPOAgent` is ``agents.adapters.MaskablePPOAgent`` loading a saved model by
-  path once per process, so the arena (which builds fresh agents for every game) can play it:
-  ``register_agent("ppo", SavedMaskablePPOAgent)`` then ``play_match(game, "ppo:model=PATH",
-  "alphabeta", 1000)``.
+:class:`AgentOpponent` plays the opponent seat of a
+:class:`~mcts_envs.rl.vector_env.LearnerVectorEnv` with any agent spec (``"alphabeta"``,
+``"mcts:iterations=200"``, ``"ppo:path=model.zip"``): one seeded agent per env, deciding on the
+forward model (``act_state``). (A saved policy plays in the arena as the ``ppo`` agent kind,
+``agents.adapters.SavedPPOAgent``.)
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
-from agents.adapters import MaskablePPOAgent
 from agents.spec import make_agent
-from mcts_envs.core.errors import require_optional
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.rl.opponents import OpponentView
 
-__all__ = ["AgentOpponent", "SavedMaskablePPOAgent", "agent_opponent", "load_maskable_ppo"]
+__all__ = ["AgentOpponent", "agent_opponent"]
 
 
 class AgentOpponent:
@@ -73,22 +67,3 @@ class AgentOpponent:
 def agent_opponent(spec: str, seed: int | None = None) -> AgentOpponent:
     """An :class:`AgentOpponent` for ``spec``."""
     return AgentOpponent(spec, seed)
-
-
-@functools.lru_cache(maxsize=8)
-def load_maskable_ppo(path: str) -> Any:
-    """``sb3_contrib.MaskablePPO.load(path)``, once per path and process."""
-    sb3_contrib = require_optional("sb3_contrib", "train")
-    return sb3_contrib.MaskablePPO.load(path, device="cpu")
-
-
-class SavedMaskablePPOAgent(MaskablePPOAgent):
-    """A saved ``MaskablePPO`` model as an agent kind (see the module docstring).
-
-    Args:
-        model: path of the saved model (``.zip``).
-        deterministic: play the most likely action (default) or sample.
-    """
-
-    def __init__(self, model: str, deterministic: bool = True) -> None:
-        super().__init__(load_maskable_ppo(str(model)), deterministic=deterministic, name="ppo")

@@ -159,8 +159,7 @@ def main(argv: list[str] | None = None) -> dict:
     from tqdm import tqdm
 
     from agents.arena import play_match, wilson_interval
-    from agents.rl import SavedMaskablePPOAgent, agent_opponent
-    from agents.spec import register_agent
+    from agents.rl import agent_opponent
     from mcts_envs.rl import LearnerVectorEnv, OpponentPool, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
 
@@ -241,7 +240,6 @@ def main(argv: list[str] | None = None) -> dict:
         f"MaskablePPO self-play on {args.game}: deterministic policy, {args.eval_games} games",
     )
 
-    register_agent("ppo", SavedMaskablePPOAgent)
     results = {
         "game": args.game,
         "steps": int(model.num_timesteps),
@@ -255,7 +253,7 @@ def main(argv: list[str] | None = None) -> dict:
     for spec, games in final_opponents(args.final):
         match = play_match(
             args.game,
-            f"ppo:model={model_path}",
+            f"ppo:path={model_path}",
             spec,
             games,
             seed=args.seed + 7,
