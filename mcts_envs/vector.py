@@ -135,7 +135,7 @@ def observation_kernel(game: Any) -> Any:
 # -- compiled per-env work -----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _sample_chance(current_player, chance_outcomes, apply_action, buf, i, scratch, probabilities):
     """Sample through chance nodes of env ``i`` with its own generator; returns the player."""
     state = buf.states[i]
@@ -153,7 +153,7 @@ def _sample_chance(current_player, chance_outcomes, apply_action, buf, i, scratc
     return player
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe(legal_actions, observation_planes, buf, i, player, scratch):
     """Write env ``i``'s observation, mask and player (a decision node of ``player``)."""
     state = buf.states[i]
@@ -169,7 +169,7 @@ def _observe(legal_actions, observation_planes, buf, i, player, scratch):
     buf.num_legal[i] = count  # scratch[:count] keeps the legal actions until its next use
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _restart(
     current_player,
     legal_actions,
@@ -191,7 +191,7 @@ def _restart(
     _observe(legal_actions, planes, buf, i, player, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_env(
     current_player,
     legal_actions,
