@@ -36,10 +36,11 @@ index, its player and its legal actions, and changes no game. With ``"penalty"``
 ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``illegal`` are set, and
 the env auto-resets.
 
-**Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks. Results are identical
-(per-env generators); it pays off when one step of one env costs microseconds (Ultimate
-Tic-Tac-Toe, Pentago Twist, Ataxx, Tantrix at N >= 64); for Tic-Tac-Toe the thread start-up costs
-more than the step. See ``benchmarks/vector_throughput.py`` for figures.
+**Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks, one per thread, with
+identical results (per-env generators). Measured on 2 cores (``benchmarks/vector_throughput.py``):
+it pays off in the compiled loop (:meth:`VectorGame.random_rollout`) at N = 64 for the four board
+games, less at N = 1024, and not for Tantrix (its per-env observation and mask, 90 kB and 121 kB,
+do not fit the cache).
 """
 
 from __future__ import annotations
