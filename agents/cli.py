@@ -1,11 +1,15 @@
-"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list`` (also ``python -m agents``).
+"""The ``mcts-envs`` command line: ``match``, ``replay``, ``list``, ``play``, ``uai``,
+``expert`` (also ``python -m agents``).
 
 Examples::
 
     mcts-envs match ultimate_tictactoe "mcts:iterations=2000" random --games 100 --seed 1
     mcts-envs match tictactoe alphabeta random --games 20 --out games.jsonl --workers 2
     mcts-envs replay games.jsonl --game 3 --delay 0.5
+    mcts-envs expert tictactoe "mcts:iterations=400" --games 50 --out data.npz --symmetries
     mcts-envs list
+    mcts-envs play tictactoe --opponent "mcts:iterations=2000" --seat 1 --out mine.jsonl
+    mcts-envs uai --agent "mcts:iterations=100000"
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from agents.expert_cli import add_parser as add_expert_parser
+from agents.expert_cli import run as run_expert
+from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
+from agents.tournament_cli import COMMANDS as EVALUATION_COMMANDS
+from agents.tournament_cli import add_commands as add_evaluation_commands
+from agents.tournament_cli import run_command as run_evaluation_command
+from agents.uai import add_uai_command, run_uai_command
+from agents.web import command as serve_command
 from mcts_envs.core.errors import MctsEnvsError
 
 EXIT_ERROR = 2
@@ -71,6 +83,12 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="JSON-lines file of game records")
     replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
     replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
+
+    add_play_command(commands)
+    add_uai_command(commands)
+    serve_command.add_serve_parser(commands)
+    add_expert_parser(commands)
+    add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -261,6 +279,16 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return _command_match(args, out)
         if args.command == "replay":
             return _command_replay(args, out, keys)
+        if args.command == "play":
+            return run_play_command(args, out, keys)
+        if args.command == "uai":
+            return run_uai_command(args, out, keys)
+        if args.command == "serve":
+            return serve_command.run(args, out)
+        if args.command == "expert":
+            return run_expert(args, out)
+        if args.command in EVALUATION_COMMANDS:
+            return run_evaluation_command(args, out)
         return _command_list(args, out)
     except BrokenPipeError:
         raise

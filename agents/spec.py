@@ -30,6 +30,8 @@ AGENT_KINDS: dict[str, str] = {
     "alphabeta": "agents.alphabeta:AlphaBetaAgent",
     "mcts": "agents.mcts:MCTSAgent",
     "ppo": "agents.adapters:SavedPPOAgent",
+    "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
+    "perfect": "agents.perfect:PerfectAgent",
 }
 
 #: Entry-point group through which other packages add agent kinds: each entry point is named

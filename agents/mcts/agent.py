@@ -161,6 +161,8 @@ class MCTSAgent(ForwardModelAgent):
         self._root_state: np.ndarray | None = None
         #: Facts about the last search: simulations, seconds, nodes, bytes, reused.
         self.last_search: dict[str, Any] = {}
+        #: ``(root visit distribution, root value for the mover)`` of the last decision.
+        self.last_policy: tuple[np.ndarray, float] | None = None
 
     # -- Agent protocol ---------------------------------------------------------------------
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -169,7 +171,9 @@ class MCTSAgent(ForwardModelAgent):
         Raises:
             ValueError: if ``state`` is terminal or a chance node.
         """
-        return self._decide(game, state)[0]
+        action, probs, value = self._decide(game, state)
+        self.last_policy = (probs, value)
+        return action
 
     def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
         """``(root visit distribution float64[num_actions], root value in [-1, 1])``.

@@ -23,7 +23,12 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
@@ -192,7 +197,8 @@ class KernelGame:
     """Implements the :class:`Game` protocol on top of a game's :class:`GameKernels`.
 
     Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
-    ``to_text`` and ``from_text``. They may override ``action_to_string`` and ``step_info``.
+    ``to_text`` and ``from_text``. They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    ``normalise_move_text``) and ``step_info``.
     """
 
     info: GameInfo
@@ -217,6 +223,17 @@ class KernelGame:
                 + (f" {state.dtype}{state.shape}" if isinstance(state, np.ndarray) else "")
             )
         return state
+
+    def check_player(self, player: object) -> int:
+        """Return ``player`` as an int if it is 0 or 1 (kernels index with it), else raise.
+
+        Raises:
+            InvalidOptionError: for anything but 0 and 1 (ints or NumPy integers).
+        """
+        integral = isinstance(player, (int, np.integer)) and not isinstance(player, bool)
+        if integral and int(player) in (0, 1):
+            return int(player)
+        raise InvalidOptionError(f"{self.info.name}: a player is 0 or 1, got {player!r}"[:200])
 
     # -- protocol -----------------------------------------------------------------------------
     def initial_state(self) -> np.ndarray:
@@ -308,7 +325,7 @@ class KernelGame:
 
     def heuristic(self, state: np.ndarray, player: int) -> float:
         """Static evaluation in [0, 1] from ``player``'s view (see :class:`GameKernels`)."""
-        return float(self.kernels.heuristic(self.check_state(state), player))
+        return float(self.kernels.heuristic(self.check_state(state), self.check_player(player)))
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         raise NotImplementedError
@@ -325,6 +342,34 @@ class KernelGame:
     def from_text(self, text: str) -> np.ndarray:
         raise NotImplementedError
 
+    def validate_state(self, state: object) -> np.ndarray:
+        """Return ``state`` if it is a position of this game the kernels can play, else raise.
+
+        ``from_text`` is the one place that checks a game's invariants (what the compiled
+        kernels assume: counts, hands, statuses, ...); a state array is valid when it is exactly
+        the state its own record describes, ``from_text(to_text(state))``. Use this before
+        handing an array from outside (a file, a user, a pickle) to the kernels.
+
+        Raises:
+            TypeError: if ``state`` is not an int64 array of the game's state shape.
+            InvalidRecordError: if ``state`` breaks an invariant of the game.
+        """
+        self.check_state(state)
+        try:
+            text = self.to_text(state)
+        except (IndexError, ValueError, KeyError, OverflowError, TypeError) as error:
+            raise InvalidRecordError(
+                f"{self.info.name}: not a valid state (it has no record: {error})"
+            ) from None
+        canonical = self.from_text(text)
+        if not np.array_equal(canonical, state):
+            words = np.flatnonzero(canonical != state)
+            raise InvalidRecordError(
+                f"{self.info.name}: not a valid state: words {describe_actions(words)} differ "
+                f"from the position its record {text[:RECORD_QUOTE_LIMIT]!r} describes"
+            )
+        return state
+
     # -- extras -------------------------------------------------------------------------------
     def random_playout(self, state: np.ndarray, seed: int) -> np.ndarray:
         """A terminal state reached from ``state`` by the compiled random playout (seeded)."""
@@ -332,9 +377,49 @@ class KernelGame:
         self.kernels.random_playout(final, make_rng(seed))
         return final
 
+    #: How moves are written, in one line (shown by ``mcts-envs play``; see the game card).
+    notation = "a move is its action number"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
         """A human-readable name of ``action`` in ``state`` (default: the integer)."""
         return str(int(action))
+
+    def normalise_move_text(self, text: str) -> str:
+        """``text`` in the canonical spelling of :meth:`action_to_string`, for comparison.
+
+        The default lowercases and collapses runs of spaces; games with several accepted
+        spellings of a move (abbreviations) override it.
+        """
+        return " ".join(text.lower().split())
+
+    def string_to_action(self, state: np.ndarray, text: str) -> int:
+        """The legal action of the player to move whose name (:meth:`action_to_string`) is
+        ``text``; case and spacing are ignored, and the game's abbreviations accepted.
+
+        Raises:
+            ActionTypeError: if ``text`` is not a str.
+            IllegalActionError: if no legal action here has that name (the message says how moves
+                are written and lists legal moves), or no player is to move.
+        """
+        self.check_state(state)
+        if not isinstance(text, str):
+            raise ActionTypeError(f"a move is a str, got {type(text).__name__}")
+        legal = self.legal_actions(state)
+        wanted = self.normalise_move_text(text)
+        names = []
+        for action in legal:
+            name = self.action_to_string(state, int(action))
+            if self.normalise_move_text(name) == wanted:
+                return int(action)
+            names.append(name)
+        shown = repr(text[:40] + ("..." if len(text) > 40 else ""))
+        if not len(legal):
+            raise IllegalActionError(f"{self.info.name}: no player is to move here (got {shown})")
+        listed = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
+        raise IllegalActionError(
+            f"{self.info.name}: {shown} is not a legal move here ({self.notation}); "
+            f"legal here: {listed}"
+        )
 
     def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
         """Extra facts for the env's ``infos`` after each step, or ``None`` for none."""
@@ -344,6 +429,18 @@ class KernelGame:
         return f"{type(self).__name__}()"
 
 
+#: Longest prefix of a whole record quoted in a parse error (the problem quotes its own piece).
+RECORD_QUOTE_LIMIT = 300
+
+
 def parse_error(game: str, text: object, problem: str, expected: str) -> InvalidRecordError:
-    """Build an :class:`InvalidRecordError` that quotes the text and says what is expected."""
-    return InvalidRecordError(f"{game}: cannot parse {text!r}: {problem}; expected {expected}")
+    """Build an :class:`InvalidRecordError` that quotes the text and says what is expected.
+
+    The text is quoted up to :data:`RECORD_QUOTE_LIMIT` characters, so a huge record gives a
+    short message.
+    """
+    from mcts_envs.records import quote  # records imports this module
+
+    return InvalidRecordError(
+        f"{game}: cannot parse {quote(text, RECORD_QUOTE_LIMIT)}: {problem}; expected {expected}"
+    )

@@ -21,7 +21,6 @@ from mcts_envs.core.errors import (
     EnvUsageError,
     IllegalActionError,
     InvalidOptionError,
-    InvalidRecordError,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, check_action_type, describe_actions
 from mcts_envs.core.seeding import check_seed
@@ -224,8 +223,8 @@ class GameEnv(AECEnv):
         (``record()`` then starts at this position). A chance node is sampled through with
         ``np_random``. The env must have been reset once (for its generator and agents).
 
-        The state is validated by a round trip through ``game.to_text`` and ``game.from_text``
-        (the game's record validator), so no position the kernels cannot handle gets in.
+        The state is validated by ``game.validate_state`` (a round trip through the game's record
+        reader), so no position the kernels cannot handle gets in.
 
         Raises:
             EnvUsageError: before the first ``reset()``.
@@ -233,20 +232,7 @@ class GameEnv(AECEnv):
             InvalidRecordError: if ``state`` is not a valid position of this game.
         """
         self._require_game("set_game_state()")
-        state = self.game.check_state(state)
-        try:
-            checked = self.game.from_text(self.game.to_text(state))
-        except InvalidRecordError:
-            raise
-        except (ValueError, IndexError, KeyError, OverflowError) as error:
-            raise InvalidRecordError(
-                f"{self.metadata['name']}: not a valid position ({error})"
-            ) from None
-        if not np.array_equal(checked, state):
-            raise InvalidRecordError(
-                f"{self.metadata['name']}: not a valid position (its text record "
-                f"{self.game.to_text(state)!r} reads back as a different state)"
-            )
+        state = self.game.validate_state(state)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)

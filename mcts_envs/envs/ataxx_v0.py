@@ -67,6 +67,12 @@ move, halfmove clock, fullmove number, status; layout in `mcts_envs/games/ataxx/
 Text record: FEN, `game.from_text("x5o/7/7/7/7/7/o5x x 0 1")`. `infos` hold the stone counts
 and the halfmove clock.
 
+### Move notation
+UAI strings: `b6` (a copy, by its destination), `a7c5` (a jump: origin and destination),
+`0000` (a pass, legal only when nothing else is).
+`game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
+(case and spacing ignored); `mcts-envs play` takes moves in it.
+
 ### Version history
 * v0: first release.
 """

@@ -53,6 +53,13 @@ bottom separated by `/`, a space and the side to move, e.g.
 alpha-beta) weighs each five-cell line still open to a player by 4 ** (own stones - 1);
 `game.score` is 1 / 0.5 / 0 for a win / draw / loss and 0.5 while the game goes on.
 
+### Move notation
+Square (column `a`-`f` from the left, row `1`-`6` from the bottom), quadrant (`tl`, `tr`,
+`bl`, `br`) and transform (`rotate` 90 degrees clockwise or `flip` left-right): `c4 tl rotate`.
+Typed moves may abbreviate: `c4tlr`, `c4 q0 r`.
+`game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
+(case and spacing ignored); `mcts-envs play` takes moves in it.
+
 ### Version history
 * v0: first release.
 """

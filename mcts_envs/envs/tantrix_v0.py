@@ -86,6 +86,12 @@ or a deadlock. `infos[agent]` holds `phase`, `scores` (both best lines), `loops`
 uniform over the bag), so a cloned state can only be played forward by sampling. Text record:
 `colors=RY first=highest status=decide mover=0 phase=free last=41:1 hands=... board=0,0:56@2;...`.
 
+### Move notation
+Tile number, `@`, orientation (0-5, 60-degree steps clockwise) and axial cell: `#12@3 at (1,0)`;
+typed moves may be shortened to `12@3 1,0`. Chance outcomes read `draw #12`.
+`game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
+(case and spacing ignored); `mcts-envs play` takes moves in it.
+
 ### Version history
 * v0: first release.
 """

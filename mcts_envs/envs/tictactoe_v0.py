@@ -30,6 +30,12 @@ for the other agent and after the end.
 `env.unwrapped.game` is the Game (`TicTacToe`), `env.unwrapped.game_state` the current state
 (`int64[4]`: X bits, O bits, side to move, status). Text record: `"x.o/.x./..o x"`.
 
+### Move notation
+A square, column `a`-`c` from the left and row `1`-`3` from the bottom (as on a chess
+board): `b2` is the centre (action 4), `a3` the top-left corner (action 0).
+`game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
+(case and spacing ignored); `mcts-envs play` takes moves in it.
+
 ### Version history
 * v0: first release.
 """

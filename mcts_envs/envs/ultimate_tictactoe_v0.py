@@ -37,6 +37,12 @@ One action per move: `action = board * 9 + cell`, boards and cells each numbered
 `mcts_envs/games/ultimate_tictactoe/kernels.py`). Text record: 9 rows of `x`/`o`/`.`, the side to
 move and the target board, e.g. `"........./........./........./........./....x..../........./........./........./......... o 4"`.
 
+### Move notation
+A square of the whole 9x9 grid, column `a`-`i` from the left and row `1`-`9` from the
+bottom: `e5` is the centre of the centre board (action 40), `a9` the top-left square (action 0).
+`game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
+(case and spacing ignored); `mcts-envs play` takes moves in it.
+
 ### Version history
 * v0: first release.
 """

@@ -26,6 +26,7 @@ from mcts_envs.core.game import (
     parse_error,
 )
 from mcts_envs.games.ataxx import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "an Ataxx FEN such as 'x5o/7/7/7/7/7/o5x x 0 1': 7 ranks (7 to 1) of x/o/digits 1-7 "
@@ -38,7 +39,7 @@ UAI_FORMAT = (
 )
 FILES = "abcdefg"
 #: Largest clock value accepted in a FEN (keeps every field far from int64 overflow).
-MAX_CLOCK = 10**9
+MAX_CLOCK = k.MAX_FULLMOVE
 
 _UAI_MOVE = re.compile(r"^([a-g][1-7])([a-g][1-7])?$")
 _CLOCK = re.compile(r"^[0-9]+$")
@@ -84,7 +85,7 @@ class Ataxx(KernelGame):
         ``player`` could move to (by copy or jump).
         """
         planes = np.empty((7, 7, 4), np.int8)
-        k.observation_planes(self.check_state(state), player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -143,7 +144,7 @@ class Ataxx(KernelGame):
         if text == "0000":
             action = k.PASS
         else:
-            match = _UAI_MOVE.match(text)
+            match = _UAI_MOVE.fullmatch(text)
             if match is None:
                 raise parse_error("ataxx", text, "not a UAI move string", UAI_FORMAT)
             target = square_index(match.group(2) or match.group(1))
@@ -177,9 +178,16 @@ class Ataxx(KernelGame):
             raise IllegalActionError(f"ataxx: illegal move {text!r}; {reason}")
         return int(action)
 
+    notation = "a UAI move: the destination of a copy ('b6'), origin and destination of a jump ('a7c5'), or '0000' to pass"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
         """The UAI string of ``action`` (see :meth:`move_to_uai`)."""
         return self.move_to_uai(state, action)
+
+    def string_to_action(self, state: np.ndarray, text: str) -> int:
+        """The action of a UAI move string, any case, spaces around ignored (see
+        :meth:`uai_to_move`, which raises the errors)."""
+        return self.uai_to_move(state, text.strip().lower() if isinstance(text, str) else text)
 
     def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
         """Stone counts (``player_0``, ``player_1``) and the halfmove clock."""
@@ -227,10 +235,12 @@ class Ataxx(KernelGame):
             raise fail(f"found {len(ranks)} ranks instead of 7")
         state = np.zeros(k.STATE_SIZE, np.int64)
         for row, rank in enumerate(ranks):
-            name = f"rank {k.BOARD_SIZE - row} ({rank!r})"
+            name = f"rank {k.BOARD_SIZE - row} ({quote(rank)})"
             col = 0
             previous_digit = False
             for char in rank:
+                if col > 2 * k.BOARD_SIZE:
+                    break  # far too long already (no need to read megabytes of it)
                 if char in "1234567":
                     if previous_digit:
                         raise fail(f"{name} has two digits in a row")
@@ -243,28 +253,33 @@ class Ataxx(KernelGame):
                         f"{name} has a blocked square '-', which 7x7 Ataxx without gaps lacks"
                     )
                 if char not in "xo":
-                    raise fail(f"{name} has the bad character {char!r} (allowed: x, o, digits 1-7)")
+                    raise fail(
+                        f"{name} has the bad character {quote(char)} (allowed: x, o, digits 1-7)"
+                    )
                 if col < k.BOARD_SIZE:
                     state["xo".index(char)] |= 1 << (row * k.BOARD_SIZE + col)
                 col += 1
             if col != k.BOARD_SIZE:
-                raise fail(f"{name} covers {col} squares instead of 7")
+                covers = f"{col} squares" if col <= 2 * k.BOARD_SIZE else "over 14 squares"
+                raise fail(f"{name} covers {covers} instead of 7")
         if side not in ("x", "o"):
-            raise fail(f"bad side to move {side!r} (allowed: x, o)")
+            raise fail(f"bad side to move {quote(side)} (allowed: x, o)")
         state[k.SIDE] = "xo".index(side)
+        clocks = []
         for label, value, lowest in (
             ("halfmove clock", halfmove, 0),
             ("fullmove number", fullmove, 1),
         ):
-            if value.startswith("-") and _CLOCK.match(value[1:]):
-                raise fail(f"the {label} {value} is negative")
-            if not _CLOCK.match(value):
-                raise fail(f"the {label} {value!r} is not a non-negative integer")
-            if int(value) > MAX_CLOCK:
-                raise fail(f"the {label} {value} is above {MAX_CLOCK}")
-            if int(value) < lowest:
+            if value.startswith("-") and _CLOCK.fullmatch(value[1:]):
+                raise fail(f"the {label} {quote(value)} is negative")
+            if not _CLOCK.fullmatch(value):
+                raise fail(f"the {label} {quote(value)} is not a non-negative integer")
+            digits = value.lstrip("0") or "0"  # no int() of thousands of digits (ValueError)
+            if len(digits) > len(str(MAX_CLOCK)) or int(digits) > MAX_CLOCK:
+                raise fail(f"the {label} {quote(value)} is above {MAX_CLOCK}")
+            if int(digits) < lowest:
                 raise fail(f"the {label} must be at least {lowest}, got {value}")
-        state[k.HALFMOVE] = int(halfmove)
-        state[k.FULLMOVE] = int(fullmove)
+            clocks.append(int(digits))
+        state[k.HALFMOVE], state[k.FULLMOVE] = clocks
         k.update_status(state)
         return state

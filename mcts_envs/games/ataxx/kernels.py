@@ -19,7 +19,7 @@ State layout (``int64[6]``):
  1    ``player_1`` (``o``) bitboard
  2    player to move (0 or 1; flips after every move and pass)
  3    halfmove clock: plies since the last copy move (jumps and passes add 1)
- 4    fullmove number: starts at 1, +1 after each move or pass of ``player_1``
+ 4    fullmove number: starts at 1, +1 after each move or pass of ``player_1`` (up to 10**9)
  5    status: 0 ongoing, 1 ``x`` won, 2 ``o`` won, 3 draw
 ====  ==========================================================================
 
@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
@@ -48,6 +49,9 @@ PASS = NUM_SQUARES + NUM_SQUARES * NUM_JUMP_OFFSETS  # 833
 NUM_ACTIONS = PASS + 1  # 834
 #: The halfmove clock value that ends the game in a draw (the engines' 50-move rule).
 HALFMOVE_LIMIT = 100
+#: The fullmove number stops here (no rule reads it), so every state reached from a record
+#: that ``from_text`` accepts has a record it accepts too.
+MAX_FULLMOVE = 10**9
 
 STATE_SIZE = 6
 X_BOARD, O_BOARD, SIDE, HALFMOVE, FULLMOVE, STATUS = 0, 1, 2, 3, 4, 5
@@ -226,7 +230,7 @@ def play(state, origin, target):
         state[1 - side] = other ^ captured
     else:
         state[HALFMOVE] += 1
-    if side == 1:
+    if side == 1 and state[FULLMOVE] < MAX_FULLMOVE:
         state[FULLMOVE] += 1
     state[SIDE] = 1 - side
     update_status(state)
@@ -234,7 +238,23 @@ def play(state, origin, target):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays a legal ``action`` for the player to move, in place."""
+    """Plays a legal ``action`` for the player to move, in place.
+
+    Raises:
+        IllegalActionError: for an action outside ``0..833`` or a jump off the board.
+    """
+    if action < 0 or action > PASS:
+        raise IllegalActionError("ataxx: an action is in 0..833")
+    if FIRST_JUMP <= action < PASS:
+        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
+        if JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS] < 0:
+            raise IllegalActionError("ataxx: a jump off the board")
+    play_action(state, action)
+
+
+@njit(cache=True)
+def play_action(state, action):
+    """:func:`apply_action` without the range checks (for the playout's own moves)."""
     if action < FIRST_JUMP:
         play(state, -1, action)
     elif action < PASS:
@@ -339,7 +359,7 @@ def random_playout(state, rng):
     """Plays uniformly random legal actions in place until the game is over."""
     jump_counts = np.empty(NUM_JUMP_OFFSETS, np.int64)
     while state[STATUS] == ONGOING:
-        apply_action(state, random_action(state, rng, jump_counts))
+        play_action(state, random_action(state, rng, jump_counts))
 
 
 @njit(cache=True)

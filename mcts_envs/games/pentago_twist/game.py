@@ -8,20 +8,35 @@ Every move adds one stone, so white has as many stones as black (white to move) 
 (black to move); the side must agree with the counts. The result is read off the board: five in a
 row for both is a draw, for one player a win for that player, a full board otherwise a draw. A
 finished game keeps the side that would move next.
+
+Move notation (:meth:`PentagoTwist.action_to_string`, read back by ``string_to_action``): the
+square (column ``a``-``f`` from the left, row ``1``-``6`` from the bottom), the quadrant
+(``tl`` top-left, ``tr``, ``bl``, ``br``) and the transform (``rotate``: 90 degrees clockwise,
+``flip``: left-right), e.g. ``"c4 tl rotate"``. Typed moves may abbreviate and drop the spaces:
+``c4tlr``, ``c4 tr f``; quadrants may also be given by number (``0``-``3`` or ``q0``-``q3``).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.pentago_twist import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "6 rows of 6 characters w/b/. separated by '/', a space, and the side to move (w or b), "
     "e.g. '....../....../....../....../....../...... w'"
 )
 SIDES = "wb"
+#: Quadrant names in the move notation, by quadrant number (0 top-left ... 3 bottom-right).
+QUADRANT_ABBREVIATIONS = ("tl", "tr", "bl", "br")
+_MOVE = re.compile(
+    r"^([a-f])\s*([1-6])\s*(tl|tr|bl|br|q?[0-3]|top-left|top-right|bottom-left|bottom-right)"
+    r"\s*(r|rot|rotate|f|flip)$"
+)
 
 
 def split_action(action: int) -> tuple[int, int, int, int]:
@@ -66,7 +81,7 @@ class PentagoTwist(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((6, 6, 2), np.int8)
-        k.observation_planes(self.check_state(state), player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -79,10 +94,28 @@ class PentagoTwist(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(6, 6)
 
+    notation = (
+        "square (a-f from the left, 1-6 from the bottom), quadrant (tl tr bl br) and rotate "
+        "(clockwise) or flip (left-right), e.g. 'c4 tl rotate' or 'c4tlr'"
+    )
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        """E.g. ``"r2c3 q1 rotate"``: place on row 2, column 3, then rotate quadrant 1."""
+        """E.g. ``"d4 tr rotate"``: place on row 2 (from the top), column 3, then rotate quadrant 1."""
         row, col, quadrant, op = split_action(int(action))
-        return f"r{row}c{col} q{quadrant} {k.OP_NAMES[op]}"
+        return f"{'abcdef'[col]}{k.SIZE - row} {QUADRANT_ABBREVIATIONS[quadrant]} {k.OP_NAMES[op]}"
+
+    def normalise_move_text(self, text: str) -> str:
+        """The canonical spelling of a move written with abbreviations (``"c4tlr"``)."""
+        plain = " ".join(text.lower().split())
+        match = _MOVE.match(plain)
+        if match is None:
+            return plain
+        column, row, quadrant, op = match.groups()
+        if quadrant[-1].isdigit():
+            quadrant = QUADRANT_ABBREVIATIONS[int(quadrant[-1])]
+        elif "-" in quadrant:
+            quadrant = QUADRANT_ABBREVIATIONS[k.QUADRANT_NAMES.index(quadrant)]
+        return f"{column}{row} {quadrant} {'rotate' if op.startswith('r') else 'flip'}"
 
     def to_text(self, state: np.ndarray) -> str:
         board = self.board(self.check_state(state))
@@ -111,15 +144,15 @@ class PentagoTwist(KernelGame):
             raise fail(f"the board has {len(rows)} rows instead of 6")
         for index, row in enumerate(rows):
             if len(row) != k.SIZE:
-                raise fail(f"row {index} {row!r} has {len(row)} characters instead of 6")
+                raise fail(f"row {index} {quote(row)} has {len(row)} characters instead of 6")
         bits = [0, 0]
         for cell, char in enumerate("".join(rows)):
             if char not in ".wb":
-                raise fail(f"bad character {char!r} (allowed: w, b, .)")
+                raise fail(f"bad character {quote(char)} (allowed: w, b, .)")
             if char != ".":
                 bits[SIDES.index(char)] |= 1 << cell
         if side not in ("w", "b"):
-            raise fail(f"bad side to move {side!r} (allowed: w, b)")
+            raise fail(f"bad side to move {quote(side)} (allowed: w, b)")
         whites, blacks = bin(bits[0]).count("1"), bin(bits[1]).count("1")
         if whites - blacks not in (0, 1):
             raise fail(

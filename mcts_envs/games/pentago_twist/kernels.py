@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -200,7 +201,13 @@ def play_bits(state, stone, transform):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays ``action = cell * 8 + quadrant * 2 + op`` for the player to move (in place)."""
+    """Plays ``action = cell * 8 + quadrant * 2 + op`` for the player to move (in place).
+
+    Raises:
+        IllegalActionError: for an action outside ``0..287``.
+    """
+    if action < 0 or action >= NUM_ACTIONS:
+        raise IllegalActionError("pentago_twist: an action is cell * 8 + transform in 0..287")
     play_bits(state, np.int64(1) << (action >> 3), action & 7)
 
 

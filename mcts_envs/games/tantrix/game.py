@@ -13,10 +13,16 @@ Text record: space-separated ``key=value`` fields, tiles by their official numbe
 who got it (or ``-``); ``hands`` both hands (``.``-separated, ``/`` between players, ``-`` for an
 empty hand); ``board`` the placed tiles in placement order as ``q,r:tile@orientation`` (axial
 coordinates, ``-`` for none). The bag is every tile not on the board or in a hand.
+
+Move notation (:meth:`Tantrix.action_to_string`, read back by ``string_to_action``): a placement
+is the tile number, ``@``, its orientation (0-5, steps of 60 degrees clockwise) and the axial cell,
+``"#12@3 at (1,0)"``; typed moves may drop ``#``, ``at`` and the brackets: ``12@3 1,0``. Chance
+outcomes are written ``"draw #12"``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -27,6 +33,7 @@ from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.scoring import best_line, trace_line
 from mcts_envs.games.tantrix.tiles import COLOUR_LETTERS, COLOUR_NAMES, NUM_TILES, TILE_ONE_HOT
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "key=value fields colors=RY first=highest|player_0 status=deal|draw|decide|finished|deadlock "
@@ -36,6 +43,7 @@ TEXT_FORMAT = (
 STATUS_NAMES = ("deal", "draw", "decide", "finished", "deadlock")
 PHASE_NAMES = ("forced", "free", "forced_after")
 FIRST_PLAYER_OPTIONS = ("highest_tile", "player_0")
+_PLACEMENT = re.compile(r"^#?\s*(\d+)\s*@\s*(\d+)\s*(?:at)?\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?$")
 
 
 def parse_colour(value: object) -> int:
@@ -103,7 +111,7 @@ class Tantrix(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.zeros(self.info.observation_shape, np.int8)
-        k.observation_planes(self.check_state(state), int(player), planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     # -- readable views -----------------------------------------------------------------------
@@ -211,6 +219,20 @@ class Tantrix(KernelGame):
         tile = f"#{hand[slot]}" if slot < len(hand) else f"slot {slot}"
         return f"{tile}@{orientation} at ({q},{r})"
 
+    notation = (
+        "tile@orientation and the axial cell q,r, e.g. '12@3 1,0' (tile 12 turned 3 steps "
+        "clockwise on cell (1,0))"
+    )
+
+    def normalise_move_text(self, text: str) -> str:
+        """The canonical spelling (``"#12@3 at (1,0)"``) of a placement typed as ``12@3 1,0``."""
+        plain = " ".join(text.lower().split())
+        match = _PLACEMENT.match(plain)
+        if match is None:
+            return plain
+        tile, orientation, q, r = (int(group) for group in match.groups())
+        return f"#{tile}@{orientation} at ({q},{r})"
+
     def step_info(self, state: np.ndarray) -> dict[str, Any]:
         last = int(state[k.LAST_DRAWN])
         lines = self.best_lines(state)
@@ -243,6 +265,17 @@ class Tantrix(KernelGame):
         )
 
     def from_text(self, text: str) -> np.ndarray:
+        """Parse a record (see the module docstring) into a state the kernels can play.
+
+        Every accepted record satisfies the invariants the kernels rely on (checked in
+        :func:`invariant_problem`): at most six tiles per hand, each tile once, a connected
+        board that obeys the golden rule, a chance node only with tiles in the bag and a hand
+        with room for the tile, a decision only when the mover can place a tile.
+
+        Raises:
+            InvalidRecordError: naming what is wrong (the record is quoted up to a bounded length).
+        """
+
         def fail(problem: str):
             return parse_error("tantrix", text, problem, TEXT_FORMAT)
 
@@ -252,54 +285,56 @@ class Tantrix(KernelGame):
         for token in text.split():
             key, sep, value = token.partition("=")
             if not sep or key in fields:
-                raise fail(f"bad or repeated field {token!r}")
+                raise fail(f"bad or repeated field {quote(token)}")
             fields[key] = value
         needed = ("colors", "first", "status", "mover", "phase", "last", "hands", "board")
         missing = [key for key in needed if key not in fields]
-        extra = [key for key in fields if key not in needed]
+        extra = [quote(key) for key in fields if key not in needed]
         if missing or extra:
-            raise fail(f"missing fields {missing} / unknown fields {extra}")
+            raise fail(f"missing fields {missing} / unknown fields [{', '.join(extra[:8])}]")
         colours = fields["colors"]
         if (
             len(colours) != 2
             or any(c not in COLOUR_LETTERS for c in colours)
             or colours[0] == colours[1]
         ):
-            raise fail(f"colors must be two different letters of RYBG, got {colours!r}")
+            raise fail(f"colors must be two different letters of RYBG, got {quote(colours)}")
         rules = {"highest": k.FIRST_HIGHEST_TILE, "player_0": k.FIRST_PLAYER_0}
         if fields["first"] not in rules:
-            raise fail(f"first must be 'highest' or 'player_0', got {fields['first']!r}")
+            raise fail(f"first must be 'highest' or 'player_0', got {quote(fields['first'])}")
         if fields["status"] not in STATUS_NAMES:
-            raise fail(f"unknown status {fields['status']!r}")
+            raise fail(f"unknown status {quote(fields['status'])}")
         if fields["mover"] not in ("0", "1"):
-            raise fail(f"mover must be 0 or 1, got {fields['mover']!r}")
+            raise fail(f"mover must be 0 or 1, got {quote(fields['mover'])}")
         if fields["phase"] not in PHASE_NAMES:
-            raise fail(f"unknown phase {fields['phase']!r}")
+            raise fail(f"unknown phase {quote(fields['phase'])}")
 
         def tile_number(value: str) -> int:
-            if not value.isdigit() or not 1 <= int(value) <= NUM_TILES:
-                raise fail(f"tile numbers are 1..56, got {value!r}")
+            if not _TILE_NUMBER.fullmatch(value) or not 1 <= int(value) <= NUM_TILES:
+                raise fail(f"tile numbers are 1..56 (ASCII digits), got {quote(value)}")
             return int(value)
 
         hand_texts = fields["hands"].split("/")
         if len(hand_texts) != 2:
             raise fail("hands must be two lists separated by '/'")
-        hands = [[] if h == "-" else [tile_number(t) for t in h.split(".")] for h in hand_texts]
-        if any(len(hand) > k.HAND_SIZE for hand in hands):
+        hand_items = [[] if h == "-" else h.split(".") for h in hand_texts]
+        if any(len(items) > k.HAND_SIZE for items in hand_items):
             raise fail("a hand holds at most 6 tiles")
+        hands = [[tile_number(t) for t in items] for items in hand_items]
         placements = []
         if fields["board"] != "-":
-            for item in fields["board"].split(";"):
-                try:
-                    where, what = item.split(":")
-                    q_text, r_text = where.split(",")
-                    tile_text, orientation_text = what.split("@")
-                    q, r, orientation = int(q_text), int(r_text), int(orientation_text)
-                except ValueError:
-                    raise fail(f"bad board entry {item!r}") from None
-                if not 0 <= orientation < 6:
-                    raise fail(f"orientation must be 0..5 in {item!r}")
-                placements.append((q, r, tile_number(tile_text), orientation))
+            items = fields["board"].split(";")
+            if len(items) > NUM_TILES:
+                raise fail(f"the board holds at most {NUM_TILES} tiles, got {len(items)}")
+            for item in items:
+                match = _BOARD_ENTRY.fullmatch(item)
+                if not match:
+                    raise fail(
+                        f"bad board entry {quote(item)} (q,r:TILE@ORIENTATION, integer "
+                        "coordinates of at most 6 digits, orientation 0..5)"
+                    )
+                q, r, orientation = int(match[1]), int(match[2]), int(match[4])
+                placements.append((q, r, tile_number(match[3]), orientation))
         used = [t for hand in hands for t in hand] + [p[2] for p in placements]
         if len(set(used)) != len(used):
             raise fail("a tile appears twice")
@@ -343,26 +378,88 @@ class Tantrix(KernelGame):
         state[k.MOVER] = int(fields["mover"])
         state[k.PHASE] = PHASE_NAMES.index(fields["phase"])
         if status == k.DEAL:
-            if placements or len(hands[0]) - len(hands[1]) not in (0, 1):
-                raise fail("during the deal the board is empty and hands differ by at most one")
             state[k.DEALT] = len(hands[0]) + len(hands[1])
-            if state[k.DEALT] >= k.DEAL_SIZE:
-                raise fail("a deal in progress has fewer than 12 tiles dealt")
         else:
             state[k.DEALT] = k.DEAL_SIZE
         if fields["last"] != "-":
-            try:
-                tile_text, drawer_text = fields["last"].split(":")
-            except ValueError:
-                raise fail(f"bad last draw {fields['last']!r}") from None
-            if drawer_text not in ("0", "1"):
-                raise fail(f"bad last drawer {drawer_text!r}")
-            state[k.LAST_DRAWN] = tile_number(tile_text) - 1
-            state[k.LAST_DRAWER] = int(drawer_text)
-        if status == k.DECIDE:
-            buffer = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
-            if k.legal_actions(state, buffer) == 0:
-                raise fail("status=decide but the mover has no legal placement in this phase")
-        if status == k.FINISHED and len(placements) != NUM_TILES:
-            raise fail("status=finished needs all 56 tiles on the board")
+            match = _LAST_DRAW.fullmatch(fields["last"])
+            if not match:
+                raise fail(f"bad last draw {quote(fields['last'])} (TILE:PLAYER or -)")
+            state[k.LAST_DRAWN] = tile_number(match[1]) - 1
+            state[k.LAST_DRAWER] = int(match[2])
+        problem = invariant_problem(state)
+        if problem is not None:
+            raise fail(problem)
         return state
+
+
+#: A tile number: ASCII digits only (``str.isdigit`` also accepts "²" and "①").
+_TILE_NUMBER = re.compile(r"[0-9]{1,3}")
+#: ``q,r:TILE@ORIENTATION``; coordinates beyond 6 digits cannot touch a connected board.
+_BOARD_ENTRY = re.compile(r"(-?[0-9]{1,6}),(-?[0-9]{1,6}):([0-9]+)@([0-5])")
+_LAST_DRAW = re.compile(r"([0-9]+):([01])")
+
+
+def invariant_problem(state: np.ndarray) -> str | None:
+    """What makes ``state`` unplayable by the kernels (``None`` if nothing): the one check.
+
+    ``state`` holds a board built by :func:`.kernels.place_tile` (connected, golden rule) and
+    hands of at most six distinct tiles, so the bag is what is left. The kernels further assume
+    what play guarantees:
+
+    * ``deal``: an empty board, ``player_0`` dealt first and tiles alternating (hands differ by
+      at most one, fewer than 12 dealt), the last tile dealt held by the player who got it;
+    * ``draw``: a tile in the bag, a placement before it and room in the drawer's (the
+      mover's) hand (a draw into a full hand would write a seventh slot over the other hand
+      or the board);
+    * ``decide``: at least one legal placement for the mover in the phase (a random playout
+      picks among them);
+    * ``finished``: all 56 tiles placed; ``deadlock``: phase ``free`` and a mover holding
+      tiles with no legal placement;
+    * the last tile drawn is not in the bag.
+    """
+    status = int(state[k.STATUS])
+    mover = int(state[k.MOVER])
+    counts = (int(state[k.HAND_COUNT_0]), int(state[k.HAND_COUNT_1]))
+    placed = int(state[k.NUM_PLACED])
+    bag = int(state[k.BAG_COUNT])
+    last = int(state[k.LAST_DRAWN])
+    if last >= 0 and (int(state[k.BAG_BITS]) >> last) & 1:
+        return f"the last tile drawn ({last + 1}) cannot still be in the bag"
+    if status == k.DEAL:
+        dealt = counts[0] + counts[1]
+        if placed or counts[0] - counts[1] not in (0, 1):
+            return "during the deal the board is empty and hands differ by at most one"
+        if dealt >= k.DEAL_SIZE:
+            return "a deal in progress has fewer than 12 tiles dealt"
+        if dealt == 0 and last >= 0:
+            return "no tile has been dealt yet, so last must be '-'"
+        if dealt > 0:
+            receiver = (dealt - 1) % 2
+            hand = state[k.HAND_0 + 6 * receiver : k.HAND_0 + 6 * receiver + counts[receiver]]
+            if int(state[k.LAST_DRAWER]) != receiver or last not in hand:
+                return (
+                    f"after {dealt} tiles dealt the last one went to player {receiver} "
+                    f"and is in that hand (last=TILE:{receiver})"
+                )
+    elif status == k.DRAW:
+        if bag == 0:
+            return "status=draw needs a tile in the bag (the bag is empty)"
+        if placed == 0:
+            return "status=draw follows a placement, but the board is empty"
+        if counts[mover] >= k.HAND_SIZE:
+            return f"status=draw: the mover (player {mover}) draws, so holds at most 5 tiles"
+    elif status == k.DECIDE:
+        buffer = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
+        if k.legal_actions(state, buffer) == 0:
+            return "status=decide but the mover has no legal placement in this phase"
+    elif status == k.FINISHED:
+        if placed != NUM_TILES:
+            return "status=finished needs all 56 tiles on the board"
+    elif status == k.DEADLOCK:
+        if int(state[k.PHASE]) != k.PHASE_FREE or counts[mover] == 0:
+            return "status=deadlock: the mover holds tiles and is in the free phase"
+        buffer = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
+        if k.generate(state, buffer, False, True) > 0:
+            return "status=deadlock but the mover has a legal placement"
+    return None

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tantrix.hexgrid import (
@@ -223,6 +224,8 @@ def recentre(state):
     state[GRID : GRID + GRID_CELLS] = 0
     for index in range(GRID_CELLS):
         if old[index] != 0:
+            if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
+                raise InvalidRecordError("tantrix: corrupt state: the board left the window")
             state[GRID + index - delta] = old[index]
     for i in range(state[NUM_PLACED]):
         state[PLACED + i] -= delta
@@ -622,7 +625,17 @@ def legal_actions(state, out):
 
 @njit(cache=True)
 def apply_chance(state, tile):
-    """Deals or draws ``tile`` from the bag, then moves on to the next decision."""
+    """Deals or draws ``tile`` from the bag, then moves on to the next decision.
+
+    Raises:
+        IllegalActionError: if ``tile`` is not in the bag.
+        InvalidRecordError: if the hand receiving it is full (a corrupt state).
+    """
+    if tile < 0 or tile >= NUM_TILES or not (state[BAG_BITS] >> tile) & 1:
+        raise IllegalActionError("tantrix: the chance outcome is not a tile in the bag")
+    receiver = state[DEALT] % 2 if state[STATUS] == DEAL else state[MOVER]
+    if state[HAND_COUNT_0 + receiver] >= HAND_SIZE:
+        raise InvalidRecordError("tantrix: corrupt state: a tile drawn into a full hand")
     state[BAG_BITS] &= ~(np.int64(1) << tile)
     state[BAG_COUNT] -= 1
     if state[STATUS] == DEAL:
@@ -652,14 +665,29 @@ def apply_chance(state, tile):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays a placement (or, at a chance node, deals/draws tile ``action``) in place."""
+    """Plays a placement (or, at a chance node, deals/draws tile ``action``) in place.
+
+    Raises:
+        IllegalActionError: for an action no legal move can be: outside the action space, an
+            empty hand slot, an occupied cell or one touching no tile (they would corrupt the
+            state); the other rules are the caller's to check (see :func:`placement_problem`).
+    """
     if state[STATUS] != DECIDE:
         apply_chance(state, action)
         return
     player = state[MOVER]
     slot = action % HAND_SIZE
     orientation = (action // HAND_SIZE) % 6
+    if action < 0 or action >= NUM_ACTIONS or slot >= state[HAND_COUNT_0 + player]:
+        raise IllegalActionError("tantrix: not a placement of a tile in the mover's hand")
     index = grid_index(action // 36)
+    word = state[GRID + index]
+    if (
+        word & CODE_MASK != 0
+        or (word < COUNT_ONE and state[NUM_PLACED] > 0)
+        or (state[NUM_PLACED] == 0 and index != ORIGIN_INDEX)
+    ):
+        raise IllegalActionError("tantrix: a placement must touch the board on an empty cell")
     tile = remove_from_hand(state, player, slot)
     place_tile(state, index, tile, orientation)
     state[PLACEMENTS] += 1
@@ -744,6 +772,8 @@ def random_playout(state, rng):
         status = state[STATUS]
         if status == DECIDE:
             count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+            if count == 0:
+                raise InvalidRecordError("tantrix: corrupt state: a decision without moves")
             apply_action(state, buffer[rng_below(rng, count)])
         elif is_chance(status):
             apply_chance(state, random_tile_from_bag(state, rng))
@@ -764,6 +794,8 @@ def playout_statistics(state, rng, counts, phases):
         status = state[STATUS]
         if status == DECIDE:
             count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+            if count == 0:
+                raise InvalidRecordError("tantrix: corrupt state: a decision without moves")
             counts[decisions] = count
             phases[decisions] = state[PHASE]
             decisions += 1

@@ -3,6 +3,10 @@
 Text record: three rows of ``x``, ``o`` or ``.`` separated by ``/``, a space, then the side to
 move, e.g. ``"x.o/.x./..o x"``. The side must agree with the marks (X moves when both have as
 many marks); a finished game keeps the side that would move next.
+
+Move notation (:meth:`TicTacToe.action_to_string`, read back by ``string_to_action``): the
+square, column ``a``-``c`` from the left and row ``1``-``3`` from the bottom as on a chess board:
+``b2`` is the centre (action 4), ``a3`` the top-left corner (action 0), ``c1`` the bottom-right.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import numpy as np
 
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.tictactoe import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = "3 rows of x/o/. separated by '/', a space, and the side to move (x or o)"
 
@@ -34,7 +39,7 @@ class TicTacToe(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((3, 3, 2), np.int8)
-        k.observation_planes(state, player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def board(self, state: np.ndarray) -> np.ndarray:
@@ -46,8 +51,12 @@ class TicTacToe(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(3, 3)
 
+    notation = "a square: column a-c from the left, row 1-3 from the bottom (b2 is the centre)"
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        return f"r{action // 3}c{action % 3}"
+        """The square of ``action`` (``cell = row * 3 + col``, row 0 at the top): ``"a3"`` for 0."""
+        row, col = divmod(int(action), 3)
+        return f"{'abc'[col]}{3 - row}"
 
     def to_text(self, state: np.ndarray) -> str:
         board = self.board(self.check_state(state))
@@ -70,11 +79,11 @@ class TicTacToe(KernelGame):
         state = self.initial_state()
         for cell, char in enumerate("".join(rows)):
             if char not in ".xo":
-                raise fail(f"bad character {char!r} (allowed: x, o, .)")
+                raise fail(f"bad character {quote(char)} (allowed: x, o, .)")
             if char != ".":
                 state["xo".index(char)] |= 1 << cell
         if side not in ("x", "o"):
-            raise fail(f"bad side to move {side!r}")
+            raise fail(f"bad side to move {quote(side)}")
         xs, os_ = bin(int(state[0])).count("1"), bin(int(state[1])).count("1")
         if xs - os_ not in (0, 1):
             raise fail(f"{xs} X marks and {os_} O marks cannot happen (X moves first)")

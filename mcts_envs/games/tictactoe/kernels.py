@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -94,7 +95,19 @@ def legal_actions(state, out):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Marks ``action`` for the player to move, then updates the status (in place)."""
+    """Marks ``action`` for the player to move, then updates the status (in place).
+
+    Raises:
+        IllegalActionError: for an action outside ``0..8`` (it would index past the tables).
+    """
+    if action < 0 or action >= 9:
+        raise IllegalActionError("tictactoe: an action is a cell 0..8")
+    mark(state, action)
+
+
+@njit(cache=True)
+def mark(state, action):
+    """:func:`apply_action` without the range check (for the playout's own moves)."""
     player = state[2]
     state[player] |= np.int64(1) << action
     if THREE_IN_A_ROW[state[player]]:
@@ -152,7 +165,7 @@ def random_playout(state, rng):
     while state[3] == ONGOING:
         occupied = np.uint64(state[0] | state[1])  # unsigned: table reads skip index wrapping
         pick = np.uint64(rng_below(rng, EMPTY_COUNT[occupied]))
-        apply_action(state, np.int64(NTH_EMPTY[occupied, pick]))
+        mark(state, np.int64(NTH_EMPTY[occupied, pick]))
 
 
 @njit(cache=True)

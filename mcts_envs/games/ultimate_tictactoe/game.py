@@ -3,6 +3,11 @@
 Text record: the 9x9 grid as 9 rows of ``x``, ``o`` or ``.`` separated by ``/`` (row 0 is the top
 row of boards 0-2), the side to move (``x``/``o``) and the board the mover is sent to (``0``-``8``,
 or ``-`` for any open board). The empty board is ``"........./.../......... x -"``.
+
+Move notation (:meth:`UltimateTicTacToe.action_to_string`, read back by ``string_to_action``):
+the square on the whole 9x9 grid, column ``a``-``i`` from the left and row ``1``-``9`` from the
+bottom: ``e5`` is the centre of the centre board, ``a9`` the top-left square (board 0, cell 0),
+``i1`` the bottom-right one (board 8, cell 8).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import numpy as np
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
 from mcts_envs.games.tictactoe.kernels import THREE_IN_A_ROW
 from mcts_envs.games.ultimate_tictactoe import kernels as k
+from mcts_envs.records import quote
 
 TEXT_FORMAT = (
     "9 rows of 9 characters x/o/. separated by '/', the side to move (x or o) and the target "
@@ -43,7 +49,7 @@ class UltimateTicTacToe(KernelGame):
 
     def observation(self, state: np.ndarray, player: int) -> np.ndarray:
         planes = np.empty((9, 9, 5), np.int8)
-        k.observation_planes(state, player, planes)
+        k.observation_planes(self.check_state(state), self.check_player(player), planes)
         return planes
 
     def grid(self, state: np.ndarray) -> np.ndarray:
@@ -70,8 +76,15 @@ class UltimateTicTacToe(KernelGame):
                 owners[board] = 3
         return owners
 
+    notation = (
+        "a square of the 9x9 grid: column a-i from the left, row 1-9 from the bottom "
+        "(e5 is the centre of the centre board)"
+    )
+
     def action_to_string(self, state: np.ndarray, action: int) -> str:
-        return f"b{action // 9}c{action % 9}"
+        """The grid square of ``action = board * 9 + cell``: ``"a9"`` for 0, ``"e5"`` for 40."""
+        row, col = grid_position(int(action) // 9, int(action) % 9)
+        return f"{'abcdefghi'[col]}{9 - row}"
 
     def to_text(self, state: np.ndarray) -> str:
         grid = self.grid(self.check_state(state))
@@ -96,14 +109,14 @@ class UltimateTicTacToe(KernelGame):
         for row, line in enumerate(rows):
             for col, char in enumerate(line):
                 if char not in ".xo":
-                    raise fail(f"bad character {char!r} at row {row}, column {col}")
+                    raise fail(f"bad character {quote(char)} at row {row}, column {col}")
                 if char != ".":
                     board = (row // 3) * 3 + col // 3
                     cell = (row % 3) * 3 + col % 3
                     base = k.X_BOARDS if char == "x" else k.O_BOARDS
                     state[base + board] |= 1 << cell
         if side not in ("x", "o"):
-            raise fail(f"bad side to move {side!r}")
+            raise fail(f"bad side to move {quote(side)}")
         xs = sum(bin(int(v)).count("1") for v in state[k.X_BOARDS : k.X_BOARDS + 9])
         os_ = sum(bin(int(v)).count("1") for v in state[k.O_BOARDS : k.O_BOARDS + 9])
         if xs - os_ not in (0, 1):
@@ -127,6 +140,9 @@ class UltimateTicTacToe(KernelGame):
         x_line, o_line = THREE_IN_A_ROW[state[k.WON_X]], THREE_IN_A_ROW[state[k.WON_O]]
         if x_line and o_line:
             raise fail("both players have three boards in a row")
+        if (x_line and side != "o") or (o_line and side != "x"):
+            # the game ends with the winning move, so the winner moved last (RULES.md 2.4)
+            raise fail("the winner of the game must have made the last move")
         if x_line:
             state[k.STATUS] = k.X_WON
         elif o_line:
@@ -140,5 +156,5 @@ class UltimateTicTacToe(KernelGame):
                 raise fail(f"target board {target} is already won or full (write '-')")
             state[k.TARGET] = int(target)
         else:
-            raise fail(f"bad target board {target!r} (allowed: 0-8 or -)")
+            raise fail(f"bad target board {quote(target)} (allowed: 0-8 or -)")
         return state

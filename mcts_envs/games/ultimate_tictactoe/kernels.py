@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from mcts_envs.core.bits import popcount
+from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -96,7 +97,19 @@ def legal_actions(state, out):
 
 @njit(cache=True)
 def apply_action(state, action):
-    """Plays ``action`` for the player to move and updates boards, target and status (in place)."""
+    """Plays ``action`` for the player to move and updates boards, target and status (in place).
+
+    Raises:
+        IllegalActionError: for an action outside ``0..80`` (it would write past the boards).
+    """
+    if action < 0 or action >= 81:
+        raise IllegalActionError("ultimate_tictactoe: an action is board * 9 + cell in 0..80")
+    play(state, action)
+
+
+@njit(cache=True)
+def play(state, action):
+    """:func:`apply_action` without the range check (for the playout's own moves)."""
     player = state[TO_MOVE]
     board = action // 9
     cell = action % 9
@@ -174,7 +187,7 @@ def random_playout(state, rng):
         if target != ANY_BOARD:
             empty = ~(state[X_BOARDS + target] | state[O_BOARDS + target]) & FULL
             pick = rng_below(rng, BIT_COUNT[empty])
-            apply_action(state, target * 9 + NTH_BIT[empty, pick])
+            play(state, target * 9 + NTH_BIT[empty, pick])
             continue
         closed = state[CLOSED]
         total = 0
@@ -187,7 +200,7 @@ def random_playout(state, rng):
                 continue
             empty = ~(state[X_BOARDS + board] | state[O_BOARDS + board]) & FULL
             if pick < BIT_COUNT[empty]:
-                apply_action(state, board * 9 + NTH_BIT[empty, pick])
+                play(state, board * 9 + NTH_BIT[empty, pick])
                 break
             pick -= BIT_COUNT[empty]
 

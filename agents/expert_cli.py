@@ -1,0 +1,86 @@
+"""The ``mcts-envs expert`` subcommand: record an expert dataset (see :mod:`agents.expert`).
+
+Example::
+
+    mcts-envs expert ultimate_tictactoe "mcts:iterations=800" --games 100 --out data.npz \\
+        --workers 2 --seed 1 --symmetries --temperature-moves 10
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any, TextIO
+
+from mcts_envs.core.errors import InvalidOptionError
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``expert`` subcommand to the CLI's subparsers."""
+    expert = commands.add_parser(
+        "expert",
+        help="record an expert dataset (observations, masks, visit distributions, values)",
+        description="Play GAMES games of GAME with the expert SPEC (self-play, or against "
+        "--opponent with seats alternating) and save, per expert decision, the observation, "
+        "action mask, visit distribution, root value, final outcome for the mover, game index "
+        "and ply as a .npz file that loads with numpy.load (format: agents/expert.py).",
+    )
+    expert.add_argument("game", help="game name (see 'mcts-envs list')")
+    expert.add_argument("spec", help="expert agent spec, e.g. 'mcts:iterations=800'")
+    expert.add_argument("--games", type=int, required=True, help="number of games")
+    expert.add_argument("--out", required=True, help="the .npz file to write")
+    expert.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    expert.add_argument(
+        "--workers", type=int, default=1, help="processes to play in (same output; default 1)"
+    )
+    expert.add_argument(
+        "--symmetries", action="store_true", help="add the symmetry images of every decision"
+    )
+    expert.add_argument("--opponent", help="a second agent spec (default: self-play)")
+    expert.add_argument(
+        "--temperature-moves",
+        type=int,
+        default=0,
+        help="decisions per game drawn in proportion to the visits before greedy play (default 0)",
+    )
+    expert.add_argument("--max-moves", type=int, help="stop a game after this many decisions")
+    expert.add_argument(
+        "--overwrite", action="store_true", help="replace --out if it exists (default: refuse)"
+    )
+    expert.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
+    from agents.expert import ExpertConfig, check_config, generate_expert_data, save_expert_data
+
+    config = check_config(
+        ExpertConfig(
+            game=args.game,
+            spec=args.spec,
+            games=args.games,
+            seed=args.seed,
+            opponent=args.opponent,
+            symmetries=args.symmetries,
+            temperature_moves=args.temperature_moves,
+            max_moves=args.max_moves,
+        )
+    )
+    if args.workers < 1:
+        raise InvalidOptionError(f"--workers must be at least 1, got {args.workers}")
+    path = Path(args.out)
+    if path.exists() and not args.overwrite:
+        raise InvalidOptionError(
+            f"--out {args.out} exists; pass --overwrite to replace it, or choose another file"
+        )
+    if path.suffix != ".npz":
+        raise InvalidOptionError(f"--out must name a .npz file, got {args.out}")
+    data = generate_expert_data(config, workers=args.workers, progress=not args.no_progress)
+    save_expert_data(path, data)
+    rows = len(data["actions"])
+    print(
+        f"wrote {rows} rows ({config.games} games, symmetries: "
+        f"{', '.join(str(n) for n in data['symmetry_names'])}) to {args.out}",
+        file=out,
+    )
+    return 0

@@ -1,0 +1,610 @@
+"""Ratings and statistics of a results file: W/D/L, Wilson intervals, Bradley-Terry Elo, SPRT.
+
+Everything here is recomputed from game records (tournament records of
+:mod:`agents.tournament` or match records of :mod:`agents.arena`): each record names its two
+agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
+counted) and its game pair (``pair``, or ``index // 2`` for match records).
+
+* Per pairing: wins, draws and losses of A, its score with a Wilson 95% interval, and the Elo
+  difference implied by the score and the interval's ends. Ends come from exact counts: a perfect
+  score gives ``+inf`` (not a huge finite number from rounding), and no ``-0`` is printed.
+* Pentanomial statistics of complete game pairs (both colours played): counts of LL, LD, DD+WL,
+  WD, WW and the Elo interval from the variance of pair scores (narrower than the trinomial one when
+  the opening decides much).
+* Elo of every agent from a Bradley-Terry maximum-likelihood fit (draws count half a win; solved
+  with :func:`scipy.optimize.minimize`, trust-region Newton), anchored at one agent (``random`` if present), with 95%
+  intervals from a seeded bootstrap over game pairs within each pairing. If an agent's group won
+  every game against the rest, its Bradley-Terry rating is infinite and printed as such.
+* The sequential probability ratio test (SPRT) of fastchess and fishtest (the generalised SPRT's
+  log-likelihood ratio ``N/2 * log(var0 / var1)``, logistic or normalized Elo) on pentanomial or
+  trinomial counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from agents.arena import Z_95, wilson_interval
+from mcts_envs.core.errors import InvalidOptionError
+
+__all__ = [
+    "PairingStats",
+    "RatingTable",
+    "SprtMonitor",
+    "SprtSettings",
+    "elo_from_score",
+    "fit_bradley_terry",
+    "format_elo",
+    "llr_pentanomial",
+    "llr_trinomial",
+    "parse_sprt",
+    "rate",
+    "score_interval",
+]
+
+#: Elo points per natural-log unit of the odds (400 / ln 10).
+ELO_PER_NAT = 400.0 / math.log(10.0)
+#: Points of A in one game, by result.
+_POINTS = {"a": 1.0, "draw": 0.5, "b": 0.0}
+#: Pair scores (per game) of the pentanomial categories LL, LD, DD+WL, WD, WW.
+PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+
+
+# -- scores and Elo -----------------------------------------------------------------------------
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference of an expected score: ``-400 log10(1/score - 1)``; ``+-inf`` at 1, 0."""
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score of a logistic Elo difference."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def format_elo(value: float) -> str:
+    """``+12``, ``-7``, ``0``, ``+inf``, ``-inf`` or ``nan`` (never ``-0``)."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}"
+
+
+def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Wilson 95% interval of the score ``(wins + draws / 2) / games`` (draws as half points).
+
+    The ends are exact at the boundary: 1.0 when every game was won, 0.0 when every game was lost
+    (so the Elo interval is ``+inf`` there, not a large number made by rounding).
+    """
+    games = wins + draws + losses
+    if games == 0:
+        return 0.0, 1.0
+    low, high = wilson_interval(wins + 0.5 * draws, games)
+    if wins == games:
+        high = 1.0
+    if losses == games:
+        low = 0.0
+    return low, high
+
+
+# -- per-pairing statistics ---------------------------------------------------------------------
+
+
+@dataclass
+class PairingStats:
+    """Results of agent ``a`` against agent ``b``.
+
+    Attributes:
+        a, b: the agents.
+        wins, draws, losses: of ``a``.
+        pairs: ``pair key -> {colour: points of a}`` (the games seen so far).
+    """
+
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    pairs: dict[Hashable, dict[int, float]] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """Points of ``a`` per game (0.5 with no game)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def add(self, points: float, pair: Hashable, colour: int) -> None:
+        """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in game pair ``pair``, with
+        ``colour`` (0 or 1) telling the pair's two games apart."""
+        if points == 1.0:
+            self.wins += 1
+        elif points == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.pairs.setdefault(pair, {})[colour] = points
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo of ``a`` minus ``b``: ``(estimate, low, high)`` from the score's Wilson interval."""
+        low, high = score_interval(self.wins, self.draws, self.losses)
+        return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
+
+    def pentanomial(self) -> np.ndarray:
+        """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points (LL, LD, DD+WL, WD, WW)."""
+        counts = np.zeros(5, np.int64)
+        for games in self.pairs.values():
+            if len(games) == 2:
+                counts[round(2 * sum(games.values()))] += 1
+        return counts
+
+    def pentanomial_elo(self) -> tuple[float, float, float]:
+        """Elo of ``a`` minus ``b`` from complete pairs: ``(estimate, low, high)``.
+
+        The interval uses the variance of pair scores (normal approximation); when every pair
+        scored the same (no variance), it falls back to the Wilson interval of those games.
+        """
+        counts = self.pentanomial()
+        pairs = counts.sum()
+        if pairs == 0:
+            return math.nan, -math.inf, math.inf
+        p = counts / pairs
+        score = float(p @ PENTANOMIAL_SCORES)
+        variance = float(p @ (PENTANOMIAL_SCORES - score) ** 2)
+        if variance == 0.0:
+            points = 2 * float(counts @ PENTANOMIAL_SCORES)
+            games = 2 * int(pairs)
+            wins = games if score == 1.0 else 0
+            losses = games if score == 0.0 else 0
+            low, high = (
+                score_interval(wins, 0, losses)
+                if wins or losses
+                else wilson_interval(points, games)
+            )
+        else:
+            half = Z_95 * math.sqrt(variance / pairs)
+            low, high = max(score - half, 0.0), min(score + half, 1.0)
+        return elo_from_score(score), elo_from_score(low), elo_from_score(high)
+
+
+def _record_points(record: dict[str, Any]) -> tuple[str, str, float, int, int] | None:
+    agents = record.get("agents")
+    points = _POINTS.get(record.get("result"))  # type: ignore[arg-type]
+    if points is None or not (isinstance(agents, list) and len(agents) == 2):
+        return None
+    index = record.get("index", 0)
+    pair = record.get("pair", index // 2)
+    colour = record.get("colour", record.get("seat_a", index % 2))
+    return str(agents[0]), str(agents[1]), points, int(pair), int(colour)
+
+
+def tally(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], PairingStats]:
+    """Per-pairing statistics of records, keyed ``(a, b)`` as the records name them.
+
+    Unfinished games (``result`` not ``a``/``b``/``draw``) are not counted.
+    """
+    stats: dict[tuple[str, str], PairingStats] = {}
+    for record in records:
+        parsed = _record_points(record)
+        if parsed is None:
+            continue
+        a, b, points, pair, colour = parsed
+        if (b, a) in stats:  # the same two agents listed the other way round
+            stats[(b, a)].add(1.0 - points, ("reversed", pair), colour)
+            continue
+        stats.setdefault((a, b), PairingStats(a, b)).add(points, pair, colour)
+    return stats
+
+
+# -- Bradley-Terry ------------------------------------------------------------------------------
+
+
+def fit_bradley_terry(points: np.ndarray, anchor: int = 0) -> np.ndarray:
+    """Maximum-likelihood Bradley-Terry ratings (Elo) from a points matrix, ``anchor`` at 0.
+
+    Args:
+        points: ``points[i, j]`` = points agent ``i`` scored against ``j`` (a draw gives each
+            half a point).
+        anchor: the agent rated 0.
+
+    Returns:
+        Elo ratings. Agents in the anchor's strongly connected group of the "scored against"
+        graph get finite ratings; a group that only ever won against the anchor's side (directly
+        or through others) gets ``+inf``, one that only lost ``-inf``, one never linked ``nan``.
+    """
+    from scipy.optimize import minimize
+    from scipy.sparse.csgraph import connected_components, shortest_path
+
+    points = np.asarray(points, np.float64)
+    count = len(points)
+    beat = (points > 0).astype(np.int8)
+    np.fill_diagonal(beat, 0)
+    _, labels = connected_components(beat, directed=True, connection="strong")
+    members = np.flatnonzero(labels == labels[anchor])
+    ratings = np.full(count, np.nan)
+    reach = np.isfinite(shortest_path(beat, unweighted=True))
+    for agent in range(count):
+        if labels[agent] != labels[anchor]:
+            if reach[agent, anchor]:
+                ratings[agent] = math.inf
+            elif reach[anchor, agent]:
+                ratings[agent] = -math.inf
+    sub = points[np.ix_(members, members)]
+    position = int(np.flatnonzero(members == anchor)[0])
+    free = [k for k in range(len(members)) if k != position]
+    if not free:
+        ratings[anchor] = 0.0
+        return ratings
+
+    def negative_log_likelihood(x: np.ndarray) -> tuple[float, np.ndarray]:
+        r = np.zeros(len(members))
+        r[free] = x
+        diff = r[:, None] - r[None, :]
+        log_p = -np.logaddexp(0.0, -diff)  # log P(i beats j)
+        value = -float((sub * log_p).sum())
+        p = np.exp(log_p)
+        weights = sub * (1.0 - p)  # d/d r_i of sub[i, j] * log p_ij
+        gradient = -(weights.sum(axis=1) - weights.sum(axis=0))
+        return value, gradient[free]
+
+    def hessian(x: np.ndarray) -> np.ndarray:
+        r = np.zeros(len(members))
+        r[free] = x
+        p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+        weights = (sub + sub.T) * p * (1.0 - p)
+        laplacian = np.diag(weights.sum(axis=1)) - weights
+        return laplacian[np.ix_(free, free)]
+
+    solution = minimize(
+        negative_log_likelihood,
+        np.zeros(len(free)),
+        jac=True,
+        hess=hessian,
+        method="trust-exact",
+        options={"gtol": 1e-9, "maxiter": 1000},
+    )
+    finite = np.zeros(len(members))
+    finite[free] = solution.x
+    ratings[members] = finite * ELO_PER_NAT
+    return ratings
+
+
+def _points_matrix(stats: Iterable[PairingStats], index: dict[str, int]) -> np.ndarray:
+    points = np.zeros((len(index), len(index)))
+    for pairing in stats:
+        i, j = index[pairing.a], index[pairing.b]
+        scored = pairing.wins + 0.5 * pairing.draws
+        points[i, j] += scored
+        points[j, i] += pairing.games - scored
+    return points
+
+
+def _nearest_rank(values: np.ndarray, fraction: float) -> float:
+    """The ``fraction`` quantile by nearest rank (well defined with infinities; NaN ignored)."""
+    finite_order = np.sort(values[~np.isnan(values)])
+    if len(finite_order) == 0:
+        return math.nan
+    rank = min(max(math.ceil(fraction * len(finite_order)) - 1, 0), len(finite_order) - 1)
+    return float(finite_order[rank])
+
+
+@dataclass
+class RatingTable:
+    """Ratings of every agent of a results file.
+
+    Attributes:
+        agents: names, in order of first appearance.
+        anchor: the agent rated 0.
+        elo, low, high: Bradley-Terry Elo and bootstrap 95% interval ends, per agent.
+        games, points: games and points per agent.
+        pairings: the per-pairing statistics.
+        bootstrap: the number of bootstrap samples.
+    """
+
+    agents: list[str]
+    anchor: str
+    elo: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    games: np.ndarray
+    points: np.ndarray
+    pairings: list[PairingStats]
+    bootstrap: int
+
+    def order(self) -> list[int]:
+        """Agents sorted by Elo, best first (NaN last)."""
+        return sorted(
+            range(len(self.agents)),
+            key=lambda k: (math.isnan(self.elo[k]), -np.nan_to_num(self.elo[k], nan=0.0)),
+        )
+
+    def text(self, sprt: SprtSettings | None = None) -> str:
+        """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT."""
+        width = max([len(a) for a in self.agents] + [12])
+        lines = [
+            f"Elo (Bradley-Terry, {self.anchor} = 0; 95% bootstrap over game pairs, "
+            f"{self.bootstrap} samples)",
+            f"  {'agent':<{width}}  {'Elo':>6}  {'95% interval':<16} {'games':>6} {'score':>6}",
+        ]
+        for k in self.order():
+            score = self.points[k] / self.games[k] if self.games[k] else math.nan
+            interval = f"[{format_elo(self.low[k])}, {format_elo(self.high[k])}]"
+            lines.append(
+                f"  {self.agents[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
+                f"{int(self.games[k]):>6} {score:6.3f}"
+            )
+        unbounded = [self.agents[k] for k in range(len(self.agents)) if np.isinf(self.elo[k])]
+        if unbounded:
+            lines.append(
+                f"  ({', '.join(unbounded)}: won or lost every game against the rest, so no "
+                "finite rating; see the pairing table for intervals from the exact counts)"
+            )
+        lines += [
+            "",
+            "Pairings (A vs B; score of A with Wilson 95% interval; Elo of A - B)",
+            f"  {'A':<{width}}  {'B':<{width}}  {'W':>5} {'D':>5} {'L':>5}  "
+            f"{'score [95%]':<21}  Elo [95%]",
+        ]
+        for pairing in self.pairings:
+            low, high = score_interval(pairing.wins, pairing.draws, pairing.losses)
+            elo, elo_low, elo_high = pairing.elo()
+            lines.append(
+                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
+                f"{pairing.draws:>5} {pairing.losses:>5}  "
+                f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
+                f"{format_elo(elo)} [{format_elo(elo_low)}, {format_elo(elo_high)}]"
+            )
+        lines += [
+            "",
+            "Game pairs (same opening, colours swapped; counts LL LD DD+WL WD WW for A)",
+        ]
+        for pairing in self.pairings:
+            counts = pairing.pentanomial()
+            elo, elo_low, elo_high = pairing.pentanomial_elo()
+            line = (
+                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  "
+                f"{' '.join(f'{c:>4}' for c in counts)}  Elo {format_elo(elo)} "
+                f"[{format_elo(elo_low)}, {format_elo(elo_high)}]"
+            )
+            if sprt is not None:
+                llr = llr_pentanomial(counts, sprt)
+                verdict = sprt.decision(llr) if counts.sum() >= sprt.min_pairs else "too few pairs"
+                line += f"  SPRT LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}"
+            lines.append(line)
+        return "\n".join(lines)
+
+
+def rate(
+    records: Iterable[dict[str, Any]],
+    anchor: str | None = None,
+    bootstrap: int = 500,
+    seed: int = 0,
+) -> RatingTable:
+    """Ratings of every agent in ``records``.
+
+    Args:
+        records: game records naming ``agents`` and ``result``.
+        anchor: the agent rated 0 (default: ``random`` if it played, else the first agent).
+        bootstrap: bootstrap samples for the intervals (resampling whole game pairs within each
+            pairing, so the pairs' correlation is kept); 0 for none.
+        seed: seed of the bootstrap.
+
+    Raises:
+        InvalidOptionError: if no game counts, or ``anchor`` did not play.
+    """
+    stats = list(tally(records).values())
+    if not stats:
+        raise InvalidOptionError("no finished games with 'agents' and 'result' in the records")
+    agents = list(dict.fromkeys(name for s in stats for name in (s.a, s.b)))
+    index = {name: k for k, name in enumerate(agents)}
+    if anchor is None:
+        anchor = next((name for name in agents if name.split(":")[0] == "random"), agents[0])
+    if anchor not in index:
+        raise InvalidOptionError(
+            f"the anchor {anchor!r} played no game; agents: {', '.join(agents)}"
+        )
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
+        raise InvalidOptionError(f"--bootstrap must be an int >= 0, got {bootstrap!r}")
+    points = _points_matrix(stats, index)
+    elo = fit_bradley_terry(points, index[anchor])
+    samples = np.empty((bootstrap, len(agents)))
+    generator = np.random.default_rng(seed)
+    grouped = [
+        (index[s.a], index[s.b], [list(games.values()) for games in s.pairs.values()])
+        for s in stats
+    ]
+    for sample in range(bootstrap):
+        resampled = np.zeros_like(points)
+        for i, j, pairs in grouped:
+            for pick in generator.integers(len(pairs), size=len(pairs)):
+                scored = sum(pairs[pick])
+                resampled[i, j] += scored
+                resampled[j, i] += len(pairs[pick]) - scored
+        samples[sample] = fit_bradley_terry(resampled, index[anchor])
+    if bootstrap:
+        low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])
+        high = np.array([_nearest_rank(samples[:, k], 0.975) for k in range(len(agents))])
+    else:
+        low, high = np.full(len(agents), math.nan), np.full(len(agents), math.nan)
+    games = (points + points.T).sum(axis=1)
+    return RatingTable(agents, anchor, elo, low, high, games, points.sum(axis=1), stats, bootstrap)
+
+
+# -- SPRT ---------------------------------------------------------------------------------------
+
+
+class SprtSettings(NamedTuple):
+    """A sequential probability ratio test of H0: Elo = elo0 against H1: Elo = elo1.
+
+    Attributes:
+        elo0, elo1: the hypotheses (``elo0 < elo1``), in logistic Elo or, with
+            ``model="normalized"``, normalized Elo.
+        alpha, beta: false positive and false negative rates.
+        model: ``"logistic"`` or ``"normalized"``.
+        min_pairs: no decision before this many complete game pairs: the LLR plugs the observed
+            frequencies in for the true ones, which a handful of pairs cannot give (one pair
+            scoring 1.5 alone has an LLR of +3.2 for elo0=0, elo1=200).
+    """
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+    min_pairs: int = 10
+
+    @property
+    def lower(self) -> float:
+        """Accept H0 at or below this LLR: ``log(beta / (1 - alpha))``."""
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        """Accept H1 at or above this LLR: ``log((1 - beta) / alpha)``."""
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def decision(self, llr: float) -> str:
+        """``"H1 accepted"``, ``"H0 accepted"`` or ``"continue"``."""
+        if llr >= self.upper:
+            return f"H1 accepted (Elo >= {self.elo1:g})"
+        if llr <= self.lower:
+            return f"H0 accepted (Elo <= {self.elo0:g})"
+        return "continue"
+
+    def bounds_text(self) -> str:
+        """``(lower, upper)`` rounded to two decimals."""
+        return f"({self.lower:.2f}, {self.upper:.2f})"
+
+
+def parse_sprt(text: str) -> SprtSettings:
+    """``"elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=normalized][,min_pairs=10]"`` ->
+    :class:`SprtSettings`.
+
+    Raises:
+        InvalidOptionError: for an unknown key, a bad number, ``elo0 >= elo1`` or rates outside
+            (0, 1).
+    """
+    values: dict[str, Any] = {}
+    for item in str(text).split(","):
+        key, equals, value = item.strip().partition("=")
+        if not equals or key not in SprtSettings._fields:
+            raise InvalidOptionError(
+                f"--sprt takes elo0=,elo1=,alpha=,beta= (and model=logistic|normalized, "
+                f"min_pairs=N), "
+                f"got {item.strip()!r}"
+            )
+        if key == "min_pairs":
+            if not value.isdigit():
+                raise InvalidOptionError(f"--sprt min_pairs must be an int >= 0, got {value!r}")
+            values[key] = int(value)
+            continue
+        if key == "model":
+            if value not in ("logistic", "normalized"):
+                raise InvalidOptionError(f"--sprt model is logistic or normalized, not {value!r}")
+            values[key] = value
+            continue
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise InvalidOptionError(f"--sprt {key} must be a number, got {value!r}") from None
+    settings = SprtSettings(**values)
+    if not settings.elo0 < settings.elo1:
+        raise InvalidOptionError(f"--sprt needs elo0 < elo1, got {settings.elo0}, {settings.elo1}")
+    if not (0 < settings.alpha < 1 and 0 < settings.beta < 1):
+        raise InvalidOptionError("--sprt alpha and beta must lie strictly between 0 and 1")
+    return settings
+
+
+def _gsprt_llr(
+    counts: np.ndarray, scores: np.ndarray, settings: SprtSettings, games_per_unit: int
+) -> float:
+    """``N/2 * log(var0 / var1)``: the generalised SPRT's LLR for outcome ``counts`` scoring
+    ``scores``, with ``var_k`` the mean squared distance of the outcomes from the score of H_k."""
+    counts = np.asarray(counts, np.float64)
+    total = counts.sum()
+    if total == 0:
+        return 0.0
+    p = counts / total
+    if settings.model == "normalized":
+        mean = float(p @ scores)
+        variance = float(p @ (scores - mean) ** 2)
+        if variance == 0.0:
+            return 0.0
+        per_game_sd = math.sqrt(games_per_unit * variance)
+        score0 = 0.5 + settings.elo0 * per_game_sd / (2.0 * ELO_PER_NAT)
+        score1 = 0.5 + settings.elo1 * per_game_sd / (2.0 * ELO_PER_NAT)
+    else:
+        score0, score1 = score_from_elo(settings.elo0), score_from_elo(settings.elo1)
+    variance0 = float(p @ (scores - score0) ** 2)
+    variance1 = float(p @ (scores - score1) ** 2)
+    if variance0 == 0.0 or variance1 == 0.0:
+        return 0.0
+    return 0.5 * total * math.log(variance0 / variance1)
+
+
+def llr_trinomial(wins: int, draws: int, losses: int, settings: SprtSettings) -> float:
+    """The SPRT log-likelihood ratio of single games (W, D, L of the tested agent)."""
+    return _gsprt_llr(np.array([losses, draws, wins]), np.array([0.0, 0.5, 1.0]), settings, 1)
+
+
+def llr_pentanomial(counts: Sequence[int], settings: SprtSettings) -> float:
+    """The SPRT log-likelihood ratio of game pairs (counts of LL, LD, DD+WL, WD, WW)."""
+    if len(counts) != 5:
+        raise InvalidOptionError(f"pentanomial counts are 5 numbers, got {len(counts)}")
+    return _gsprt_llr(np.asarray(counts), PENTANOMIAL_SCORES, settings, 2)
+
+
+class SprtMonitor:
+    """Runs an SPRT per pairing on complete game pairs and closes a pairing once it decides.
+
+    Attributes:
+        settings: the test.
+        closed: pairing numbers that reached a decision.
+        decisions: ``pairing number -> (LLR, decision text)`` for decided pairings.
+    """
+
+    def __init__(self, settings: SprtSettings) -> None:
+        self.settings = settings
+        self.closed: set[int] = set()
+        self.decisions: dict[int, tuple[float, str]] = {}
+        self._pairings: dict[int, PairingStats] = {}
+
+    def update(self, record: dict[str, Any]) -> None:
+        """Count one tournament record; decide its pairing if the LLR crossed a bound."""
+        parsed = _record_points(record)
+        pairing = record.get("pairing")
+        if parsed is None or not isinstance(pairing, int):
+            return
+        a, b, points, pair, colour = parsed
+        stats = self._pairings.setdefault(pairing, PairingStats(a, b))
+        stats.add(points, pair, colour)
+        if pairing in self.closed:
+            return
+        counts = stats.pentanomial()
+        if counts.sum() < self.settings.min_pairs:
+            return
+        llr = llr_pentanomial(counts, self.settings)
+        verdict = self.settings.decision(llr)
+        if verdict != "continue":
+            self.closed.add(pairing)
+            self.decisions[pairing] = (llr, verdict)
+
+    def llr(self, pairing: int) -> float:
+        """The current LLR of a pairing (0 before its first complete pair)."""
+        stats = self._pairings.get(pairing)
+        return 0.0 if stats is None else llr_pentanomial(stats.pentanomial(), self.settings)

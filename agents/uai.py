@@ -1,0 +1,504 @@
+"""Any agent as an Ataxx engine over UAI (``mcts-envs uai --agent SPEC``).
+
+UAI is the Ataxx dialect of UCI that tournament managers such as cuteataxx speak over a pipe.
+Supported commands:
+
+* ``uai``: ``id name``, ``id author``, the options, ``uaiok``;
+* ``isready``: ``readyok``, at once while searching (the first one, when idle, also compiles the
+  agent's search, so no ``go`` pays for compilation);
+* ``uainewgame``; ``setoption name NAME value VALUE`` (options ``Agent``: the agent spec,
+  ``Seed``, ``MoveOverhead``: milliseconds kept in hand for the pipe);
+* ``position startpos|fen FEN [moves M1 M2 ...]``;
+* ``go`` with ``movetime``, ``wtime``/``btime``/``winc``/``binc`` (x, the side that moves first,
+  uses ``btime``/``binc`` as libataxx's black), ``depth``, ``nodes`` (``simulations`` is read as
+  ``nodes``), ``infinite``; then ``stop``; ``quit``. Unknown words are ignored, as UCI asks.
+
+The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs.
+Agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree and
+stop between slices, before the deadline if the time left is shorter than a recent slice took (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations,
+so a seeded search is reproducible; the count is rounded up to whole slices); others (alpha-beta, minimax2, random) get the whole budget in one call,
+which ``stop`` cannot cut short (``isready`` then waits for the compiled code to return).
+
+``info`` lines report ``depth`` (alpha-beta's completed depth; 1 for MCTS, whose principal
+variation is its chosen move), ``nodes`` (simulations for MCTS, searched nodes for alpha-beta),
+``nps``, ``score cp`` and ``pv``. The score maps the agent's value ``v`` in [-1, 1] (expected
+result for the side to move) to centipawns as ``400 * log10((1 + v) / (1 - v))``, capped at
++-3000, the Elo-style logistic that engines use to turn scores into win chances.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time
+from typing import Any, NamedTuple, TextIO
+
+import numpy as np
+
+from mcts_envs.core.errors import MctsEnvsError
+
+#: Seconds per search slice of a tree-reusing agent (bounds the answer time of ``stop``).
+SLICE_SECONDS = 0.01
+#: Most simulations per slice of a ``go nodes`` search without a time limit.
+SLICE_NODES = 256
+#: Default milliseconds kept in hand for the pipe and the move's bookkeeping.
+DEFAULT_OVERHEAD_MS = 10
+#: Largest centipawn score reported.
+SCORE_CAP = 3000
+#: Seconds between two ``info`` lines of a long search.
+INFO_INTERVAL = 0.5
+#: Moves a clock is shared over when no ``movestogo`` is given.
+MOVES_TO_GO = 25
+ENGINE_NAME = "mcts-envs"
+ENGINE_AUTHOR = "mcts-envs developers"
+
+
+class GoLimits(NamedTuple):
+    """The limits of one ``go`` command (``None``: not given).
+
+    Attributes:
+        movetime: milliseconds for this move.
+        wtime, btime, winc, binc: clocks and increments in milliseconds (o is white, x black).
+        movestogo: moves until the next time control.
+        depth: search depth (alpha-beta and minimax2 plies).
+        nodes: nodes (MCTS simulations).
+        infinite: search until ``stop``.
+    """
+
+    movetime: int | None = None
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    infinite: bool = False
+
+
+_GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes")
+
+
+def parse_go(words: list[str]) -> GoLimits:
+    """The limits of ``go`` from its words (after ``go``); unknown words are skipped.
+
+    Raises:
+        ValueError: if a limit is not followed by an integer.
+    """
+    values: dict[str, Any] = {}
+    index = 0
+    while index < len(words):
+        word = words[index].lower()
+        key = "nodes" if word == "simulations" else word
+        if key in _GO_NUMBERS:
+            if index + 1 >= len(words):
+                raise ValueError(f"go {word}: a number is missing")
+            try:
+                number = int(words[index + 1])
+            except ValueError:
+                raise ValueError(f"go {word}: {words[index + 1]!r} is not an integer") from None
+            values[key] = number
+            index += 2
+            continue
+        if word == "infinite":
+            values["infinite"] = True
+        index += 1
+    return GoLimits(**values)
+
+
+def think_seconds(limits: GoLimits, side: int, overhead_ms: int) -> float | None:
+    """Seconds to think for ``side`` (0 is x) under ``limits``; ``None`` for no time limit.
+
+    ``movetime`` minus the overhead; on a clock, ``remaining / movestogo + 3/4 increment``, never
+    more than half the remaining time minus the overhead; at least 1 ms.
+    """
+    if limits.infinite:
+        return None
+    if limits.movetime is not None:
+        return max(0.001, (limits.movetime - overhead_ms) / 1000)
+    remaining = limits.btime if side == 0 else limits.wtime
+    increment = (limits.binc if side == 0 else limits.winc) or 0
+    if remaining is None:
+        return None
+    moves = limits.movestogo if limits.movestogo and limits.movestogo > 0 else MOVES_TO_GO
+    share = remaining / moves + 0.75 * increment
+    ceiling = remaining / 2 - overhead_ms
+    return max(0.001, min(share, ceiling) / 1000)
+
+
+def centipawns(value: float) -> int:
+    """The ``score cp`` of a value in [-1, 1] (see the module docstring)."""
+    value = min(max(float(value), -1.0), 1.0)
+    if value >= 1.0:
+        return SCORE_CAP
+    if value <= -1.0:
+        return -SCORE_CAP
+    return int(max(-SCORE_CAP, min(SCORE_CAP, round(400 * math.log10((1 + value) / (1 - value))))))
+
+
+class SearchReport(NamedTuple):
+    """What a search has found so far."""
+
+    action: int
+    value: float
+    depth: int
+    nodes: int
+
+
+def _spec_with(spec: str, overrides: dict[str, Any]) -> str:
+    """``spec`` with options replaced or added (values as spec text; ``None`` as ``none``)."""
+    from agents.spec import parse_spec
+
+    name, options = parse_spec(spec)
+    for key, value in overrides.items():
+        options[key] = "none" if value is None else str(value)
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+
+
+class UAIEngine:
+    """A UAI engine around agent specs; :meth:`handle` takes one line of the protocol.
+
+    Args:
+        spec: the agent spec (the ``Agent`` option).
+        out: where replies go (each line flushed; writes from both threads are serialised).
+        seed: the ``Seed`` option: game ``g``'s move ``m`` uses a seed derived from it, so a
+            search with a node or depth budget is reproducible.
+    """
+
+    def __init__(self, spec: str, out: TextIO, seed: int = 0) -> None:
+        import mcts_envs
+        from agents.spec import make_agent
+
+        make_agent(spec, seed=0)  # a bad spec fails here, before any protocol line
+        self.spec = spec
+        self.out = out
+        self.seed = seed
+        self.overhead_ms = DEFAULT_OVERHEAD_MS
+        self.game = mcts_envs.make_game("ataxx")
+        self.state = self.game.initial_state()
+        self.ready = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._answered = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._searches = 0
+
+    # -- output -------------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        """Write one line and flush (safe from the search thread)."""
+        with self._lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    # -- commands -----------------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Act on one protocol line; returns ``False`` after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        command, arguments = words[0], words[1:]
+        if command == "quit":
+            self.stop_search()
+            return False
+        handler = {
+            "uai": self._uai,
+            "isready": self._isready,
+            "uainewgame": self._new_game,
+            "setoption": self._setoption,
+            "position": self._position,
+            "go": self._go,
+            "stop": lambda _: self.stop_search(),
+        }.get(command)
+        if handler is None:
+            self.send(f"info string unknown command {line.strip()[:60]!r}")
+            return True
+        try:
+            handler(arguments)
+        except (MctsEnvsError, ValueError, TypeError) as error:
+            self.send(f"info string error: {str(error)[:300]}")
+        return True
+
+    def _uai(self, _: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME} {self.spec}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"option name Agent type string default {self.spec}")
+        self.send(f"option name Seed type spin default {self.seed} min 0 max 2147483647")
+        self.send(f"option name MoveOverhead type spin default {self.overhead_ms} min 0 max 5000")
+        self.send("uaiok")
+
+    def _isready(self, _: list[str]) -> None:
+        if not self.searching() and not self.ready:
+            try:
+                self.warm_up()
+            except Exception as error:  # still ready: the first go will try again and answer
+                self.send(f"info string warm-up failed: {str(error)[:300]}")
+        self.send("readyok")
+
+    def warm_up(self) -> None:
+        """Compile the agent's search (``prepare`` plus a short search of the start position)."""
+        from agents.spec import agent_parameters, make_agent, parse_spec
+
+        name, _ = parse_spec(self.spec)
+        accepted = {p.name for p in agent_parameters(name)}
+        small = {"iterations": 64} if "iterations" in accepted else {}
+        small.update({"depth": 1} if "depth" in accepted else {})
+        small.update({"seconds": None} if "seconds" in accepted else {})
+        agent = make_agent(_spec_with(self.spec, small), seed=0)
+        agent.prepare(self.game)
+        agent.act_state(self.game, self.game.initial_state())
+        sliced = self._agent_for(GoLimits(movetime=1000), 1.0, seed=0)
+        if getattr(sliced, "reuse_tree", False):
+            with contextlib.suppress(RuntimeError):  # the path of a timed search, compiled too
+                sliced.policy(self.game, self.game.initial_state())
+        self.ready = True
+
+    def _new_game(self, _: list[str]) -> None:
+        self.stop_search()
+        self.state = self.game.initial_state()
+
+    def _setoption(self, words: list[str]) -> None:
+        text = " ".join(words)
+        lowered = text.lower()
+        if not lowered.startswith("name ") or " value " not in lowered:
+            raise ValueError("setoption name NAME value VALUE")
+        split = lowered.index(" value ")
+        name, value = text[5:split].strip().lower(), text[split + 7 :].strip()
+        if name == "agent":
+            from agents.spec import make_agent
+
+            make_agent(value, seed=0)
+            self.stop_search()
+            self.spec, self.ready = value, False
+        elif name == "seed":
+            self.stop_search()
+            self.seed = int(value)
+        elif name == "moveoverhead":
+            self.overhead_ms = max(0, int(value))
+        else:
+            raise ValueError(f"unknown option {name!r}; options: Agent, Seed, MoveOverhead")
+
+    def _position(self, words: list[str]) -> None:
+        if not words:
+            raise ValueError("position startpos|fen FEN [moves ...]")
+        rest = words[1:]
+        if words[0] == "startpos":
+            state = self.game.initial_state()
+        elif words[0] == "fen":
+            fen_words = rest[: rest.index("moves")] if "moves" in rest else rest
+            rest = rest[len(fen_words) :]
+            state = self.game.from_text(" ".join(fen_words))
+        else:
+            raise ValueError(f"position {words[0]!r}: expected startpos or fen")
+        if rest and rest[0] == "moves":
+            for move in rest[1:]:
+                state = self.game.apply(state, self.game.uai_to_move(state, move))
+        self.state = state
+
+    def _go(self, words: list[str]) -> None:
+        if self.searching():
+            raise ValueError("already searching; send stop first")
+        limits = parse_go(words)
+        if not self.ready:
+            with contextlib.suppress(Exception):  # the search reports its own failure
+                self.warm_up()
+        if self._thread is not None:
+            self._thread.join()  # it has answered: only its last lines of code are left
+        self._stop.clear()
+        self._answered.clear()
+        self._searches += 1
+        self._thread = threading.Thread(
+            target=self._search_and_answer,
+            args=(self.state.copy(), limits, time.perf_counter(), self._searches),
+            daemon=True,
+        )
+        self._thread.start()
+
+    # -- search -------------------------------------------------------------------------------
+    def searching(self) -> bool:
+        """Whether a search is running (started and ``bestmove`` not yet sent)."""
+        return self._thread is not None and self._thread.is_alive() and not self._answered.is_set()
+
+    def stop_search(self) -> None:
+        """Ask a running search to stop and wait for its ``bestmove``."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def _agent_for(self, limits: GoLimits, seconds: float | None, seed: int) -> Any:
+        """An agent of the spec with this search's budget (options the kind lacks are skipped)."""
+        from agents.spec import agent_parameters, make_agent, parse_spec
+
+        name, _ = parse_spec(self.spec)
+        accepted = {p.name for p in agent_parameters(name)}
+        overrides: dict[str, Any] = {}
+        if "reuse_tree" in accepted and "seconds" in accepted:  # sliced (see _run_sliced)
+            if seconds is None and limits.nodes is not None and not limits.infinite:
+                slices = -(-max(limits.nodes, 1) // SLICE_NODES)
+                overrides = {"seconds": None, "iterations": -(-max(limits.nodes, 1) // slices)}
+            else:
+                overrides = {"seconds": SLICE_SECONDS, "iterations": None}
+            # a new agent (and tree) per search: following the game in one tree would be
+            # stronger, but re-rooting a tree of millions of nodes outlasts short move times
+        else:
+            if limits.depth is not None and "depth" in accepted:
+                overrides["depth"] = max(1, limits.depth)
+            if seconds is not None and "seconds" in accepted:
+                overrides["seconds"] = seconds
+                if "depth" in accepted and limits.depth is None:
+                    overrides["depth"] = None
+        return make_agent(_spec_with(self.spec, overrides), seed=seed)
+
+    def _search_and_answer(self, state: np.ndarray, limits: GoLimits, start: float, n: int) -> None:
+        try:
+            report = self._search(state, limits, start, n)
+        except Exception as error:  # never leave the manager without a bestmove
+            self.send(f"info string search failed: {str(error)[:300]}")
+            legal = self.game.legal_actions(state)
+            report = SearchReport(int(legal[0]), 0.0, 0, 0) if len(legal) else None
+        if limits.infinite:
+            self._stop.wait()
+        if report is None:
+            self.send("info string the game is over: no move")
+            move = "0000"
+        else:
+            self._info(report, time.perf_counter() - start, state)
+            move = self.game.move_to_uai(state, report.action)
+        with self._lock:  # answered before the manager can read bestmove and send the next go
+            self._answered.set()
+            self.out.write(f"bestmove {move}\n")
+            self.out.flush()
+
+    def _info(self, report: SearchReport, elapsed: float, state: np.ndarray) -> None:
+        pv = self.game.move_to_uai(state, report.action)
+        nps = int(report.nodes / elapsed) if elapsed > 0 else 0
+        self.send(
+            f"info depth {report.depth} nodes {report.nodes} nps {nps} "
+            f"time {int(elapsed * 1000)} score cp {centipawns(report.value)} pv {pv}"
+        )
+
+    def _search(
+        self, state: np.ndarray, limits: GoLimits, start: float, n: int
+    ) -> SearchReport | None:
+        if self.game.current_player(state) < 0:
+            return None
+        side = self.game.current_player(state)
+        seconds = think_seconds(limits, side, self.overhead_ms)
+        seed = self.seed * 1_000_003 + n
+        agent = self._agent_for(limits, seconds, seed)
+        if getattr(agent, "reuse_tree", False):
+            if seconds is None and limits.nodes is None and not limits.infinite:
+                # no limit it understands (a bare "go", or "go depth" for MCTS): the spec's budget
+                from agents.spec import make_agent
+
+                return self._run_whole(make_agent(self.spec, seed=seed), state)
+            return self._run_sliced(agent, state, limits, seconds, start)
+        return self._run_whole(agent, state)
+
+    def _run_whole(self, agent: Any, state: np.ndarray) -> SearchReport:
+        """One call of the agent (alpha-beta, minimax2, random): budget set at construction."""
+        probs, value = agent.policy(self.game, state)
+        legal = self.game.legal_actions(state)
+        action = int(legal[np.argmax(probs[legal])])
+        result = getattr(agent, "last_result", None)
+        depth = int(getattr(result, "depth", 1) or 1)
+        nodes = int(
+            getattr(result, "nodes", 0) or getattr(agent, "last_search", {}).get("simulations", 1)
+        )
+        return SearchReport(action, float(value), depth, nodes)
+
+    def _run_sliced(
+        self, agent: Any, state: np.ndarray, limits: GoLimits, seconds: float | None, start: float
+    ) -> SearchReport:
+        """Slices of :data:`SLICE_SECONDS` on one reused tree until time, nodes or ``stop``.
+
+        A slice that could not reuse the tree (e.g. MCTS's block-loss pruning starts afresh)
+        starts a new segment; the answer weighs every segment's visit shares by its simulations.
+        """
+        deadline = None if seconds is None else start + seconds
+        legal = self.game.legal_actions(state)
+        closed = np.zeros(self.game.info.num_actions)
+        closed_value = closed_weight = 0.0
+        segment = np.zeros_like(closed)
+        segment_value = segment_weight = 0.0
+        nodes = 0
+        last_info = time.perf_counter()
+        recent: list[float] = []  # wall time of the last slices (longer than asked under load)
+        while True:
+            began = time.perf_counter()
+            try:
+                probs, value = agent.policy(self.game, state)
+            except RuntimeError:  # the slice's time ran out before the root was expanded
+                if self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
+                    break
+                continue
+            facts = getattr(agent, "last_search", {})
+            done = int(facts.get("simulations", 1))
+            if not facts.get("reused", False):
+                closed += segment * segment_weight
+                closed_value += segment_value * segment_weight
+                closed_weight += segment_weight
+                segment_weight = 0.0
+            segment, segment_value = probs, float(value)
+            segment_weight += max(done, 1)
+            nodes += done
+            now = time.perf_counter()
+            recent = [*recent[-2:], now - began]
+            if now - last_info > INFO_INTERVAL:
+                last_info = now
+                mixed = closed + segment * segment_weight
+                best = int(legal[np.argmax(mixed[legal])])
+                self._info(SearchReport(best, segment_value, 1, nodes), now - start, state)
+            finished = facts.get("immediate", False) or done == 0
+            if (
+                finished
+                or self._stop.is_set()
+                or (limits.nodes is not None and nodes >= limits.nodes)
+                or (deadline is not None and deadline - now < max(SLICE_SECONDS, *recent))
+            ):
+                break
+        weights = closed + segment * segment_weight
+        total = closed_weight + segment_weight
+        if total == 0:  # not one slice finished in time: a minimal search still gives a move
+            from agents.spec import make_agent
+
+            quick = _spec_with(self.spec, {"iterations": 16, "seconds": None})
+            action = int(make_agent(quick, seed=0).act_state(self.game, state))
+            return SearchReport(action, 0.0, 1, 16)
+        value = (closed_value + segment_value * segment_weight) / total
+        return SearchReport(int(legal[np.argmax(weights[legal])]), value, 1, nodes)
+
+
+def serve(spec: str, keys: TextIO, out: TextIO, seed: int = 0) -> int:
+    """Run a UAI engine on ``keys`` (commands) and ``out`` (replies) until ``quit`` or the end of
+    input; returns 0."""
+    engine = UAIEngine(spec, out, seed)
+    for line in iter(keys.readline, ""):
+        if not engine.handle(line):
+            return 0
+    engine.stop_search()
+    return 0
+
+
+def add_uai_command(commands: Any) -> None:
+    """Register ``uai`` on the ``mcts-envs`` subcommand parsers ``commands``."""
+    parser = commands.add_parser(
+        "uai",
+        help="run an agent as an Ataxx engine over UAI (stdin/stdout)",
+        description="Speak UAI on stdin/stdout so Ataxx tournament managers (cuteataxx) and GUIs "
+        "can play the agent of --agent. 'go movetime' and clocks are honoured to the ms "
+        "(minus MoveOverhead); 'stop' and 'isready' answer while searching.",
+    )
+    parser.add_argument(
+        "--agent",
+        default="mcts",
+        help="agent spec (default mcts); go's time and node limits replace its budget, a go "
+        "without them uses the spec's own",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the Seed option (default 0)")
+
+
+def run_uai_command(args: Any, out: TextIO, keys: TextIO) -> int:
+    """``mcts-envs uai``: :func:`serve` on stdin/stdout (or ``keys``/``out`` in tests)."""
+    return serve(args.agent, keys, out, args.seed)

@@ -1,0 +1,239 @@
+"""An external Ataxx engine as an agent, spoken to over UAI (spec ``uai:cmd=...``).
+
+``make_agent("uai:cmd=./my-engine,movetime=100")`` starts ``./my-engine`` (split like a shell
+command line, run without a shell) when the agent first acts, and asks it for a move with
+``position fen ...`` and ``go movetime 100`` (or ``go depth N`` / ``go nodes N``). The command is
+the user's own: a spec from the command line runs whatever program it names, so take specs only
+from people you would let run programs. A spec's options are separated by commas, so the command
+cannot contain one (put such a command in a script).
+
+Any UAI engine works (our own: ``uai:cmd=mcts-envs uai --agent mcts``). The engine process
+lives as long as the agent: :meth:`UAIAgent.close` (also called when the agent is garbage
+collected) sends ``quit`` and ends it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import shlex
+import subprocess
+import threading
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+from agents.base import ForwardModelAgent
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
+from mcts_envs.core.game import Game
+
+#: Seconds ``close`` waits for the engine to exit after ``quit`` before killing it.
+QUIT_GRACE = 2.0
+
+
+class EngineError(MctsEnvsError, RuntimeError):
+    """The engine could not be started, stopped answering, or broke the protocol."""
+
+
+class _EngineProcess:
+    """The engine's process, with a reader thread queuing its output lines."""
+
+    def __init__(self, argv: list[str]) -> None:
+        try:
+            self.process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=None,  # the engine's own complaints reach the user
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise EngineError(f"cannot start the UAI engine {argv!r}: {error}") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\r\n"))
+        self.lines.put(None)
+
+    def send(self, line: str) -> None:
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError(
+                f"the UAI engine exited (code {self.process.poll()}) before {line!r}"
+            ) from None
+
+    def expect(self, first_word: str, timeout: float) -> tuple[str, list[str]]:
+        """Read lines until one starts with ``first_word``; returns it and the lines before."""
+        deadline = time.monotonic() + timeout
+        seen: list[str] = []
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(left, 0.0)) if left > 0 else None
+            except queue.Empty:
+                line = None
+                left = 0
+            if line is None:
+                if left <= 0:
+                    raise EngineError(f"the UAI engine sent no {first_word!r} in {timeout:g} s")
+                raise EngineError(f"the UAI engine exited before sending {first_word!r}")
+            if line.split()[:1] == [first_word]:
+                return line, seen
+            seen.append(line)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+                self.process.wait(QUIT_GRACE)
+            except (EngineError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+class UAIAgent(ForwardModelAgent):
+    """An external Ataxx engine over UAI (runs the command ``cmd``; Ataxx only).
+
+    Args:
+        cmd: the engine's command line (split like a shell's, run without a shell; no commas).
+        seed: sent as ``setoption name Seed`` if the engine offers that option.
+        movetime: milliseconds per move (``go movetime``); the default budget.
+        depth: ask for ``go depth N`` instead of a move time.
+        nodes: ask for ``go nodes N`` instead of a move time.
+        timeout: seconds allowed beyond the move's own time for an answer (and for start-up).
+
+    Raises:
+        InvalidOptionError: for an empty command or non-positive budgets.
+    """
+
+    def __init__(
+        self,
+        *,
+        cmd: str,
+        seed: int | None = None,
+        movetime: int = 100,
+        depth: int | None = None,
+        nodes: int | None = None,
+        timeout: float = 30.0,
+    ) -> None:
+        try:
+            argv = shlex.split(cmd)
+        except ValueError as error:
+            raise InvalidOptionError(f"uai: cannot split cmd {cmd!r}: {error}") from None
+        if not argv:
+            raise InvalidOptionError("uai: cmd is empty; give the engine's command line")
+        for label, value in (("movetime", movetime), ("depth", depth), ("nodes", nodes)):
+            if value is not None and (isinstance(value, bool) or int(value) < 1):
+                raise InvalidOptionError(f"uai: {label} must be a positive integer, got {value!r}")
+        if not timeout > 0:
+            raise InvalidOptionError(f"uai: timeout must be > 0, got {timeout!r}")
+        self.argv = argv
+        self.seed = seed
+        self.movetime = int(movetime)
+        self.depth = depth
+        self.nodes = nodes
+        self.timeout = float(timeout)
+        self.name = f"uai:cmd={cmd}"
+        #: The engine's ``id name``, once started.
+        self.engine_name: str | None = None
+        self._engine: _EngineProcess | None = None
+        self._finalizer: Any = None
+
+    # -- engine life --------------------------------------------------------------------------
+    def _start(self) -> _EngineProcess:
+        if self._engine is not None and self._engine.process.poll() is None:
+            return self._engine
+        engine = _EngineProcess(self.argv)
+        self._engine = engine
+        self._finalizer = weakref.finalize(self, engine.close)
+        engine.send("uai")
+        _, lines = engine.expect("uaiok", self.timeout)
+        options = set()
+        for line in lines:
+            words = line.split()
+            if words[:2] == ["id", "name"]:
+                self.engine_name = " ".join(words[2:])
+            if words[:2] == ["option", "name"] and len(words) > 2:
+                options.add(words[2].lower())
+        if self.seed is not None and "seed" in options:
+            engine.send(f"setoption name Seed value {int(self.seed) % 2**31}")
+        engine.send("uainewgame")
+        engine.send("isready")
+        engine.expect("readyok", self.timeout)
+        return engine
+
+    def close(self) -> None:
+        """Send ``quit`` and end the engine process (it restarts if the agent acts again)."""
+        if self._finalizer is not None:
+            self._finalizer()
+        self._engine = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_engine"] = None  # a copy (another process) starts its own engine
+        state["_finalizer"] = None
+        return state
+
+    # -- Agent protocol -----------------------------------------------------------------------
+    def prepare(self, game: Game) -> None:
+        """Start the engine and wait for ``readyok`` (the engine's own start-up and compilation
+        stay out of the first move's time)."""
+        self._check_game(game)
+        self._start()
+
+    def reset(self) -> None:
+        """A new game: ``uainewgame`` if the engine runs."""
+        if self._engine is not None and self._engine.process.poll() is None:
+            self._engine.send("uainewgame")
+            self._engine.send("isready")
+            self._engine.expect("readyok", self.timeout)
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        """The engine's move in ``state`` (sent as a FEN).
+
+        Raises:
+            InvalidOptionError: if ``game`` is not Ataxx.
+            EngineError: if the engine does not answer in time or exits.
+            IllegalActionError: if it answers with an illegal or malformed move.
+        """
+        self._check_game(game)
+        engine = self._start()
+        engine.send(f"position fen {game.to_text(state)}")
+        if self.depth is not None:
+            engine.send(f"go depth {int(self.depth)}")
+            wait = self.timeout
+        elif self.nodes is not None:
+            engine.send(f"go nodes {int(self.nodes)}")
+            wait = self.timeout
+        else:
+            engine.send(f"go movetime {self.movetime}")
+            wait = self.movetime / 1000 + self.timeout
+        line, _ = engine.expect("bestmove", wait)
+        words = line.split()
+        move = words[1] if len(words) > 1 else ""
+        try:
+            return game.uai_to_move(state, move)
+        except (IllegalActionError, MctsEnvsError) as error:
+            raise IllegalActionError(
+                f"the UAI engine {self.engine_name or self.argv[0]!r} answered {line!r} in "
+                f"{game.to_text(state)!r}: {error}"
+            ) from None
+
+    @staticmethod
+    def _check_game(game: Game) -> None:
+        if game.info.name != "ataxx":
+            raise InvalidOptionError(
+                f"uai agents play Ataxx only (UAI is the Ataxx engine protocol), not "
+                f"{game.info.name}"
+            )
