@@ -123,9 +123,10 @@ def test_same_seed_same_games_whatever_threads():
     np.testing.assert_array_equal(threaded_states, states)
 
 
+@pytest.mark.slow  # compiling the parallel variants takes 20-50 s
 def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
     def run(threads):
-        vg = VectorGame("ultimate_tictactoe", 8, seed=0, threads=threads)
+        vg = VectorGame("tictactoe", 8, seed=0, threads=threads)
         vg.reset()
         finished = vg.random_rollout(200, seed=1)
         return finished, vg.states
@@ -181,6 +182,23 @@ def test_bad_options_are_refused():
         VectorGame("tictactoo", 1)
     with pytest.raises(RuntimeError, match="reset"):
         VectorGame("tictactoe", 1).step(np.array([0]))
+
+
+def test_compiled_rollout_is_seeded_and_finishes_games():
+    def run(seed):
+        vg = VectorGame("tictactoe", 4, seed=0)
+        vg.reset()
+        return vg.random_rollout(50, seed=seed), vg.states
+
+    finished, states = run(1)
+    assert finished > 4 * 50 // 9  # a Tic-Tac-Toe game lasts at most 9 steps
+    again, again_states = run(1)
+    assert again == finished
+    np.testing.assert_array_equal(again_states, states)
+    game = mcts_envs.make_game("tictactoe")
+    for state in states:  # every env stands at a legal decision point
+        assert game.current_player(state) in (0, 1)
+        assert game.check_state(state) is state
 
 
 def test_active_steps_only_the_chosen_envs():
