@@ -174,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     print(header)
     print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
     for name in games:
+        print(f"  (compiling or loading {name}'s batch functions...)", flush=True)
         tic = time.perf_counter()
         vg = VectorGame(name, 2, seed=0, threads=True)
         vg.compile(rollout=True)

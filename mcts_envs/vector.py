@@ -77,8 +77,10 @@ class VectorBatch(NamedTuple):
         final_state: ``int64[N, state_size]``, the last state of games that ended in this step
             (rows of other envs are unspecified).
         illegal: ``bool[N]``, the game ended because of an illegal action (``"penalty"`` mode).
-        chance_outcomes: ``int64[N, k]``, chance outcomes drawn in this step, in order.
-        num_chance_outcomes: ``int64[N]``, how many of them each env drew.
+        chance_outcomes: ``int64[N, k]``, chance outcomes drawn in this step, in order
+            (``k = MAX_CHANCE_PER_STEP`` for games with chance, 0 otherwise).
+        num_chance_outcomes: ``int64[N]``, how many each env drew (only the first ``k`` are
+            kept if more were drawn in one step; a Tantrix deal is 12 draws).
     """
 
     observation: np.ndarray
