@@ -38,8 +38,8 @@ the env auto-resets.
 
 **Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks, one per thread, with
 identical results (per-env generators). Measured on 2 cores (``benchmarks/vector_throughput.py``):
-it pays off in the compiled loop (:meth:`VectorGame.random_rollout`) at N = 64 for the four board
-games, less at N = 1024, and not for Tantrix (its per-env observation and mask, 90 kB and 121 kB,
+it pays off in the compiled loop (:meth:`VectorGame.random_rollout`) of the four board games at
+N = 64 and 1024 (1.3-3.5x), not for Tantrix (its per-env observation and mask, 90 kB and 121 kB,
 do not fit the cache).
 """
 
