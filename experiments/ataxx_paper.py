@@ -100,7 +100,8 @@ def main(argv: list[str] | None = None) -> None:
     series = build_series(args.quick)
     # the paper's game has no 100-ply draw; ours keeps its rules, with a generous move cap
     rules = GameRules(GAME, adjudication=Adjudication(max_moves=400 if not args.quick else 120))
-    records = run_series(GAME, series, settings, out / "results.jsonl", rules)
+    run = run_series(GAME, series, settings, out / "results.jsonl", rules)
+    records = run.records
     points = summarise(records, series)
     meta = {
         "source": "Ataxx MCTS paper, figure 6 (code: github.com/leoribeiro/mcts-ataxx)",
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         "wall_seconds": round(time.time() - started, 1),
         "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta)
+    meta = write_summary(out, points, settings, meta, run.played)
     header = (
         f"# Ataxx paper, figure 6, run again\n\n{settings.games} games per point (colours "
         f"swapped in pairs, master seed {settings.seed}), budget in MCTS iterations per move. "

@@ -52,6 +52,13 @@ class RunSettings(NamedTuple):
     agent_modules: tuple[str, ...] = ()
 
 
+class SeriesRun(NamedTuple):
+    """What :func:`run_series` returns: every record (resumed and new) and how many it played."""
+
+    records: list[dict[str, Any]]
+    played: int
+
+
 class Point(NamedTuple):
     """Result of one agent (``spec``, budget ``budget`` of ``label``) against ``opponent``."""
 
@@ -129,14 +136,14 @@ def run_series(
     settings: RunSettings,
     results_path: Path,
     rules: GameRules | None = None,
-) -> list[dict[str, Any]]:
+) -> SeriesRun:
     """Play every ``(member of a series, opponent)`` pairing, ``settings.games`` games each
     (colours swapped in pairs), appending to ``<results_path stem>_<opponent>.jsonl`` (one file
     per opponent's gauntlet, resumed if it exists).
 
     Each opponent runs a gauntlet against the members it meets; the gauntlets share the master
     seed, so a record depends only on ``(seed, pairing, game number)``. Returns every record of
-    the file.
+    the files and the number of games this call played.
     """
     rules = rules or GameRules(game)
     by_opponent: dict[str, list[str]] = {}
@@ -153,15 +160,14 @@ def run_series(
     specs = list(dict.fromkeys(spec for plan in plans for spec in plan.specs))
     if settings.backend == "local":
         prepare_agents(rules, specs, out=sys.stderr)
-    report = _progress(total, results_path.parent.name)
+    show = _progress(total, results_path.parent.name)
     records: list[dict[str, Any]] = []
     played = [0]
-    count = report
 
-    def report(record: dict[str, Any]) -> None:  # counts the new games too
+    def report(record: dict[str, Any]) -> None:  # shows progress and counts the new games
         if record:
             played[0] += 1
-        count(record)
+        show(record)
 
     for plan in plans:
         # one file per gauntlet: a results file holds the games of one tournament only
@@ -180,12 +186,7 @@ def run_series(
             if stop.reason is not None:
                 raise KeyboardInterrupt(stop.reason)
         records += read_records(path)
-    LAST_RUN["played"] = played[0]
-    return records
-
-
-#: ``{"played": games played by the last run_series call}`` (0 when everything was resumed).
-LAST_RUN: dict[str, int] = {"played": 0}
+    return SeriesRun(records, played[0])
 
 
 def _slug(spec: str) -> str:
@@ -331,6 +332,9 @@ def plot_series(
                     color=colour,
                 )
         axes.set_xscale("log")
+        budgets = sorted({p.budget for p in points if p.opponent == opponent})
+        axes.set_xticks(budgets, [f"{b:g}" for b in budgets], fontsize=7)
+        axes.minorticks_off()
         axes.set_ylim(-0.05, 1.08)
         axes.set_xlabel(xlabel)
         axes.set_ylabel(ylabel)
@@ -354,16 +358,21 @@ def plot_series(
 
 
 def write_summary(
-    directory: Path, points: Sequence[Point], settings: RunSettings, meta: dict[str, Any]
+    directory: Path,
+    points: Sequence[Point],
+    settings: RunSettings,
+    meta: dict[str, Any],
+    played: int,
 ) -> dict[str, Any]:
     """Write ``summary.json``: the points, the run settings and the machine.
 
-    When the last :func:`run_series` played no game (all resumed), the wall time and machine of
-    the existing summary are kept: they describe the run that played the games.
+    When the run ``played`` no game (all resumed), the wall time, machine and backend of the
+    existing summary are kept: they describe the run that played the games. Returns ``meta``
+    as written.
     """
     previous = directory / "summary.json"
     run = {"backend": settings.backend, "workers": settings.workers}
-    if LAST_RUN["played"] == 0 and previous.exists():
+    if played == 0 and previous.exists():
         old = json.loads(previous.read_text())
         meta = {**meta, **{k: old[k] for k in ("wall_seconds", "machine") if k in old}}
         run = {k: old.get(k, v) for k, v in run.items()}

@@ -18,8 +18,10 @@ import json
 import os
 import time
 
+from agents.ratings import score_interval
 from experiments.common import (
     RESULTS,
+    Point,
     Series,
     add_common_arguments,
     machine,
@@ -59,6 +61,11 @@ GRIDS: dict[str, tuple[int, str, tuple[str, ...]]] = {
 QUICK_GRID = {"tictactoe": (50, "perfect", ("", "c=0.5"))}
 
 
+def interval(point: Point) -> tuple[float, float]:
+    """Wilson 95% interval of a point's score (draws count half)."""
+    return score_interval(point.wins, point.draws, point.losses)
+
+
 def spec_of(iterations: int, options: str) -> str:
     return f"mcts:iterations={iterations}" + (f",{options}" if options else "")
 
@@ -76,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     lines = [
         "# Per-game MCTS options against a reference opponent",
         "",
-        f"{settings.games} games per setting (colours swapped in pairs, master seed "
+        f"{settings.games} games per setting (200 for Tic-Tac-Toe; colours swapped in pairs, "
+        "master seed "
         f"{settings.seed}); iteration budgets, so the load (average "
         f"{start_load[0]:.1f} at the start, 2 cores) changes speed, not results. Sorted by score; "
         "(default) marks the package defaults.",
@@ -85,14 +93,13 @@ def main(argv: list[str] | None = None) -> None:
     for game, (iterations, opponent, grid) in grids.items():
         specs = {float(i): spec_of(iterations, options) for i, options in enumerate(grid)}
         series = [Series(game, specs, (opponent,))]
-        records = run_series(game, series, settings, out / game / "results.jsonl")
+        # Tic-Tac-Toe games are cheap and its losses rare: ten times the games there
+        scale = 10 if game == "tictactoe" and not args.quick else 1
+        game_settings = settings._replace(games=settings.games * scale)
+        path = out / game / "results.jsonl"
+        records = run_series(game, series, game_settings, path).records
         points = sorted(summarise(records, series), key=lambda p: (-p.score, p.losses))
         default = next(p for p in points if p.spec == spec_of(iterations, ""))
-        from agents.ratings import score_interval
-
-        def interval(p):
-            return score_interval(p.wins, p.draws, p.losses)
-
         lines += [
             "",
             f"## {game}: `mcts:iterations={iterations},...` against `{opponent}`",
@@ -118,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
             "default_interval": interval(default),
             "beats_default": interval(best)[0] > interval(default)[1],
             "games": best.games,
+            "default_games": default.games,
         }
     meta = {"wall_seconds": round(time.time() - started, 1), "machine": machine(start_load)}
     lines += ["", f"{meta['wall_seconds']} s wall.", ""]

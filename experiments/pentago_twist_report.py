@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> None:
     start_load = os.getloadavg()
     started = time.time()
     series = build_series(args.quick)
-    records = run_series(GAME, series, settings, out / "results.jsonl")
+    run = run_series(GAME, series, settings, out / "results.jsonl")
+    records = run.records
     points = summarise(records, series)
     meta = {
         "source": "Pentago Twist MCTS report (2 s per move, immediate win/block checks)",
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         "wall_seconds": round(time.time() - started, 1),
         "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta)
+    meta = write_summary(out, points, settings, meta, run.played)
     header = (
         f"# Pentago Twist report, run again\n\n{settings.games} games per point (colours "
         f"swapped in pairs, master seed {settings.seed}); MCTS budget in seconds per move, "

@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> None:
     start_load = os.getloadavg()
     started = time.time()
     series = build_series(args.quick)
-    records = run_series(GAME, series, settings, out / "results.jsonl")
+    run = run_series(GAME, series, settings, out / "results.jsonl")
+    records = run.records
     points = summarise(records, series)
     meta = {
         "source": "Tic-Tac-Toe MCTS article (4,000 playouts: no loss in 1,000 games)",
@@ -61,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         "wall_seconds": round(time.time() - started, 1),
         "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta)
+    meta = write_summary(out, points, settings, meta, run.played)
     lines = [
         f"# Tic-Tac-Toe article, run again\n\n{settings.games} games per point against "
         f"`perfect` (half as X, half as O; master seed {settings.seed}), budget in MCTS "

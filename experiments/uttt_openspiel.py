@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> None:
                 (opponent,),
             )
         )
-    records = run_series(GAME, series, settings, out / "results.jsonl")
+    run = run_series(GAME, series, settings, out / "results.jsonl")
+    records = run.records
     points = summarise(records, series)
     meta = {
         "source": "Ultimate Tic-Tac-Toe MCTS page; peer: OpenSpiel C++ MCTSBot (uct_c=2, 1 "
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         "wall_seconds": round(time.time() - started, 1),
         "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta)
+    meta = write_summary(out, points, settings, meta, run.played)
     calibration_text = "; ".join(
         f"{c['target_seconds']:g} s -> {c['simulations']} simulations "
         f"(probe {c['probe_simulations']} took {c['probe_seconds_per_move']} s/move)"
