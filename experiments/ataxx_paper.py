@@ -56,6 +56,8 @@ VARIANTS = {
     "UCB binary, formula c=2.83": AUTHORS_UCT.replace("c=1.41", "c=2.83") + ",scores=binary",
 }
 BEST = "rollout_cutoff=0,c=0.15"
+#: the best Ataxx setting of experiments/defaults_sweep.py (15/0/5 against minimax2 at 1,000)
+SWEEP_BEST = "rollout_cutoff=0,c=0.05"
 
 
 def family(options: str, budgets: list[int]) -> dict[float, str]:
@@ -81,6 +83,10 @@ def build_series(quick: bool) -> list[Series]:
             )
         )
     series.append(Series(f"ours: {BEST}", family(BEST, best_budgets), ("minimax2", AUTHORS)))
+    if not quick:  # the defaults sweep's best Ataxx setting at 1,000 iterations
+        series.append(
+            Series(f"ours: {SWEEP_BEST}", family(SWEEP_BEST, [300, 1000, 3000]), ("minimax2",))
+        )
     series.append(Series("our minimax2 (x = its depth, 2)", {2.0: "minimax2"}, (AUTHORS,)))
     return series
 
@@ -117,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
         f"swapped in pairs, master seed {settings.seed}), budget in MCTS iterations per move. "
         f"Machine: {meta['machine']['cores']} cores, load average "
         f"{meta['machine']['load_average_start'][0]} at the start, "
-        f"{meta['machine']['load_average_end'][0]} at the end; {meta['wall_seconds']} s wall."
+        f"{meta['machine']['load_average_end'][0]} at the end of the last run that played games; {meta['wall_seconds']} s wall for it (earlier resumed runs: see the README)."
     )
     write_table(points, out / "table.md", header, "iterations")
     plot_series(

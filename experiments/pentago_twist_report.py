@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         f"alpha-beta at a fixed depth. Machine: {meta['machine']['cores']} cores, load average "
         f"{meta['machine']['load_average_start'][0]} at the start, "
         f"{meta['machine']['load_average_end'][0]} at the end (time budgets are distorted by "
-        f"load); {meta['wall_seconds']} s wall."
+        f"load), for the last run that played games; {meta['wall_seconds']} s wall for it."
     )
     write_table(points, out / "table.md", header, "seconds/move")
     plot_series(

@@ -35,11 +35,25 @@ GAME = "tictactoe_v0"
 BUDGETS = (50, 100, 200, 400, 1000, 4000)
 
 
+#: the defaults sweep's best Tic-Tac-Toe setting (experiments/defaults_sweep.py): score the leaf
+#: with the game's heuristic instead of a random playout, c = 0.5
+SWEEP_BEST = "rollout_cutoff=0,c=0.5"
+
+
 def build_series(quick: bool) -> list[Series]:
     budgets = (50, 400) if quick else BUDGETS
-    return [
+    series = [
         Series("mcts (defaults)", {float(b): f"mcts:iterations={b}" for b in budgets}, ("perfect",))
     ]
+    if not quick:
+        series.append(
+            Series(
+                f"mcts:{SWEEP_BEST}",
+                {float(b): f"mcts:iterations={b},{SWEEP_BEST}" for b in (25, 50, 100, 200, 400)},
+                ("perfect",),
+            )
+        )
+    return series
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -66,18 +80,19 @@ def main(argv: list[str] | None = None) -> None:
     lines = [
         f"# Tic-Tac-Toe article, run again\n\n{settings.games} games per point against "
         f"`perfect` (half as X, half as O; master seed {settings.seed}), budget in MCTS "
-        f"iterations per move, other options the package defaults. Machine: "
+        f"iterations per move, options as listed (the package defaults otherwise). Machine: "
         f"{meta['machine']['cores']} cores, load average {meta['machine']['load_average_start'][0]}"
-        f" at the start; {meta['wall_seconds']} s wall.\n",
-        "| iterations | games | losses | loss rate [Wilson 95%] | losses as X | losses as O | draws |",
-        "| ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+        f" at the start of the last run that played games; {meta['wall_seconds']} s wall for it.\n",
+        "| MCTS | iterations | games | losses | loss rate [Wilson 95%] | losses as X | losses as O "
+        "| draws |",
+        "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
     ]
     seat_losses = _losses_by_seat(records)
     for p in points:
         low, high = score_interval(p.losses, 0, p.wins + p.draws)
         x, o = seat_losses.get(p.spec, (0, 0))
         lines.append(
-            f"| {p.budget:g} | {p.games} | {p.losses} | {p.losses / p.games:.3f} "
+            f"| {p.label} | {p.budget:g} | {p.games} | {p.losses} | {p.losses / p.games:.3f} "
             f"[{low:.3f}, {high:.3f}] | {x} | {o} | {p.draws} |"
         )
     text = "\n".join(lines) + "\n"
