@@ -38,6 +38,7 @@ from torch import nn
 from tqdm import tqdm
 
 from agents.arena import play_match, wilson_interval
+from agents.base import ForwardModelAgent
 from agents.mcts import MCTSAgent
 from agents.mistakes import exact_labels, mistake_rate
 from agents.solver import shipped_solution
@@ -116,6 +117,21 @@ class AlphaZeroAgent(MCTSAgent):
             seed=seed, iterations=iterations, evaluator=evaluator, dirichlet_fraction=0.0
         )
         self.name = f"alphazero_net:iterations={iterations}"
+
+
+class NetworkPolicyAgent(ForwardModelAgent):
+    """A saved network alone, no search: its most probable legal move (``alphazero_policy:
+    weights=PATH``); the arena figure of what the network itself learned."""
+
+    def __init__(self, *, weights: str, seed: int | None = None) -> None:
+        self.evaluator = TorchEvaluator(load_net(weights))
+        self.name = "alphazero_policy"
+
+    def act_state(self, game, state: np.ndarray) -> int:
+        player = game.current_player(state)
+        observation = game.observation(state, player)[None]
+        priors, _ = self.evaluator(observation, game.action_mask(state)[None])
+        return int(np.argmax(priors[0]))
 
 
 # -- self-play and the replay buffer ----------------------------------------------------------
@@ -227,7 +243,17 @@ def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
         config.game, spec, "alphabeta", config.eval_games, seed=config.seed, progress=True
     )
     figures["match"] = match
-    lines.append(f"arena vs alphabeta: {match_summary(match, config.eval_games)}")
+    lines.append(
+        f"arena, PUCT {config.eval_simulations} sims vs alphabeta: "
+        f"{match_summary(match, config.eval_games)}"
+    )
+    register_agent("alphazero_policy", NetworkPolicyAgent)
+    spec = f"alphazero_policy:weights={weights}"
+    match = play_match(
+        config.game, spec, "alphabeta", config.eval_games, seed=config.seed, progress=True
+    )
+    figures["policy_match"] = match
+    lines.append(f"arena, network alone vs alphabeta: {match_summary(match, config.eval_games)}")
     solved = shipped_solution(make_game(config.game))
     if solved is not None:
         labels = exact_labels(solved)

@@ -21,12 +21,14 @@ def test_alphazero_example_quick_run():
     try:
         figures = module.main(["--quick", "--seed", "3"])
     finally:  # the example registers its agent kind; leave the registry as found
-        spec_module.AGENT_KINDS.pop("alphazero_net", None)
-        spec_module._REGISTERED_CLASSES.pop("alphazero_net", None)
+        for kind in ("alphazero_net", "alphazero_policy"):
+            spec_module.AGENT_KINDS.pop(kind, None)
+            spec_module._REGISTERED_CLASSES.pop(kind, None)
     assert figures["iterations"] == 1 and figures["games"] == 2
-    match = figures["match"]
-    assert match.a.wins + match.a.draws + match.a.losses == 2
-    assert {record["seat_a"] for record in match.records} == {0, 1}
+    for key in ("match", "policy_match"):
+        match = figures[key]
+        assert match.a.wins + match.a.draws + match.a.losses == 2
+        assert {record["seat_a"] for record in match.records} == {0, 1}
     for key in ("network_mistakes", "search_mistakes"):
         report = figures[key]
         assert report.positions == 40 and 0 <= report.mistakes <= 40
