@@ -231,29 +231,31 @@ def train(net: Net, optimiser, buffer: ReplayBuffer, config: Config, generator) 
 
 
 def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
-    """Arena match against alpha-beta and (Tic-Tac-Toe) mistake rates: report lines and the
+    """Arena matches against alpha-beta (Tic-Tac-Toe; else ``mcts:iterations=200``) and (Tic-Tac-Toe) mistake rates: report lines and the
     figures (``match``, ``network_mistakes``, ``search_mistakes``)."""
     lines: list[str] = []
     figures: dict = {}
     weights = folder / "net.pt"
     save_net(net, config.game, config.hidden, weights)
     register_agent("alphazero_net", AlphaZeroAgent)
+    # Alpha-beta plays Tic-Tac-Toe perfectly; on larger games a fixed MCTS is the yardstick.
+    opponent = "alphabeta" if config.game == "tictactoe" else "mcts:iterations=200"
     spec = f"alphazero_net:weights={weights},iterations={config.eval_simulations}"
     match = play_match(
-        config.game, spec, "alphabeta", config.eval_games, seed=config.seed, progress=True
+        config.game, spec, opponent, config.eval_games, seed=config.seed, progress=True
     )
     figures["match"] = match
     lines.append(
-        f"arena, PUCT {config.eval_simulations} sims vs alphabeta: "
+        f"arena, PUCT {config.eval_simulations} sims vs {opponent}: "
         f"{match_summary(match, config.eval_games)}"
     )
     register_agent("alphazero_policy", NetworkPolicyAgent)
     spec = f"alphazero_policy:weights={weights}"
     match = play_match(
-        config.game, spec, "alphabeta", config.eval_games, seed=config.seed, progress=True
+        config.game, spec, opponent, config.eval_games, seed=config.seed, progress=True
     )
     figures["policy_match"] = match
-    lines.append(f"arena, network alone vs alphabeta: {match_summary(match, config.eval_games)}")
+    lines.append(f"arena, network alone vs {opponent}: {match_summary(match, config.eval_games)}")
     solved = shipped_solution(make_game(config.game))
     if solved is not None:
         labels = exact_labels(solved)
