@@ -67,51 +67,99 @@ def withhold_draw(state):
     k.advance(state)
 
 
-@njit  # recursive: a cached copy crashes on load (numba), so compiled once per process
-def lookahead(state, root, depth, alpha, beta, withheld, stats):
-    """Alpha-beta value of ``state`` for ``root`` searched ``depth`` placements deep.
-
-    Returns 0.0 with ``stats[ABORTED]`` set once more than ``stats[NODE_LIMIT]`` nodes were
-    visited (the caller discards the iteration).
-    """
+@njit(cache=True)
+def _enter(states, moves, counts, nexts, bests, maximising, withheld, f, last, root, stats):
+    """Opens frame ``f`` (``states[f]`` just reached): withholds a draw, counts the node, and
+    either returns ``(True, leaf value)`` or lists the moves and returns ``(False, 0.0)``.
+    ``last`` is the frame at the depth limit. Sets ``stats[ABORTED]`` past the node limit."""
+    state = states[f]
     if state[k.STATUS] == k.DRAW:
-        child = state.copy()
-        withhold_draw(child)
-        return lookahead(child, root, depth, alpha, beta, True, stats)
+        withhold_draw(state)
+        withheld[f] = True
     stats[NODES] += 1
-    if depth == 0 or state[k.STATUS] != k.DECIDE:
-        return leaf_value(state, root, withheld)
+    if f == last or state[k.STATUS] != k.DECIDE:
+        return True, leaf_value(state, root, withheld[f])
     if stats[NODES] > stats[NODE_LIMIT]:
         stats[ABORTED] = 1
-        return 0.0
-    buffer = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
-    count = k.generate(state, buffer, state[k.PHASE] != k.PHASE_FREE, False)
-    if count == 0:
-        return leaf_value(state, root, withheld)
-    maximising = state[k.MOVER] == root
-    best = -INFINITY if maximising else INFINITY
-    for i in range(count):
-        child = state.copy()
-        k.apply_action(child, buffer[i])
-        value = lookahead(child, root, depth - 1, alpha, beta, withheld, stats)
-        if stats[ABORTED]:
-            return 0.0
-        if maximising:
-            if value > best:
-                best = value
-            if best > alpha:
-                alpha = best
-        else:
-            if value < best:
-                best = value
-            if best < beta:
-                beta = best
-        if alpha >= beta:
-            break
-    return best
+        return True, 0.0
+    counts[f] = k.generate(state, moves[f], state[k.PHASE] != k.PHASE_FREE, False)
+    if counts[f] == 0:
+        return True, leaf_value(state, root, withheld[f])
+    nexts[f] = 0
+    maximising[f] = state[k.MOVER] == root
+    bests[f] = -INFINITY if maximising[f] else INFINITY
+    return False, 0.0
 
 
-@njit  # calls the recursive search: not cached either
+@njit(cache=True)
+def _take(f, value, bests, alphas, betas, maximising):
+    """Frame ``f`` takes a child's ``value`` (max or min by its mover, window narrowed)."""
+    if maximising[f]:
+        if value > bests[f]:
+            bests[f] = value
+        if value > alphas[f]:
+            alphas[f] = value
+    else:
+        if value < bests[f]:
+            bests[f] = value
+        if value < betas[f]:
+            betas[f] = value
+
+
+@njit(cache=True)
+def lookahead(state, root, depth, alpha, beta, stats):
+    """Alpha-beta value of ``state`` for ``root`` searched ``depth`` placements deep.
+
+    An explicit stack of frames (one state and move list per ply) instead of recursion, so the
+    compiled code can be cached. Returns 0.0 with ``stats[ABORTED]`` set once more than
+    ``stats[NODE_LIMIT]`` nodes were visited (the caller discards the iteration).
+    """
+    frames = depth + 1
+    states = np.empty((frames, state.shape[0]), np.int64)
+    moves = np.empty((frames, k.MAX_LEGAL_ACTIONS), np.int64)
+    counts = np.zeros(frames, np.int64)
+    nexts = np.zeros(frames, np.int64)
+    alphas = np.empty(frames, np.float64)
+    betas = np.empty(frames, np.float64)
+    bests = np.empty(frames, np.float64)
+    maximising = np.zeros(frames, np.bool_)
+    withheld = np.zeros(frames, np.bool_)
+    states[0] = state
+    alphas[0] = alpha
+    betas[0] = beta
+    leaf, value = _enter(
+        states, moves, counts, nexts, bests, maximising, withheld, 0, depth, root, stats
+    )
+    if leaf:
+        return value
+    f = 0
+    while True:
+        if nexts[f] < counts[f] and alphas[f] < betas[f]:
+            action = moves[f, nexts[f]]
+            nexts[f] += 1
+            states[f + 1] = states[f]
+            k.apply_action(states[f + 1], action)
+            withheld[f + 1] = withheld[f]
+            alphas[f + 1] = alphas[f]
+            betas[f + 1] = betas[f]
+            leaf, value = _enter(
+                states, moves, counts, nexts, bests, maximising, withheld, f + 1, depth, root,
+                stats,
+            )  # fmt: skip
+            if stats[ABORTED]:
+                return 0.0
+            if leaf:
+                _take(f, value, bests, alphas, betas, maximising)
+            else:
+                f += 1
+            continue
+        if f == 0:
+            return bests[0]
+        f -= 1
+        _take(f, bests[f + 1], bests, alphas, betas, maximising)
+
+
+@njit(cache=True)
 def search_root(state, actions, depth, stats, values):
     """Searches each of ``actions`` (placements of the mover of ``state``) ``depth`` deep.
 
@@ -125,7 +173,7 @@ def search_root(state, actions, depth, stats, values):
     for i in range(actions.shape[0]):
         child = state.copy()
         k.apply_action(child, actions[i])
-        value = lookahead(child, root, depth - 1, alpha, INFINITY, False, stats)
+        value = lookahead(child, root, depth - 1, alpha, INFINITY, stats)
         if stats[ABORTED]:
             return -1
         values[i] = value
