@@ -27,7 +27,8 @@ tournament records), ``points.jsonl`` (one line per point: W/D/L of MCTS, win ra
 Wilson 95% interval of the score), ``table.md`` and the figures ``fig15_by_c.png`` /
 ``fig16_by_time.png`` (win rate with the Wilson band, games per point).
 
-``--quick`` (the test run): two values of c, two short times, 2 games per point, in-process.
+``--quick`` (the test run): two values of c, two short times (0.03 and 0.05 s; at 0.01 s the
+MCTS sometimes stops before expanding the root), 2 games per point, in-process.
 
 Usage: ``python experiments/tantrix_report.py [--quick] [--games 20] [--fixed-time 0.1]
 [--times 0.05 0.1 0.2 0.4] [--workers 2] [--seed 14] [--out-dir DIR] [--no-play]``
@@ -286,7 +287,7 @@ def parse_settings(argv: Sequence[str] | None = None) -> Settings:
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.quick:
-        return Settings((0.5, 1.0), 0.02, (0.01, 0.02), 2, args.seed, 1, 2, args.out_dir)
+        return Settings((0.5, 1.0), 0.03, (0.03, 0.05), 2, args.seed, 1, 2, args.out_dir)
     return Settings(
         tuple(args.c_values), args.fixed_time, tuple(args.times), args.games, args.seed,
         args.workers, args.depth, args.out_dir, not args.no_play,
