@@ -11,23 +11,36 @@ full window) and do not count as a ply of depth.
 The search is one recursive ``@njit`` function taking the game's compiled kernels as arguments, so
 it runs compiled for every built-in game. Move ordering: the transposition-table move (the best
 move of the previous, shallower iteration) first, then the children by the mover's static
-heuristic. The transposition table is a fixed-size array table (always-replace), indexed by a hash
-of the state words and verified against a stored copy of the state, so collisions are harmless.
-A time budget is met by giving each deepening iteration a node limit estimated from the measured
-node rate; an iteration that runs out is discarded.
+heuristic. The transposition table is a fixed-size array table (always-replace) of
+:data:`BYTES_PER_ENTRY` bytes per entry, indexed by the low bits of the game's 64-bit
+``hash_state`` kernel and verified by the whole hash (two distinct positions share an entry with
+probability about ``2**-64``); it stores bounds, depths and moves, never states.
+A time budget is checked inside the compiled search every :data:`CLOCK_EVERY` nodes (where the
+platform's monotonic clock is reachable; elsewhere each deepening iteration gets a node limit
+estimated from the measured node rate); an iteration that runs out is discarded.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from agents.base import (
+    MAX_SECONDS,
+    MIN_SECONDS,
+    ForwardModelAgent,
+    check_decision,
+    check_number,
+    decision_state,
+    game_and_state,
+    search_buffer_size,
+)
+from agents.result import SearchResult
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
 from mcts_envs.core.seeding import check_seed
 
 #: Value lost per ply of distance to a decided result (prefers quick wins and slow losses).
@@ -41,24 +54,44 @@ DEFAULT_DEPTH = 4
 #: Flag bit of table entries whose subtree ended within the depth searched (exact at any depth).
 SOLVED_BIT = 4
 INFINITY = 1e9
+#: Largest ``depth`` option (the recursion is bounded by the game length long before).
+MAX_DEPTH = 1000
+#: Largest ``table_size`` option (entries).
+MAX_TABLE_SIZE = 1 << 24
 EXACT, LOWER, UPPER = 0, 1, 2
-#: Indices of the ``stats`` array shared by the search calls.
-NODES, NODE_LIMIT, ABORTED = 0, 1, 2
+#: Indices of the ``int64`` ``stats`` array shared by the search calls: nodes visited, node
+#: limit, aborted flag, action buffer size, and two words of scratch for reading the clock.
+NODES, NODE_LIMIT, ABORTED, BUFFER, CLOCK = 0, 1, 2, 3, 4
+STATS_SIZE = 6
 
-_HASH_MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)
-_HASH_MIX = np.uint64(0x94D049BB133111EB)
+#: Nodes between two looks at the clock inside the compiled search.
+CLOCK_EVERY = 16
 
 
-@njit(cache=True)
-def hash_state(state):
-    """A 64-bit mix of the state words (as int64 so that it indexes arrays)."""
-    h = np.uint64(0x9E3779B97F4A7C15)
-    for i in range(state.shape[0]):
-        h ^= np.uint64(state[i]) + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6))
-        h = (h ^ (h >> np.uint64(30))) * _HASH_MULTIPLIER
-        h = (h ^ (h >> np.uint64(27))) * _HASH_MIX
-        h ^= h >> np.uint64(31)
-    return np.int64(h >> np.uint64(1))
+class Table(NamedTuple):
+    """The transposition table: one entry per slot, indexed by the low bits of the state hash
+    and verified by the whole 64-bit hash (no states are stored)."""
+
+    hashes: np.ndarray  # int64: the state's hash (-1: empty)
+    values: np.ndarray  # float64: value or bound, player 0's view (decided results by ply)
+    depths: np.ndarray  # int16: depth searched below the entry
+    flags: np.ndarray  # int8: EXACT / LOWER / UPPER, plus SOLVED_BIT
+    moves: np.ndarray  # int32: best move found (-1: none)
+
+
+#: Bytes per table entry (hash, value, depth, flag, move).
+BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 4
+
+
+def new_table(size: int) -> Table:
+    """An empty table of ``size`` entries (a power of two): ``BYTES_PER_ENTRY * size`` bytes."""
+    return Table(
+        np.full(size, -1, np.int64),
+        np.zeros(size, np.float64),
+        np.zeros(size, np.int16),
+        np.zeros(size, np.int8),
+        np.full(size, -1, np.int32),
+    )
 
 
 @njit(cache=True)
@@ -79,69 +112,54 @@ def _from_table(value, ply):
     return value
 
 
-@njit(cache=True)
-def _same_state(stored, state):
-    for i in range(state.shape[0]):  # noqa: SIM110 (compiled loop)
-        if stored[i] != state[i]:
-            return False
-    return True
+@njit
+def _out_of_budget(stats, deadline):
+    """Count a node; True (and ``stats[ABORTED]`` set) once the node limit or the deadline
+    (``deadline[0]``, perf_counter seconds; 0 for none) is passed."""
+    stats[NODES] += 1
+    if stats[NODES] > stats[NODE_LIMIT] or (
+        deadline[0] > 0.0
+        and stats[NODES] % CLOCK_EVERY == 0
+        and clock_seconds(stats[CLOCK:]) > deadline[0]
+    ):
+        stats[ABORTED] = 1
+    return stats[ABORTED] != 0
 
 
 @njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
-def alphabeta(
-    state,
-    depth,
-    ply,
-    alpha,
-    beta,
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    heuristic,
-    buffer_size,
-    table_states,
-    table_hashes,
-    table_values,
-    table_depths,
-    table_flags,
-    table_moves,
-    stats,
-):
+def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline):
     """Fail-soft alpha-beta value of ``state`` (``player_0``'s view) and whether it is exact.
 
-    Returns ``(value, solved)``: ``solved`` is True when no depth limit was reached below, i.e.
-    the value (or bound) holds at any depth. Sets ``stats[ABORTED]`` and returns garbage when
-    ``stats[NODES]`` exceeds ``stats[NODE_LIMIT]``.
+    ``k`` is the game's :class:`~mcts_envs.core.game.GameKernels`, ``table`` the
+    :class:`Table`. Returns ``(value, solved)``: ``solved`` is True when no depth limit was
+    reached below, i.e. the value (or bound) holds at any depth. Sets ``stats[ABORTED]`` and
+    returns garbage once the node limit or ``deadline[0]`` (perf_counter seconds) is passed.
     """
-    stats[NODES] += 1
-    if stats[NODES] > stats[NODE_LIMIT]:
-        stats[ABORTED] = 1
+    if _out_of_budget(stats, deadline):
         return 0.0, False
-    player = current_player(state)
+    player = k.current_player(state)
     if player == TERMINAL:
         result = np.zeros(2, np.float64)
-        returns(state, result)
+        k.returns(state, result)
         value = result[0]
         if value > 0.0:
             value -= MATE_STEP * ply
         elif value < 0.0:
             value += MATE_STEP * ply
         return value, True
-    key = hash_state(state)
-    slot = key & (table_hashes.shape[0] - 1)
+    key = k.hash_state(state)
+    slot = key & (table.hashes.shape[0] - 1)
     table_move = -1
-    if table_hashes[slot] == key and _same_state(table_states[slot], state):
-        table_move = table_moves[slot]
-        stored_depth = table_depths[slot]
-        solved = (table_flags[slot] & SOLVED_BIT) != 0
+    if table.hashes[slot] == key:
+        table_move = table.moves[slot]
+        stored_depth = table.depths[slot]
+        solved = (table.flags[slot] & SOLVED_BIT) != 0
         # Same depth: the same search. A solved entry holds at any greater depth too (the
         # subtree ended within its depth). Never a deeper result at a shallower depth: the
         # search then equals plain depth-limited minimax exactly.
         if stored_depth == depth or (solved and depth >= stored_depth):
-            value = _from_table(table_values[slot], ply)
-            flag = table_flags[slot] & ~SOLVED_BIT
+            value = _from_table(table.values[slot], ply)
+            flag = table.flags[slot] & ~SOLVED_BIT
             if (
                 flag == EXACT
                 or (flag == LOWER and value >= beta)
@@ -149,180 +167,92 @@ def alphabeta(
             ):
                 return value, solved
     if depth <= 0:
-        return HEURISTIC_SCALE * (heuristic(state, 0) - heuristic(state, 1)), False
+        return HEURISTIC_SCALE * (k.heuristic(state, 0) - k.heuristic(state, 1)), False
 
-    solved = True
-    if player == CHANCE:
-        outcomes = np.empty(buffer_size, np.int64)
-        probabilities = np.empty(buffer_size, np.float64)
-        count = chance_outcomes(state, outcomes, probabilities)
-        best = 0.0
-        for i in range(count):
-            child = state.copy()
-            apply_action(child, outcomes[i])
-            value, child_solved = alphabeta(
-                child,
-                depth,
-                ply + 1,
-                -INFINITY,
-                INFINITY,
-                current_player,
-                legal_actions,
-                apply_action,
-                chance_outcomes,
-                returns,
-                heuristic,
-                buffer_size,
-                table_states,
-                table_hashes,
-                table_values,
-                table_depths,
-                table_flags,
-                table_moves,
-                stats,
-            )
-            if stats[ABORTED]:
-                return 0.0, False
-            best += probabilities[i] * value
-            solved = solved and child_solved
-        best_move = -1
-        flag = EXACT
+    size = max(stats[BUFFER], 1)
+    actions = np.empty(size, np.int64)
+    weights = np.empty(size, np.float64)
+    chance = player == CHANCE
+    if chance:  # expectimax: probability-weighted mean, full window, no ply of depth
+        count = k.chance_outcomes(state, actions, weights)
+        low, high, next_depth = -INFINITY, INFINITY, depth
     else:
-        actions = np.empty(buffer_size, np.int64)
-        count = legal_actions(state, actions)
-        order_keys = np.zeros(count, np.float64)
-        if depth >= 2:
-            for i in range(count):
-                child = state.copy()
-                apply_action(child, actions[i])
-                order_keys[i] = heuristic(child, player)
-        for i in range(count):
-            if actions[i] == table_move:
-                order_keys[i] = INFINITY
-        # insertion sort, best first (stable for equal keys)
-        for i in range(1, count):
-            action = actions[i]
-            order_key = order_keys[i]
-            j = i - 1
-            while j >= 0 and order_keys[j] < order_key:
-                actions[j + 1] = actions[j]
-                order_keys[j + 1] = order_keys[j]
-                j -= 1
-            actions[j + 1] = action
-            order_keys[j + 1] = order_key
-        maximizing = player == 0
-        best = -INFINITY if maximizing else INFINITY
-        best_move = actions[0]
-        low, high = alpha, beta
-        for i in range(count):
-            child = state.copy()
-            apply_action(child, actions[i])
-            value, child_solved = alphabeta(
-                child,
-                depth - 1,
-                ply + 1,
-                low,
-                high,
-                current_player,
-                legal_actions,
-                apply_action,
-                chance_outcomes,
-                returns,
-                heuristic,
-                buffer_size,
-                table_states,
-                table_hashes,
-                table_values,
-                table_depths,
-                table_flags,
-                table_moves,
-                stats,
-            )
-            if stats[ABORTED]:
-                return 0.0, False
-            solved = solved and child_solved
-            if maximizing:
-                if value > best:
-                    best = value
-                    best_move = actions[i]
-                if best > low:
-                    low = best
-            else:
-                if value < best:
-                    best = value
-                    best_move = actions[i]
-                if best < high:
-                    high = best
-            if low >= high:
-                break
-        if best <= alpha:
-            flag = UPPER
-        elif best >= beta:
-            flag = LOWER
-        else:
-            flag = EXACT
-    table_hashes[slot] = key
-    table_states[slot, :] = state
-    table_values[slot] = _to_table(best, ply)
-    table_depths[slot] = depth
-    table_flags[slot] = flag | SOLVED_BIT if solved else flag
-    table_moves[slot] = best_move
+        count = k.legal_actions(state, actions)
+        _order_moves(state, player, depth, table_move, k, actions, weights, count)
+        low, high, next_depth = alpha, beta, depth - 1
+    maximizing = player == 0
+    best = 0.0 if chance else (-INFINITY if maximizing else INFINITY)
+    best_move = -1 if chance else actions[0]
+    solved = True
+    for i in range(count):
+        child = state.copy()
+        k.apply_action(child, actions[i])
+        value, child_solved = alphabeta(
+            child, next_depth, ply + 1, low, high, k, table, stats, deadline
+        )
+        if stats[ABORTED]:
+            return 0.0, False
+        solved = solved and child_solved
+        if chance:
+            best += weights[i] * value
+            continue
+        if (maximizing and value > best) or (not maximizing and value < best):
+            best = value
+            best_move = actions[i]
+        if maximizing and best > low:
+            low = best
+        elif not maximizing and best < high:
+            high = best
+        if low >= high:
+            break
+    flag = EXACT if chance or alpha < best < beta else (UPPER if best <= alpha else LOWER)
+    table.hashes[slot] = key
+    table.values[slot] = _to_table(best, ply)
+    table.depths[slot] = min(depth, 32767)
+    table.flags[slot] = flag | SOLVED_BIT if solved else flag
+    table.moves[slot] = best_move
     return best, solved
 
 
+@njit
+def _order_moves(state, player, depth, table_move, k, actions, keys, count):
+    """Sort ``actions[:count]`` best first for ``player``: the table move, then by the mover's
+    static heuristic of the child (from depth 2; stable for equal keys)."""
+    for i in range(count):
+        keys[i] = 0.0
+        if depth >= 2:
+            child = state.copy()
+            k.apply_action(child, actions[i])
+            keys[i] = k.heuristic(child, player)
+        if actions[i] == table_move:
+            keys[i] = INFINITY
+    for i in range(1, count):  # insertion sort, best first (stable for equal keys)
+        action = actions[i]
+        order_key = keys[i]
+        j = i - 1
+        while j >= 0 and keys[j] < order_key:
+            actions[j + 1] = actions[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        actions[j + 1] = action
+        keys[j + 1] = order_key
+
+
 @njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
-def search_root(
-    state,
-    depth,
-    actions,
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    heuristic,
-    buffer_size,
-    table_states,
-    table_hashes,
-    table_values,
-    table_depths,
-    table_flags,
-    table_moves,
-    stats,
-):
+def search_root(state, depth, actions, k, table, stats, deadline):
     """Search the root ``actions`` in the given order; ``(best index, value, solved)``.
 
     The value is from ``player_0``'s view and exact for the best action (full window at the root).
     """
-    maximizing = current_player(state) == 0
+    maximizing = k.current_player(state) == 0
     best = -INFINITY if maximizing else INFINITY
     best_index = 0
     low, high = -INFINITY, INFINITY
     solved = True
     for i in range(actions.shape[0]):
         child = state.copy()
-        apply_action(child, actions[i])
-        value, child_solved = alphabeta(
-            child,
-            depth - 1,
-            1,
-            low,
-            high,
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            heuristic,
-            buffer_size,
-            table_states,
-            table_hashes,
-            table_values,
-            table_depths,
-            table_flags,
-            table_moves,
-            stats,
-        )
+        k.apply_action(child, actions[i])
+        value, child_solved = alphabeta(child, depth - 1, 1, low, high, k, table, stats, deadline)
         if stats[ABORTED]:
             return 0, 0.0, False
         solved = solved and child_solved
@@ -335,37 +265,6 @@ def search_root(
             best_index = i
             high = best
     return best_index, best, solved
-
-
-class SearchResult:
-    """The outcome of one alpha-beta search.
-
-    Attributes:
-        action: the best action found.
-        value: its value in [-1, 1] for the player to move (decided results are near +-1).
-        depth: the deepest completed iteration.
-        solved: whether the value is exact (the whole game tree below was searched).
-        nodes: nodes visited over all iterations.
-        seconds: wall-clock time spent.
-    """
-
-    __slots__ = ("action", "depth", "nodes", "seconds", "solved", "value")
-
-    def __init__(
-        self, action: int, value: float, depth: int, solved: bool, nodes: int, seconds: float
-    ) -> None:
-        self.action = action
-        self.value = value
-        self.depth = depth
-        self.solved = solved
-        self.nodes = nodes
-        self.seconds = seconds
-
-    def __repr__(self) -> str:
-        return (
-            f"SearchResult(action={self.action}, value={self.value:.5f}, depth={self.depth}, "
-            f"solved={self.solved}, nodes={self.nodes}, seconds={self.seconds:.3f})"
-        )
 
 
 class AlphaBetaAgent(ForwardModelAgent):
@@ -396,83 +295,88 @@ class AlphaBetaAgent(ForwardModelAgent):
         table_size: int = 1 << 16,
         keep_table: bool = True,
     ) -> None:
-        if depth is not None and (
-            isinstance(depth, bool) or not isinstance(depth, int) or depth < 1
-        ):
-            raise InvalidOptionError(f"alphabeta: depth must be None or an int >= 1, got {depth!r}")
-        if seconds is not None and (isinstance(seconds, bool) or not seconds > 0):
-            raise InvalidOptionError(f"alphabeta: seconds must be None or > 0, got {seconds!r}")
-        if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
-            raise InvalidOptionError(
-                f"alphabeta: table_size must be an int >= 1, got {table_size!r}"
-            )
+        depth = check_number("alphabeta", "depth", depth, 1, MAX_DEPTH, integer=True, optional=True)
+        seconds = check_number(
+            "alphabeta", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
+        )
+        table_size = check_number(
+            "alphabeta", "table_size", table_size, 1, MAX_TABLE_SIZE, integer=True
+        )
         self.seed = check_seed(seed)
         self.depth = DEFAULT_DEPTH if depth is None and seconds is None else depth
         self.seconds = seconds
         self.table_size = 1 << max(0, int(table_size - 1).bit_length())
         self.keep_table = keep_table
         self._generator = np.random.default_rng(self.seed)
-        self._table: tuple[np.ndarray, ...] | None = None
+        self._table: Table | None = None
         self._table_game: str | None = None
         self.last_result: SearchResult | None = None
+
+    @property
+    def table_bytes(self) -> int:
+        """Memory of the transposition table: ``BYTES_PER_ENTRY * table_size`` (1.5 MB by
+        default, at most 386 MB), whatever the game (no states are stored)."""
+        return BYTES_PER_ENTRY * self.table_size
 
     def reset(self) -> None:
         """Clear the transposition table (a new game starts)."""
         self._table = None
         self._table_game = None
 
-    def _tables(self, game: Game) -> tuple[np.ndarray, ...]:
+    def prepare(self, game: Game) -> None:
+        """Compile the search for ``game`` (alpha-beta is compiled in each process: its
+        recursion cannot be cached on disk) with a depth-1 search of a position with a player
+        to move; touches neither this agent's generator nor its table. Prints nothing."""
+        probe = AlphaBetaAgent(seed=0, depth=1, table_size=16)
+        probe.search(game, decision_state(game))
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_table"] = None  # a cache, not part of the agent (never pickled with it)
+        state["_table_game"] = None
+        return state
+
+    def _tables(self, game: Game) -> Table:
         table_key = f"{game.info.name}/{game.info.state_size}"
         if self._table is None or self._table_game != table_key or not self.keep_table:
-            size = self.table_size
-            self._table = (
-                np.zeros((size, game.info.state_size), np.int64),
-                np.full(size, -1, np.int64),
-                np.zeros(size, np.float64),
-                np.zeros(size, np.int64),
-                np.zeros(size, np.int8),
-                np.zeros(size, np.int64),
-            )
+            self._table = new_table(self.table_size)
             self._table_game = table_key
         return self._table
 
-    def search(self, game: Game, state: np.ndarray) -> SearchResult:
-        """Search ``state`` within the budget; the best action and its value for the mover.
+    def search(self, env_or_game: Any, state: np.ndarray | None = None) -> SearchResult:
+        """Search the position (an env, or a game and a state) within the budget: the best
+        action and its value for the mover. A time budget is checked inside the compiled
+        search (every 16 nodes) and covers the whole decision; a search always returns a
+        legal action (the first of a shuffled order if not even depth 1 completes).
 
         Raises:
             IllegalActionError: if no player is to move (terminal or chance node).
         """
         start = time.perf_counter()
-        player = game.current_player(state)
-        if player < 0:
-            raise IllegalActionError(
-                f"{game.info.name}: alpha-beta needs a player to move, the state is "
-                f"{'terminal' if player == TERMINAL else 'a chance node'}"
-            )
-        kernels = game.kernels
-        tables = self._tables(game)
-        buffer_size = search_buffer_size(game)
+        game, state = game_and_state(env_or_game, state)
+        state, player = check_decision("alpha-beta", game, state)
+        table = self._tables(game)
         actions = self._generator.permutation(game.legal_actions(state))
-        deadline = None if self.seconds is None else start + self.seconds
+        deadline = np.zeros(1)
+        if self.seconds is not None:
+            deadline[0] = start + self.seconds
         max_depth = self.depth if self.depth is not None else 1 << 20
         best_action, best_value, reached, solved, total_nodes = int(actions[0]), 0.0, 0, False, 0
         node_rate = None
         for depth in range(1, max_depth + 1):
-            stats = np.zeros(3, np.int64)
+            stats = np.zeros(STATS_SIZE, np.int64)
             stats[NODE_LIMIT] = np.iinfo(np.int64).max
-            if deadline is not None and depth > 1:
-                remaining = deadline - time.perf_counter()
+            stats[BUFFER] = search_buffer_size(game)
+            if self.seconds is not None and depth > 1:
+                remaining = deadline[0] - time.perf_counter()
                 if remaining <= 0:
                     break
-                if node_rate is not None:
+                if node_rate is not None and not HAS_CLOCK:  # no clock inside: estimate
                     stats[NODE_LIMIT] = max(1, int(node_rate * remaining))
             iteration_start = time.perf_counter()
             index, value, iteration_solved = search_root(
-                state, depth, actions,
-                kernels.current_player, kernels.legal_actions, kernels.apply_action,
-                kernels.chance_outcomes, kernels.returns, kernels.heuristic,
-                buffer_size, *tables, stats,
-            )  # fmt: skip
+                state, depth, actions, game.kernels, table, stats, deadline
+            )
             total_nodes += int(stats[NODES])
             if stats[ABORTED]:
                 break
@@ -489,11 +393,20 @@ class AlphaBetaAgent(ForwardModelAgent):
             actions = np.concatenate(([actions[index]], np.delete(actions, index)))
             if solved:
                 break
-        mover_value = best_value if player == 0 else -best_value
+        mover_value = float(best_value if player == 0 else -best_value)
         self.last_result = SearchResult(
-            best_action, float(mover_value), reached, bool(solved), total_nodes,
-            time.perf_counter() - start,
-        )  # fmt: skip
+            action=best_action,
+            value=mover_value,
+            player=player,
+            actions=np.array([best_action], np.int64),
+            visits=np.zeros(1),
+            probabilities=np.ones(1),
+            action_values=np.array([mover_value]),
+            nodes=total_nodes,
+            seconds=time.perf_counter() - start,
+            depth=reached,
+            solved=bool(solved),
+        )
         return self.last_result
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -503,6 +416,4 @@ class AlphaBetaAgent(ForwardModelAgent):
         """One-hot on the best move; the searched value for the player to move, in [-1, 1]."""
         game, state = game_and_state(env_or_game, state)
         result = self.search(game, state)
-        probs = np.zeros(game.info.num_actions, np.float64)
-        probs[result.action] = 1.0
-        return probs, result.value
+        return result.policy(game.info.num_actions), result.value

@@ -7,10 +7,13 @@ target (:meth:`Agent.policy`).
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import Game
 
 
@@ -78,6 +81,71 @@ def search_buffer_size(game: Game) -> int:
     """The largest number of legal actions or chance outcomes a state of ``game`` can have: the
     length of the action / outcome buffers of the compiled searches and of an MCTS child block."""
     return max(game.info.max_legal_actions, game.info.max_chance_outcomes, 1)
+
+
+#: Largest simulation / node budget an agent accepts (fits int64 arithmetic with room to spare).
+MAX_ITERATIONS = 10**12
+#: Largest time budget per decision in seconds (about 11.6 days): a finite bound, so a search ends.
+MAX_SECONDS = 1e6
+#: Smallest time budget per decision in seconds.
+MIN_SECONDS = 1e-6
+
+
+def check_number(
+    agent: str,
+    name: str,
+    value: Any,
+    low: float,
+    high: float,
+    *,
+    integer: bool,
+    optional: bool = False,
+) -> Any:
+    """Return ``value`` (an ``int`` if ``integer``, else a ``float``) if it is a finite number in
+    ``[low, high]`` (or ``None`` when ``optional``); otherwise raise :class:`InvalidOptionError`
+    naming the agent, the option and the allowed range. Every numeric agent option goes through
+    here, so no value that would overflow, never end or exhaust memory reaches a search."""
+    if value is None and optional:
+        return None
+    kind = "an integer" if integer else "a number"
+    bounds = f"[{int(low)}, {int(high)}]" if integer else f"[{low:g}, {high:g}]"
+    allowed = f"{kind} in {bounds}" + (" or None" if optional else "")
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok and integer:
+        ok = isinstance(value, numbers.Integral) or (
+            math.isfinite(float(value)) and float(value).is_integer()
+        )
+    if ok:
+        number = int(value) if integer else float(value)
+        if (integer or math.isfinite(number)) and low <= number <= high:
+            return number
+    raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {value!r}")
+
+
+def check_decision(agent: str, game: Game, state: Any) -> tuple[np.ndarray, int]:
+    """``(state as a contiguous state array of game, player to move)`` for a search.
+
+    Raises:
+        TypeError: if ``state`` is not a state array of ``game``.
+        IllegalActionError: if no player is to move (terminal state or chance node).
+    """
+    state = np.ascontiguousarray(game.check_state(state))
+    player = game.current_player(state)
+    if player < 0:
+        raise IllegalActionError(
+            f"{game.info.name}: {agent} needs a state with a player to move, the state is "
+            f"{'terminal' if player == -2 else 'a chance node'}"
+        )
+    return state, player
+
+
+def decision_state(game: Game) -> np.ndarray:
+    """The first state of ``game`` with a player to move (at chance nodes, the first outcome):
+    what ``prepare`` hooks search to compile a game's code paths."""
+    state = game.initial_state()
+    while game.current_player(state) == -1:  # CHANCE
+        state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
+    return state
 
 
 class ForwardModelAgent:

@@ -15,110 +15,65 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from agents.base import (
+    ForwardModelAgent,
+    check_decision,
+    check_number,
+    decision_state,
+    game_and_state,
+    search_buffer_size,
+)
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
 
 @njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
-def minimax_value(
-    state,
-    plies,
-    root_player,
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    heuristic,
-    buffer_size,
-):
-    """Plain minimax value in [0, 1] of ``state`` for ``root_player``, ``plies`` decisions deep."""
-    player = current_player(state)
+def minimax_value(state, plies, root_player, k, buffer_size):
+    """Plain minimax value in [0, 1] of ``state`` for ``root_player``, ``plies`` decisions deep
+    (``k``: the game's :class:`~mcts_envs.core.game.GameKernels`)."""
+    player = k.current_player(state)
     if player == TERMINAL:
         result = np.zeros(2, np.float64)
-        returns(state, result)
+        k.returns(state, result)
         return (result[root_player] + 1.0) * 0.5
-    if player == CHANCE:
-        outcomes = np.empty(buffer_size, np.int64)
-        probabilities = np.empty(buffer_size, np.float64)
-        count = chance_outcomes(state, outcomes, probabilities)
-        total = 0.0
-        for i in range(count):
-            child = state.copy()
-            apply_action(child, outcomes[i])
-            total += probabilities[i] * minimax_value(
-                child,
-                plies,
-                root_player,
-                current_player,
-                legal_actions,
-                apply_action,
-                chance_outcomes,
-                returns,
-                heuristic,
-                buffer_size,
-            )
-        return total
-    if plies <= 0:
-        return heuristic(state, root_player)
+    if player != CHANCE and plies <= 0:
+        return k.heuristic(state, root_player)
     actions = np.empty(buffer_size, np.int64)
-    count = legal_actions(state, actions)
+    probabilities = np.empty(buffer_size, np.float64)
+    if player == CHANCE:  # the probability-weighted mean; not a ply
+        count = k.chance_outcomes(state, actions, probabilities)
+        next_plies = plies
+    else:
+        count = k.legal_actions(state, actions)
+        next_plies = plies - 1
     maximizing = player == root_player
-    best = -1.0 if maximizing else 2.0
+    best = 0.0 if player == CHANCE else (-1.0 if maximizing else 2.0)
     for i in range(count):
         child = state.copy()
-        apply_action(child, actions[i])
-        value = minimax_value(
-            child,
-            plies - 1,
-            root_player,
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            heuristic,
-            buffer_size,
-        )
-        if (maximizing and value > best) or (not maximizing and value < best):
+        k.apply_action(child, actions[i])
+        value = minimax_value(child, next_plies, root_player, k, buffer_size)
+        if player == CHANCE:
+            best += probabilities[i] * value
+        elif (maximizing and value > best) or (not maximizing and value < best):
             best = value
     return best
 
 
 @njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
-def root_values(
-    state,
-    actions,
-    plies,
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    heuristic,
-    buffer_size,
-):
+def root_values(state, actions, plies, k, buffer_size):
     """``float64[len(actions)]``: minimax value of each root action for the player to move."""
-    root_player = current_player(state)
+    root_player = k.current_player(state)
     values = np.empty(len(actions), np.float64)
     for i in range(len(actions)):
         child = state.copy()
-        apply_action(child, actions[i])
-        values[i] = minimax_value(
-            child,
-            plies - 1,
-            root_player,
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            heuristic,
-            buffer_size,
-        )
+        k.apply_action(child, actions[i])
+        values[i] = minimax_value(child, plies - 1, root_player, k, buffer_size)
     return values
+
+
+#: Largest ``depth`` option: plain minimax costs ``b ** depth`` leaves, so depths beyond a
+#: handful never finish anyway; the bound keeps the compiled recursion within its stack.
+MAX_DEPTH = 32
 
 
 class Minimax2Agent(ForwardModelAgent):
@@ -135,8 +90,7 @@ class Minimax2Agent(ForwardModelAgent):
     name = "minimax2"
 
     def __init__(self, *, seed: int | None = None, depth: int = 2) -> None:
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise InvalidOptionError(f"minimax2: depth must be an int >= 1, got {depth!r}")
+        depth = check_number("minimax2", "depth", depth, 1, MAX_DEPTH, integer=True)
         self.seed = check_seed(seed)
         self.depth = depth
         self._generator = np.random.default_rng(self.seed)
@@ -147,27 +101,15 @@ class Minimax2Agent(ForwardModelAgent):
         Raises:
             IllegalActionError: if no player is to move (terminal or chance node).
         """
-        player = game.current_player(state)
-        if player < 0:
-            raise IllegalActionError(
-                f"{game.info.name}: minimax2 needs a player to move, the state is "
-                f"{'terminal' if player == TERMINAL else 'a chance node'}"
-            )
-        kernels = game.kernels
+        state, _ = check_decision("minimax2", game, state)
         actions = game.legal_actions(state)
-        values = root_values(
-            state,
-            actions,
-            self.depth,
-            kernels.current_player,
-            kernels.legal_actions,
-            kernels.apply_action,
-            kernels.chance_outcomes,
-            kernels.returns,
-            kernels.heuristic,
-            search_buffer_size(game),
-        )
+        values = root_values(state, actions, self.depth, game.kernels, search_buffer_size(game))
         return actions, values
+
+    def prepare(self, game: Game) -> None:
+        """Compile (or load from numba's disk cache) the search for ``game``; prints nothing."""
+        state = decision_state(game)
+        root_values(state, game.legal_actions(state)[:1], 1, game.kernels, search_buffer_size(game))
 
     def _choose(self, game: Game, state: np.ndarray) -> tuple[int, float]:
         actions, values = self.action_values(game, state)

@@ -16,6 +16,7 @@ import contextlib
 import difflib
 import importlib
 import inspect
+import math
 import types
 import typing
 from dataclasses import dataclass
@@ -233,12 +234,14 @@ def _convert_to(value: str, target: Any) -> Any:
         members = typing.get_args(target)
         # None first only for the words that mean None; then the most specific types first.
         order = sorted(members, key=lambda t: {type(None): 0, bool: 1, int: 2, float: 3}.get(t, 4))
+        problems = []
         for member in order:
             try:
                 return _convert_to(value, member)
-            except (ValueError, TypeError):
-                continue
-        raise ValueError(f"not one of {inspect.formatannotation(target)}")
+            except (ValueError, TypeError) as error:
+                problems.append(str(error))
+        finite = [problem for problem in problems if "finite" in problem]
+        raise ValueError(finite[0] if finite else f"not one of {inspect.formatannotation(target)}")
     if origin is typing.Literal:
         allowed = typing.get_args(target)
         for candidate in allowed:
@@ -260,11 +263,14 @@ def _convert_to(value: str, target: Any) -> Any:
             return int(value.replace("_", ""))
         except ValueError:
             number = float(value)  # accept "1e3" when it is a whole number
-            if number.is_integer():
+            if math.isfinite(number) and number.is_integer():
                 return int(number)
             raise ValueError("not an integer") from None
     if target is float:
-        return float(value)
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError("not a finite number (inf and nan are not allowed)")
+        return number
     if target is str:
         return value
     if target is Any:

@@ -353,9 +353,9 @@ def plan_tournament(
     specs = [str(spec) for spec in specs]
     if len(set(specs)) != len(specs):
         raise InvalidOptionError(f"an agent is listed twice: {specs}")
-    for spec in [*specs, *([gauntlet] if gauntlet else [])]:
-        make_agent(spec, seed=0)
     _check_rules(rules, game)
+    for spec in [*specs, *([gauntlet] if gauntlet else [])]:
+        build_agent(spec, 0, rules.time)  # with the time control's budget, as games build it
     if gauntlet is not None:
         if gauntlet in specs:
             raise InvalidOptionError(f"the gauntlet agent {gauntlet!r} is also an opponent")
@@ -445,6 +445,23 @@ def _first_decision(game: Game, opening: str) -> tuple[Any, bool]:
     return state, game.current_player(state) != TERMINAL
 
 
+def _untimed_spec(spec: str) -> str:
+    """``spec`` with a small fixed budget instead of a time limit, for warming up: a search
+    limited by time can end before its first iteration while it compiles."""
+    kind, options = parse_spec(spec)
+    names = {p.name for p in agent_parameters(kind)}
+    if "seconds" not in names:
+        return spec
+    options = {k: v for k, v in options.items() if k != "seconds"}
+    if "iterations" in names:
+        options["iterations"] = "32"
+    elif "depth" in names:
+        options["depth"] = "1"
+    else:
+        return spec
+    return kind + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
 def _warm_up(game: Game, agent: Any, state: Any, decisions: int = 2) -> None:
     """Let ``agent`` play ``decisions`` untimed moves (both sides) from ``state``, following the
     game as in a real one, so the paths of a later move (e.g. tree reuse) compile too."""
@@ -480,7 +497,7 @@ def prepare_agents(
                 file=out,
                 flush=True,
             )
-        agent = build_agent(spec, 0, rules.time)
+        agent = make_agent(_untimed_spec(spec), seed=0)
         agent.prepare(game)
         if playable:
             _warm_up(game, agent, state)

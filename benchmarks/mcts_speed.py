@@ -54,13 +54,13 @@ SIMULATIONS = (1_000, 10_000)
 UCT_C = 2.0
 
 
-def our_agent(simulations: int, seed: int) -> MCTSAgent:
+def our_agent(simulations: int, seed: int, solver: bool = False) -> MCTSAgent:
     return MCTSAgent(
         seed=seed,
         iterations=simulations,
         c=UCT_C,
         rollout="random",
-        solver=False,
+        solver=solver,
         win_check=False,
         reuse_tree=False,
     )
@@ -96,8 +96,8 @@ def timed(decision: Callable[[], object]) -> float:
         gc.enable()
 
 
-def our_decision(game, simulations: int, seed: int) -> Callable[[], object]:
-    agent = our_agent(simulations, seed)
+def our_decision(game, simulations: int, seed: int, solver: bool = False) -> Callable[[], object]:
+    agent = our_agent(simulations, seed, solver)
     state = game.initial_state()
     return lambda: agent.act_state(game, state)
 
@@ -132,6 +132,65 @@ def compare(game, peer, pyspiel, simulations: int, repeats: int) -> dict[str, fl
     }
 
 
+#: Simulations per decision of the solver-cost figures (Tantrix simulations are ~50x slower).
+SOLVER_SIMULATIONS = {"tantrix": 2_000}
+
+
+def solver_cost(game, simulations: int, repeats: int) -> dict[str, float]:
+    """Median simulations/s with the solver off and on (same seeds, timed in turn) and the
+    median of the paired costs ``1 - on / off``."""
+    off, on = [], []
+    our_decision(game, simulations, repeats, True)()  # untimed warm-up of both settings
+    our_decision(game, simulations, repeats, False)()
+    for seed in range(repeats):
+        off.append(simulations / timed(our_decision(game, simulations, seed, False)))
+        on.append(simulations / timed(our_decision(game, simulations, seed, True)))
+    costs = sorted(1.0 - b / a for a, b in zip(off, on, strict=True))
+    return {
+        "off": statistics.median(off),
+        "on": statistics.median(on),
+        "cost": statistics.median(costs),
+        "low": costs[len(costs) // 4],
+        "high": costs[(3 * len(costs)) // 4],
+    }
+
+
+def print_solver_costs(games: list[str], repeats: int) -> None:
+    print()
+    print("MCTS-Solver cost (ours, same options otherwise; paired decisions from the start):")
+    print(
+        f"{'game':<20} {'sims':>6} {'solver off':>11} {'solver on':>10} {'cost':>6} {'quartiles':>14}"
+    )
+    for name in games:
+        game = mcts_envs.make_game(name)
+        if game.current_player(game.initial_state()) < 0:
+            state = game.initial_state()
+            while game.current_player(state) < 0:
+                state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
+            game = _StartAt(game, state)
+        simulations = SOLVER_SIMULATIONS.get(name, 10_000)
+        f = solver_cost(game, simulations, repeats)
+        print(
+            f"{name:<20} {simulations:>6} {f['off']:>11,.0f} {f['on']:>10,.0f}"
+            f" {f['cost']:>6.0%} {f['low']:>6.0%}..{f['high']:<6.0%}"
+        )
+
+
+class _StartAt:
+    """A game whose initial state is ``state`` (the first decision of a game with a chance
+    root), for the solver figures."""
+
+    def __init__(self, game, state) -> None:
+        self._game = game
+        self._state = state
+
+    def initial_state(self):
+        return self._state.copy()
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+
 def import_pyspiel():
     try:
         import pyspiel
@@ -150,6 +209,15 @@ def main(argv: list[str] | None = None) -> None:
         choices=[ours for ours, _ in PAIRS],
         default=[ours for ours, _ in PAIRS],
         help="measure only these games (default: all three)",
+    )
+    parser.add_argument(
+        "--no-solver", dest="solver", action="store_false", help="skip the solver-cost table"
+    )
+    parser.add_argument(
+        "--solver-games",
+        nargs="+",
+        default=["tictactoe", "ultimate_tictactoe", "pentago_twist", "ataxx", "tantrix"],
+        help="games of the solver-cost table (default: all five)",
     )
     args = parser.parse_args(argv)
     registered = mcts_envs.list_games()
@@ -190,6 +258,8 @@ def main(argv: list[str] | None = None) -> None:
                 f" {figures['theirs']:>17,.0f} {ratio:>6.1f}x {spread:>12}"
                 f" {nodes:>8,} {nodes * BYTES_PER_NODE / 2**20:>8.2f}"
             )
+    if args.solver:
+        print_solver_costs([g for g in registered if g in args.solver_games], args.repeats)
     print()
     print(f"JIT compile of our search (first decision, game kernels already compiled, {cache}):")
     for name, seconds in compile_times.items():

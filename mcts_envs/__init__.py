@@ -47,6 +47,11 @@ ENV_MODULES = [
     "ultimate_tictactoe_v0",
 ]
 
+# gymnasium.make("mcts_envs/TicTacToe-v0", opponent=...): the single-agent views, one id per game
+from mcts_envs.envs.single_agent import register_gymnasium_envs as _register_gymnasium  # noqa: E402
+
+_register_gymnasium()
+
 __all__ = [
     "CHANCE",
     "ENV_MODULES",

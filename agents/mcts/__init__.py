@@ -3,14 +3,17 @@
 Modules, one concept each:
 
 * :mod:`~agents.mcts.tree`: the preallocated array tree (integer node ids, named sentinels).
-* :mod:`~agents.mcts.search`: the compiled select-expand-simulate-backup loop (UCT), generic
-  over games through their ``GameKernels`` dispatchers; immediate-win checks; tree-reuse lookup.
-* :mod:`~agents.mcts.rollout`: rollout policies (random playout kernel, minimax2, user kernels).
+* :mod:`~agents.mcts.search`: the one compiled loop (:func:`~agents.mcts.search.run_chunk`):
+  UCT or PUCT selection, expansion, injected leaf evaluation, backup, the root mask; the
+  immediate-win / block-loss check.
+* :mod:`~agents.mcts.rollout`: compiled rollout policies (minimax2, cutoff playouts).
 * :mod:`~agents.mcts.solver`: MCTS-Solver proofs.
-* :mod:`~agents.mcts.puct`: PUCT with a batched leaf evaluator and root Dirichlet noise.
-* :mod:`~agents.mcts.driver`: one search under an iteration or time budget; the final choice.
+* :mod:`~agents.mcts.puct`: the evaluator interface from Python, its checks, root noise.
+* :mod:`~agents.mcts.driver`: one search under an iteration or time budget.
+* :mod:`~agents.mcts.final`: the root's children (sparse) and the final choice.
 * :mod:`~agents.mcts.parallel`: root parallelism over processes.
-* :mod:`~agents.mcts.agent`: :class:`MCTSAgent`, the public entry point.
+* :mod:`~agents.mcts.agent`: :class:`MCTSAgent`, the public entry point (``search`` returns an
+  :class:`agents.result.SearchResult`).
 """
 
 from agents.mcts.agent import MCTSAgent

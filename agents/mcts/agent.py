@@ -1,4 +1,5 @@
-"""The MCTS agent: parameters, tree reuse, immediate-win / block-loss checks, final choice."""
+"""The MCTS agent: parameters, following the game (tree reuse), immediate-win / block-loss
+checks, the search result."""
 
 from __future__ import annotations
 
@@ -9,25 +10,38 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, game_and_state, search_buffer_size
+from agents.base import (
+    MAX_ITERATIONS,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    ForwardModelAgent,
+    check_decision,
+    check_number,
+    game_and_state,
+    search_buffer_size,
+)
 from agents.mcts.driver import (
-    RootStatistics,
+    GROWTH_SECONDS_PER_NODE,
     SearchSettings,
-    checks_entry,
-    decide,
+    choose,
+    engine,
     initial_capacity,
-    pin_game,
     rollout_kind,
     run_search,
 )
 from agents.mcts.parallel import RootParallel
-from agents.mcts.search import find_descendant
-from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, Tree
-from mcts_envs.core.game import Game
+from agents.mcts.search import LEAF_EXTERNAL
+from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
+from agents.result import SearchResult
+from mcts_envs.core.errors import InvalidOptionError
+from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
-#: How many plies below the old root tree reuse looks for the new root.
-REUSE_DEPTH = 4
+#: Upper bounds of the numeric options (see :func:`agents.base.check_number`).
+MAX_WORKERS = 256
+MAX_CUTOFF = 10**9
+MAX_BATCH = 1 << 16
+MAX_EXPLORATION = 1e6
 
 _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
@@ -69,8 +83,10 @@ class MCTSAgent(ForwardModelAgent):
         final: ``"visits"`` (default; most visited root child) or ``"mean"`` (best mean).
         win_check: play an immediately winning move without searching, and search only moves
             after which the opponent cannot win at once when such moves exist (default True).
-        reuse_tree: keep the subtree of the position reached since the last decision (found
-            within 4 plies of the old root by replaying; rebuilt otherwise) (default True).
+        reuse_tree: keep the subtree of the position reached since the last decision (default
+            True). The agent follows the game through :meth:`inform` (each move and chance
+            outcome played, as the arena and env loops report them) or :meth:`restart`; a
+            position reached otherwise gets a new tree.
         solver: MCTS-Solver: back up proven wins, losses and draws, never pick a proven loss
             while something else is left, stop once the root is proven (default True).
         workers: root parallelism: independent searches in this many processes, root visit
@@ -116,21 +132,35 @@ class MCTSAgent(ForwardModelAgent):
         if isinstance(rollout, str):
             _check_choice("rollout", rollout, _ROLLOUTS)
         elif not callable(rollout):
-            raise ValueError(f"rollout must be one of {_ROLLOUTS} or a callable, got {rollout!r}")
+            raise InvalidOptionError(
+                f"mcts: rollout must be one of {_ROLLOUTS} or a callable, got {rollout!r}"
+            )
         if iterations is None and seconds is None:
-            raise ValueError("give a budget: iterations, seconds or both")
-        if iterations is not None and (isinstance(iterations, bool) or int(iterations) < 1):
-            raise ValueError(f"iterations must be a positive int or None, got {iterations!r}")
-        if seconds is not None and not float(seconds) > 0:
-            raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
-        if int(workers) < 1:
-            raise ValueError(f"workers must be >= 1, got {workers!r}")
-        if rollout_cutoff is not None and int(rollout_cutoff) < 0:
-            raise ValueError(f"rollout_cutoff must be an int >= 0 or None, got {rollout_cutoff!r}")
-        if int(batch_size) < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size!r}")
-        if c < 0 or c_puct < 0:
-            raise ValueError("the exploration constants c and c_puct must be >= 0")
+            raise InvalidOptionError("mcts: give a budget: iterations, seconds or both")
+        if evaluator is not None and not callable(evaluator):
+            raise InvalidOptionError(
+                f"mcts: evaluator must be a callable (observations, masks) -> (priors, values), "
+                f"got {evaluator!r}"
+            )
+        iterations = check_number(
+            "mcts", "iterations", iterations, 1, MAX_ITERATIONS, integer=True, optional=True
+        )
+        seconds = check_number(
+            "mcts", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
+        )
+        workers = check_number("mcts", "workers", workers, 1, MAX_WORKERS, integer=True)
+        rollout_cutoff = check_number(
+            "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
+        )
+        batch_size = check_number("mcts", "batch_size", batch_size, 1, MAX_BATCH, integer=True)
+        c = check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False)
+        c_puct = check_number("mcts", "c_puct", c_puct, 0.0, MAX_EXPLORATION, integer=False)
+        dirichlet_alpha = check_number(
+            "mcts", "dirichlet_alpha", dirichlet_alpha, 0.0, MAX_EXPLORATION, integer=False
+        )
+        dirichlet_fraction = check_number(
+            "mcts", "dirichlet_fraction", dirichlet_fraction, 0.0, 1.0, integer=False
+        )
         self.seed = check_seed(seed)
         self.settings = SearchSettings(
             iterations=None if iterations is None else int(iterations),
@@ -159,21 +189,29 @@ class MCTSAgent(ForwardModelAgent):
         self._tree: Tree | None = None
         self._tree_game: type | None = None
         self._root_state: np.ndarray | None = None
+        self._followed: list[int] = []
         #: Facts about the last search: simulations, seconds, nodes, bytes, reused.
         self.last_search: dict[str, Any] = {}
-        #: ``(root visit distribution, root value for the mover)`` of the last decision.
-        self.last_policy: tuple[np.ndarray, float] | None = None
+        #: The last :class:`~agents.result.SearchResult`.
+        self.last_result: SearchResult | None = None
+        self._last_num_actions = 0
 
     # -- Agent protocol ---------------------------------------------------------------------
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """The chosen action for the player to move in ``state``.
 
         Raises:
-            ValueError: if ``state`` is terminal or a chance node.
+            IllegalActionError: if ``state`` is terminal or a chance node.
         """
-        action, probs, value = self._decide(game, state)
-        self.last_policy = (probs, value)
-        return action
+        return self.search(game, state).action
+
+    @property
+    def last_policy(self) -> tuple[np.ndarray, float] | None:
+        """``(root visit distribution float64[num_actions], root value for the mover)`` of the
+        last decision (made dense on request from :attr:`last_result`), or None before one."""
+        if self.last_result is None:
+            return None
+        return self.last_result.policy(self._last_num_actions), self.last_result.value
 
     def policy(self, env_or_game: Any, state: np.ndarray | None = None) -> tuple[np.ndarray, float]:
         """``(root visit distribution float64[num_actions], root value in [-1, 1])``.
@@ -182,14 +220,129 @@ class MCTSAgent(ForwardModelAgent):
         over the winning moves and value 1. Runs a full search (same budget as ``act``).
         """
         game, state = game_and_state(env_or_game, state)
-        _, probs, value = self._decide(game, state)
-        return probs, value
+        result = self.search(game, state)
+        return result.policy(game.info.num_actions), result.value
+
+    def search(self, env_or_game: Any, state: np.ndarray | None = None) -> SearchResult:
+        """Search the position (an env, or a game and a state) within the budget.
+
+        Returns the :class:`~agents.result.SearchResult`: the chosen action, the root's
+        children (sparse) with their visits, probabilities, mean values and proofs, the root
+        value for the player to move, simulations and seconds. The clock of a time budget
+        covers the whole decision: the immediate-win check, re-rooting a reused tree, the
+        search and the final choice.
+
+        Raises:
+            IllegalActionError: if no player is to move (terminal state or chance node).
+            SearchError: if the search fails (NaN values, an evaluator misbehaving).
+        """
+        start = time.perf_counter()
+        game, state = game_and_state(env_or_game, state)
+        state, player = check_decision("MCTS", game, state)
+        self._last_num_actions = game.info.num_actions
+        deadline = None if self.settings.seconds is None else start + self.settings.seconds
+        seed = int(self._generator.integers(0, 2**63 - 1))
+        allowed = None
+        if self.win_check:
+            actions = np.empty(search_buffer_size(game), np.int64)
+            safe = np.zeros(len(actions), np.int8)
+            checks = engine(game.kernels, self._leaf_kernel(game)).checks
+            win, count = checks(game.kernels, np.ascontiguousarray(state), actions, safe)
+            if win >= 0:
+                self._forget_tree()
+                return self._finish(
+                    SearchResult(
+                        action=int(win),
+                        value=1.0,
+                        player=player,
+                        actions=np.array([win], np.int64),
+                        visits=np.zeros(1),
+                        probabilities=np.ones(1),
+                        action_values=np.ones(1),
+                        proven=np.zeros(1, np.int8),
+                        solved=True,
+                        immediate=True,
+                    ),
+                    start,
+                )
+            if 0 < int(safe[:count].sum()) < count:
+                allowed = actions[:count][safe[:count] == 1].copy()
+        if self._parallel is not None:
+            summary = self._parallel.search(game, state, self.settings, seed, allowed)
+            reused = False
+        else:
+            tree, reused = self._tree_for(game, state, deadline)
+            summary = run_search(game, tree, state, self.settings, seed, allowed, deadline)
+        index, probs, value = choose(summary, self.final, self.settings.solver)
+        children = summary.children
+        means = np.full(len(children.visits), np.nan)
+        np.divide(children.sums, children.visits, out=means, where=children.visits > 0)
+        means = 2.0 * (means if player == 0 else 1.0 - means) - 1.0
+        return self._finish(
+            SearchResult(
+                action=int(children.actions[index]),
+                value=value,
+                player=player,
+                actions=children.actions,
+                visits=children.visits,
+                probabilities=probs,
+                action_values=means,
+                proven=children.proven,
+                simulations=summary.simulations,
+                nodes=summary.nodes,
+                solved=summary.root_proven != UNPROVEN,
+                reused=reused,
+            ),
+            start,
+        )
 
     def reset(self) -> None:
         """Forget the reused tree (a new game starts); the seed sequence continues."""
-        self._tree = None
-        self._tree_game = None
-        self._root_state = None
+        self._forget_tree()
+
+    def prepare(self, game: Game) -> None:
+        """Compile (or load from numba's disk cache) every code path a decision on ``game`` can
+        take: the search loop with this agent's leaf evaluation (fresh and reused trees, chance
+        nodes, solver and PUCT batches are branches of the one loop), the win check, the final
+        choice and re-rooting; root-parallel workers prepare too. Prints nothing (callers
+        announce it); does not touch this agent's seed sequence or tree."""
+        probe = MCTSAgent(
+            seed=0,
+            iterations=16,
+            c=self.settings.c,
+            expand="all" if self.settings.expand_all else "one",
+            rollout=self.settings.rollout,
+            evaluator=self.settings.evaluator,
+            batch_size=min(self.settings.batch_size, 4),
+        )
+        state = game.initial_state()
+        generator = np.random.default_rng(0)
+        searched = 0
+        while searched < 2 and game.current_player(state) != TERMINAL:
+            if game.current_player(state) == CHANCE:
+                outcomes, probabilities = game.chance_outcomes(state)
+                action = int(generator.choice(outcomes, p=probabilities))
+            else:
+                action = probe.act_state(game, state)
+                searched += 1
+            probe.inform(action)
+            state = game.apply(state, action)
+        if self._parallel is not None:
+            self._parallel.prepare(game, probe.settings)
+
+    def inform(self, action: int) -> None:
+        """Follow the game: ``action`` (a move or chance outcome) was played from the position
+        last searched or informed. The next search re-roots the kept tree at the position
+        reached, without looking for it."""
+        if self._tree is not None:
+            self._followed.append(int(action))
+
+    def restart(self, state: np.ndarray) -> None:
+        """Follow the game: the next decision starts from ``state``, not reached by
+        :meth:`inform`. The kept tree is dropped unless ``state`` is its root."""
+        if self._root_state is None or not np.array_equal(self._root_state, state):
+            self._forget_tree()
+        self._followed = []
 
     def close(self) -> None:
         """Stop root-parallel worker processes, if any."""
@@ -205,75 +358,50 @@ class MCTSAgent(ForwardModelAgent):
         state["_parallel"] = RootParallel(self.workers) if self.workers > 1 else None
         return state
 
-    # -- search -----------------------------------------------------------------------------
-    def _decide(self, game: Game, state: np.ndarray) -> tuple[int, np.ndarray, float]:
-        state = game.check_state(state) if hasattr(game, "check_state") else state
-        player = game.current_player(state)
-        if player not in (0, 1):
-            raise ValueError(
-                f"{game.info.name}: MCTS needs a state with a player to move, got player {player}"
-            )
-        start = time.perf_counter()
-        seed = int(self._generator.integers(0, 2**63 - 1))
-        allowed = None
-        if self.win_check:
-            actions = np.empty(search_buffer_size(game), np.int64)
-            safe = np.zeros(len(actions), np.int8)
-            win, count = checks_entry(game.kernels)(
-                np.array(state, dtype=np.int64, order="C"), actions, safe
-            )
-            if win >= 0:
-                probs = np.zeros(game.info.num_actions, np.float64)
-                probs[win] = 1.0
-                self.last_search = {
-                    "simulations": 0,
-                    "seconds": time.perf_counter() - start,
-                    "nodes": 0,
-                    "bytes": 0,
-                    "reused": False,
-                    "immediate": True,
-                }
-                return int(win), probs, 1.0
-            if 0 < int(safe[:count].sum()) < count:
-                allowed = actions[:count][safe[:count] == 1].copy()
-        if self._parallel is not None:
-            stats = self._parallel.search(game, state, self.settings, seed, allowed)
-            reused = False
-        else:
-            tree, reused = self._prepare_tree(game, state, allowed is not None)
-            stats = run_search(game, tree, state, self.settings, seed, allowed)
-        action, probs, value = decide(stats, self.final, self.settings.solver)
-        self.last_search = {
-            "simulations": stats.simulations,
-            "seconds": time.perf_counter() - start,
-            "nodes": stats.nodes,
-            "bytes": stats.nodes * BYTES_PER_NODE,
-            "reused": reused,
-            "immediate": False,
-        }
-        return action, probs, value
+    # -- internals --------------------------------------------------------------------------
+    def _leaf_kernel(self, game: Game) -> Any:
+        kind, playout = rollout_kind(self.settings.rollout, game)
+        if self.settings.evaluator is not None or kind == LEAF_EXTERNAL:
+            return game.kernels.random_playout
+        return playout
 
-    def _prepare_tree(self, game: Game, state: np.ndarray, fresh: bool) -> tuple[Tree, bool]:
-        """The tree to search ``state`` with: the reused subtree if found, else a new one."""
+    def _finish(self, result: SearchResult, start: float) -> SearchResult:
+        result.seconds = time.perf_counter() - start
+        self.last_search = {
+            "simulations": result.simulations,
+            "seconds": result.seconds,
+            "nodes": result.nodes,
+            "bytes": result.nodes * BYTES_PER_NODE,
+            "reused": result.reused,
+            "immediate": result.immediate,
+        }
+        self.last_result = result
+        return result
+
+    def _forget_tree(self) -> None:
+        self._tree = None
+        self._tree_game = None
+        self._root_state = None
+        self._followed = []
+
+    def _tree_for(self, game: Game, state: np.ndarray, deadline: float | None) -> tuple[Tree, bool]:
+        """The tree to search ``state`` with: the kept tree re-rooted at the position the
+        informed moves reached (if they reach ``state``), else a new one. Re-rooting copies the
+        subtree; if that would take more than half the time left, a new tree is cheaper."""
         tree = self._tree
         node = NO_NODE
         if (
             self.reuse_tree
-            and not fresh
             and tree is not None
             and self._tree_game is type(game)
             and self._root_state is not None
             and self._root_state.shape == state.shape
         ):
-            if np.array_equal(self._root_state, state):
-                node = ROOT
-            else:
-                pin_game(game)
-                node = int(
-                    find_descendant(
-                        game.kernels.apply_action, tree.links, self._root_state, state, REUSE_DEPTH
-                    )
-                )
+            node = self._followed_node(game, tree, state)
+        if node not in (NO_NODE, ROOT) and deadline is not None:
+            cost = tree.subtree_estimate(node) * GROWTH_SECONDS_PER_NODE
+            if cost > 0.5 * (deadline - time.perf_counter()):
+                node = NO_NODE
         if node == NO_NODE:
             tree = Tree(initial_capacity(game, self.settings))
         else:
@@ -281,12 +409,26 @@ class MCTSAgent(ForwardModelAgent):
         self._tree = tree if self.reuse_tree else None
         self._tree_game = type(game)
         self._root_state = state.copy()
+        self._followed = []
         return tree, node != NO_NODE
+
+    def _followed_node(self, game: Game, tree: Tree, state: np.ndarray) -> int:
+        """The node the informed moves lead to from the kept root, if they reach ``state``."""
+        expected = self._root_state.copy()
+        node = ROOT
+        for action in self._followed:
+            node = tree.child(node, action)
+            if node == NO_NODE:
+                return NO_NODE
+            game.kernels.apply_action(expected, action)
+        return node if np.array_equal(expected, state) else NO_NODE
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        raise InvalidOptionError(
+            f"mcts: {name} must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+        )
 
 
-__all__ = ["MCTSAgent", "RootStatistics", "rollout_kind"]
+__all__ = ["MCTSAgent"]

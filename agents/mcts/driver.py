@@ -1,60 +1,81 @@
-"""One search from a root state: chunks of the compiled loop under an iteration or time budget.
+"""One search from a root state: the compiled loop (:func:`agents.mcts.search.run_chunk`) run in
+chunks under an iteration or time budget, with one budget, tree-growth and stop logic for every
+kind of leaf evaluation.
 
 Used by :class:`agents.mcts.MCTSAgent` in its own process and by every worker of a root-parallel
-search (:mod:`agents.mcts.parallel`). :func:`run_search` grows the tree between chunks and checks
-the clock between chunks whose length it adapts to the measured speed (about 10 ms each), so a
-time budget is kept to within a few milliseconds once the code is compiled.
+search (:mod:`agents.mcts.parallel`). Between chunks :func:`run_search` grows the tree (only if
+copying it fits in the time left), completes leaves evaluated in Python (a learned evaluator or a
+Python rollout, in batches), and checks the clock; chunk lengths adapt to the measured speed
+(about 5 ms each), so a time budget is kept to within a few milliseconds.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from agents.base import search_buffer_size
-from agents.mcts.final import final_choice, summarise_root
-from agents.mcts.puct import add_root_noise, evaluate_leaves, finish_batch, select_batch
-from agents.mcts.rollout import ROLLOUT_MINIMAX2, ROLLOUT_PLAYOUT_KERNEL
+from agents.mcts.final import RootChildren, RootStatistics, RootSummary, decide, final_choice
+from agents.mcts.puct import RootNoise, evaluate_leaves
 from agents.mcts.search import (
-    EXPANDED_ALL,
-    HAS_RESULT,
-    NEEDS_EVALUATION,
+    LEAF_EXTERNAL,
+    LEAF_MINIMAX2,
+    LEAF_PLAYOUT,
+    SELECT_PUCT,
     SELECT_UCT,
-    backup,
-    descend,
+    LoopSettings,
+    Pending,
+    Scratch,
+    finish_pending,
     immediate_checks,
-    run_uct,
+    make_pending,
+    make_scratch,
+    root_children,
+    run_chunk,
     terminal_result,
 )
 from agents.mcts.tree import (
-    ACTION,
     BYTES_PER_NODE,
     FIRST_CHILD,
     NO_NODE,
-    NUM_CHILDREN,
-    PLAYER,
     PROVEN,
     ROOT,
     UNPROVEN,
     VISITS,
     Tree,
-    attach_children,
 )
+from mcts_envs.core.errors import SearchError
 from mcts_envs.core.game import CHANCE, TERMINAL, GameKernels
-from mcts_envs.core.jit import entry_point, pin_identity
-from mcts_envs.core.seeding import make_rng
+from mcts_envs.core.numba_compat import entry_point, pin_identity
+from mcts_envs.core.seeding import make_rng, rng_choice_weighted
 
-#: Seconds one chunk of the compiled loop aims to last when a time budget is set.
-CHUNK_SECONDS = 0.01
+__all__ = [
+    "RootStatistics",
+    "RootSummary",
+    "SearchSettings",
+    "choose",
+    "decide",
+    "engine",
+    "run_search",
+]
+
+#: Seconds one chunk of the compiled loop aims to last when a time budget is set. Chunks are
+#: sized by the fastest pace seen in the search (preemption on a loaded machine only slows a
+#: chunk down, so the fastest chunk is the truest measure) and last at most a third of the time
+#: left: a chunk interrupted near the deadline then has little left to run when it resumes.
+CHUNK_SECONDS = 0.005
 #: Estimated seconds per node in use to grow the tree (copying at 0.3 GB/s, below the 0.5-0.8
 #: GB/s measured with fresh pages on the development machine).
 GROWTH_SECONDS_PER_NODE = BYTES_PER_NODE / 0.3e9
+#: Node slots of a new tree under a time budget only (160 MB if all were used).
+TIME_BUDGET_CAPACITY = 1 << 22
 
 
 @dataclass(frozen=True)
@@ -76,71 +97,58 @@ class SearchSettings:
     rollout_cutoff: int = -1
 
 
-@dataclass
-class RootStatistics:
-    """Root children summarised over the action space (arrays of length ``num_actions``).
+class Engine(NamedTuple):
+    """The compiled functions of one game and leaf kernel, as checked direct entry points."""
 
-    Attributes:
-        player: the player to move at the root.
-        visits: visits of each action's child (0 if absent).
-        value_sum: result sums of each child from player 0's view.
-        proven: solver value of each child (``UNPROVEN`` if none).
-        present: whether the action is a root child (legal and allowed).
-        root_visits: visits of the root.
-        root_value_sum: result sum of the root from player 0's view.
-        root_proven: solver value of the root.
-        simulations: simulations run by this search.
-        nodes: tree nodes in use after the search.
-    """
-
-    player: int
-    visits: np.ndarray
-    value_sum: np.ndarray
-    proven: np.ndarray
-    present: np.ndarray
-    root_visits: int
-    root_value_sum: float
-    root_proven: int
-    simulations: int
-    nodes: int
+    run: Any  # agents.mcts.search.run_chunk
+    finish: Any  # agents.mcts.search.finish_pending
+    checks: Any  # agents.mcts.search.immediate_checks
 
 
 def pin_game(game) -> None:
-    """:func:`~mcts_envs.core.jit.pin_identity` for every kernel of ``game`` (games built on
-    :class:`~mcts_envs.core.game.KernelGame` are pinned already; others are pinned here)."""
-    _pin_kernels(game.kernels)
-
-
-@functools.cache
-def _pin_kernels(kernels: GameKernels) -> None:
-    for dispatcher in kernels:
+    """:func:`~mcts_envs.core.numba_compat.pin_identity` for every kernel of ``game`` (games
+    built on :class:`~mcts_envs.core.game.KernelGame` are pinned already; others are pinned
+    here)."""
+    for dispatcher in game.kernels:
         pin_identity(dispatcher)
 
 
 @functools.cache
-def checks_entry(kernels: GameKernels) -> Callable[..., tuple[int, int]]:
-    """:func:`~agents.mcts.search.immediate_checks` compiled for ``kernels``, called directly
-    (see :func:`~mcts_envs.core.jit.entry_point`) with ``(state, actions, safe)``: ``state`` a
-    writable contiguous ``int64`` array, ``actions`` ``int64`` and ``safe`` ``int8`` arrays."""
-    _pin_kernels(kernels)
-    k = kernels
-    run = entry_point(
-        immediate_checks,
-        (
-            k.current_player,
-            k.legal_actions,
-            k.apply_action,
-            k.returns,
-            np.zeros(1, np.int64),
-            np.zeros(1, np.int64),
-            np.zeros(1, np.int8),
+def engine(kernels: GameKernels, playout: Any) -> Engine:
+    """The compiled search for ``kernels`` with the leaf kernel ``playout`` (compiled, or loaded
+    from numba's disk cache, on first use: what :meth:`MCTSAgent.prepare` triggers)."""
+    for dispatcher in (*kernels, playout):
+        pin_identity(dispatcher)
+    tree = Tree(16)
+    scratch = make_scratch(1, 1, 1)
+    pending = make_pending(1, 1, 1)
+    cfg = LoopSettings(1.0, SELECT_UCT, False, LEAF_PLAYOUT, False, False, -1, 1)
+    state = np.zeros(1, np.int64)
+    mask = np.zeros(0, np.int8)
+    samples = {
+        "run": (
+            run_chunk,
+            (kernels, playout, tree.arrays(), scratch, cfg, state, make_rng(0), mask, pending, 1),
         ),
-    )
-    return functools.partial(run, k.current_player, k.legal_actions, k.apply_action, k.returns)
+        "finish": (
+            finish_pending,
+            (kernels, tree.arrays(), pending, np.zeros(1), np.zeros((1, 1)), True),
+        ),
+        "checks": (
+            immediate_checks,
+            (kernels, state, np.zeros(1, np.int64), np.zeros(1, np.int8)),
+        ),
+    }
+    return Engine(**{name: entry_point(f, args) for name, (f, args) in samples.items()})
 
 
-#: Node slots of a new tree under a time budget only (160 MB if all were used).
-TIME_BUDGET_CAPACITY = 1 << 22
+@functools.lru_cache(maxsize=16)
+def workspace(
+    state_size: int, depth: int, block: int, batch: int, thread: int
+) -> tuple[Scratch, Pending]:
+    """The work buffers of searches of these sizes in one thread (kept: allocating and
+    checking them again for every decision costs more than a short search)."""
+    return make_scratch(state_size, depth, block), make_pending(batch, state_size, depth)
 
 
 def initial_capacity(game, settings: SearchSettings) -> int:
@@ -158,87 +166,40 @@ def max_depth(game) -> int:
     return 4 * game.info.max_game_length + 16
 
 
-def expand_root(
-    tree: Tree, actions: np.ndarray, priors: np.ndarray, expanded_now: bool, player: int
-) -> None:
-    """Give the (unexpanded) root exactly these children, in this order, with these priors."""
-    size = len(actions)
-    tree.ensure(size)
-    attach_children(
-        *tree.arrays(),
-        ROOT,
-        np.asarray(actions, np.int64),
-        np.asarray(priors, np.float64),
-        size,
-        size if expanded_now else 0,
-    )
-    tree.flags[ROOT, PLAYER] = player
-
-
 def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
-    """``(kind, playout kernel)`` for the compiled loop, or ``(-1, callable)`` for Python rollouts."""
+    """``(leaf kind, compiled playout kernel or Python policy)`` for a rollout option."""
     if rollout == "random":
-        return ROLLOUT_PLAYOUT_KERNEL, game.kernels.random_playout
+        return LEAF_PLAYOUT, game.kernels.random_playout
     if rollout == "minimax2":
-        return ROLLOUT_MINIMAX2, game.kernels.random_playout
+        return LEAF_MINIMAX2, game.kernels.random_playout
     if isinstance(rollout, Dispatcher):
-        return ROLLOUT_PLAYOUT_KERNEL, pin_identity(rollout)
-    return -1, rollout
+        return LEAF_PLAYOUT, pin_identity(rollout)
+    return LEAF_EXTERNAL, rollout
 
 
-def run_search(
-    game,
-    tree: Tree,
-    root_state: np.ndarray,
-    settings: SearchSettings,
-    seed: int,
-    allowed: np.ndarray | None = None,
-) -> RootStatistics:
-    """Search from ``root_state`` into ``tree`` (fresh or reused) and summarise the root.
+#: The root mask of a search without one (shared; the loop only reads masks).
+NO_MASK = np.zeros(0, np.int8)
 
-    Args:
-        game: a :class:`~mcts_envs.core.game.KernelGame`.
-        tree: the tree; its root must stand for ``root_state``.
-        root_state: the state to search (not modified).
-        settings: the search parameters.
-        seed: seeds the compiled generator (and the Dirichlet noise).
-        allowed: if given, the only root actions to consider (block-loss pruning); the tree must
-            then be fresh.
-    """
-    rng = make_rng(seed)
-    deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
-    budget = settings.iterations if settings.iterations is not None else np.iinfo(np.int64).max
-    player = game.current_player(root_state)
-    # A private, writable, contiguous copy: the compiled loop's entry point expects exactly that.
-    root_state = np.array(root_state, dtype=np.int64, order="C")
-    if settings.evaluator is not None:
-        pin_game(game)
-        generator = np.random.default_rng(seed)
-        simulations = _run_puct(
-            game, tree, root_state, settings, rng, generator, budget, deadline, allowed
-        )
-    else:
-        if allowed is not None and tree.links[ROOT, FIRST_CHILD] == NO_NODE:
-            actions = np.random.default_rng(seed).permutation(allowed)
-            expand_root(
-                tree,
-                actions,
-                np.full(len(actions), 1.0 / len(actions)),
-                settings.expand_all,
-                player,
-            )
-        kind, playout = rollout_kind(settings.rollout, game)
-        if kind < 0:
-            pin_game(game)
-            generator = np.random.default_rng(seed)
-            simulations = _run_python_rollouts(
-                game, tree, root_state, settings, rng, generator, budget, deadline, playout
-            )
-        else:
-            simulations = _run_compiled(
-                game, tree, root_state, settings, rng, budget, deadline, kind, playout
-            )
-    return root_statistics(game, tree, player, simulations)
+#: Loop settings by value, one object each (their type check is then done once).
+loop_settings = functools.lru_cache(maxsize=256)(LoopSettings)
+
+
+def root_mask(game, allowed: np.ndarray | None) -> np.ndarray:
+    """``int8[num_actions]`` with 1 at the ``allowed`` root moves, or an empty array (all)."""
+    if allowed is None:
+        return NO_MASK
+    mask = np.zeros(game.info.num_actions, np.int8)
+    mask[np.asarray(allowed, np.int64)] = 1
+    return mask
+
+
+def search_failed(settings: SearchSettings) -> SearchError:
+    """The error for a search whose selection found no child (``SEARCH_FAILED``)."""
+    return SearchError(
+        f"the search found no child to select (exploration constants c={settings.c}, "
+        f"c_puct={settings.c_puct}; leaf values must be finite numbers): the search stopped "
+        "before reading outside its tree"
+    )
 
 
 def _time_left(deadline: float | None) -> float:
@@ -258,95 +219,17 @@ def _grow_in_time(tree: Tree, free: int, deadline: float | None) -> bool:
     return True
 
 
-def _next_chunk(done: int, elapsed: float, deadline: float | None, remaining: int) -> int:
+def _next_chunk(rate: float, deadline: float | None, remaining: int) -> int:
+    """Simulations for the next chunk at ``rate`` simulations per second."""
     if deadline is None:
         return remaining
-    rate = done / max(elapsed, 1e-6)
-    seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 2)
+    seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 3)
     return int(max(1, min(remaining, rate * seconds)))
 
 
-def _uct_arguments(
-    kernels, playout, tree, root_state, rng, chunk, settings, kind, block, depth
-) -> tuple[Any, ...]:
-    """The arguments of :func:`~agents.mcts.search.run_uct`, with the scalar types fixed
-    (its compiled entry point is called directly, see :func:`uct_entry`)."""
-    return (
-        *kernels[:7],  # current_player .. heuristic, in GameKernels' field order
-        playout,
-        *tree.arrays(),
-        root_state,
-        rng,
-        int(chunk),
-        float(settings.c),
-        bool(settings.expand_all),
-        int(kind),
-        bool(settings.fractional),
-        bool(settings.solver),
-        int(block),
-        int(depth),
-        int(settings.rollout_cutoff),
-    )
-
-
-_SAMPLE_SETTINGS = SearchSettings(
-    iterations=1,
-    seconds=None,
-    c=1.0,
-    expand_all=False,
-    rollout="random",
-    fractional=False,
-    solver=False,
-    evaluator=None,
-    c_puct=1.0,
-    dirichlet_alpha=0.3,
-    dirichlet_fraction=0.25,
-    batch_size=1,
-)
-
-
-@functools.cache
-def uct_entry(kernels: GameKernels, playout: Any) -> Callable[..., int]:
-    """:func:`~agents.mcts.search.run_uct` compiled for ``kernels`` and ``playout``.
-
-    Called with :func:`_uct_arguments` only: the direct entry point skips numba's typing of the
-    eight kernel arguments on every call (about 30 µs), which matters for short searches.
-    """
-    for dispatcher in (*kernels, playout):
-        pin_identity(dispatcher)
-    sample = _uct_arguments(
-        kernels, playout, Tree(16), np.zeros(1, np.int64), make_rng(0), 1, _SAMPLE_SETTINGS, 0, 1, 1
-    )
-    return entry_point(run_uct, sample)
-
-
-def _run_compiled(game, tree, root_state, settings, rng, budget, deadline, kind, playout) -> int:
-    block = search_buffer_size(game)
-    depth = max_depth(game)
-    run = uct_entry(game.kernels, playout)
-    total = 0
-    chunk = min(budget, 16) if deadline is not None else budget
-    while total < budget and _time_left(deadline) > 0:
-        # run_uct stops early when fewer than ``block`` slots are free; the tree then grows.
-        if not _grow_in_time(tree, 2 * block, deadline):
-            break
-        start = time.perf_counter()
-        done = run(
-            *_uct_arguments(
-                game.kernels, playout, tree, root_state, rng, chunk, settings, kind, block, depth
-            )
-        )
-        total += done
-        if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
-            break
-        if deadline is None:
-            chunk = budget - total
-        else:
-            chunk = _next_chunk(done, time.perf_counter() - start, deadline, budget - total)
-    return total
-
-
-def _python_rollout(game, state: np.ndarray, policy, generator, fractional: bool) -> float:
+def _python_rollout(game, state: np.ndarray, policy, rng: np.ndarray, fractional: bool) -> float:
+    """Play ``state`` to the end with a Python policy (chance outcomes drawn with the search's
+    own generator ``rng``); the result from player 0's view."""
     state = state.copy()
     while True:
         player = game.current_player(state)
@@ -354,7 +237,7 @@ def _python_rollout(game, state: np.ndarray, policy, generator, fractional: bool
             break
         if player == CHANCE:
             outcomes, probabilities = game.chance_outcomes(state)
-            action = int(generator.choice(outcomes, p=probabilities))
+            action = int(outcomes[rng_choice_weighted(rng, probabilities, len(outcomes))])
         else:
             action = int(policy(game, state))
         state = game.apply(state, action)
@@ -363,173 +246,130 @@ def _python_rollout(game, state: np.ndarray, policy, generator, fractional: bool
     )
 
 
-def _run_python_rollouts(
-    game, tree, root_state, settings, rng, generator, budget, deadline, policy
-) -> int:
-    k = game.kernels
-    block = search_buffer_size(game)
-    path = np.empty(max_depth(game), np.int64)
-    state = np.empty_like(root_state)
-    actions = np.empty(block, np.int64)
-    probabilities = np.empty(block, np.float64)
-    values = np.empty(2, np.float64)
-    result = np.empty(1, np.float64)
-    total = 0
-    while total < budget and _time_left(deadline) > 0:
-        if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
-            break
-        if not _grow_in_time(tree, 2 * block, deadline):
-            break
-        links, flags, value_sum, prior, count = tree.arrays()
-        status, depth = descend(
-            k.current_player,
-            k.legal_actions,
-            k.apply_action,
-            k.chance_outcomes,
-            k.returns,
-            k.score,
-            links,
-            flags,
-            value_sum,
-            prior,
-            count,
-            root_state,
-            state,
-            path,
-            rng,
-            SELECT_UCT,
-            settings.c,
-            settings.expand_all,
-            settings.fractional,
-            settings.solver,
-            actions,
-            probabilities,
-            values,
-            result,
-        )
-        if status == HAS_RESULT:
-            backup(links, flags, value_sum, path, depth, result[0], settings.solver)
-            total += 1
-        elif status == EXPANDED_ALL:
-            node = int(path[depth])
-            first = int(links[node, FIRST_CHILD])
-            for i in range(int(links[node, NUM_CHILDREN])):
-                if total >= budget:
-                    break
-                child = game.apply_unchecked(state, int(links[first + i, ACTION]))
-                flags[first + i, PLAYER] = game.current_player(child)
-                path[depth + 1] = first + i
-                outcome = _python_rollout(game, child, policy, generator, settings.fractional)
-                backup(links, flags, value_sum, path, depth + 1, outcome, settings.solver)
-                total += 1
-        else:
-            outcome = _python_rollout(game, state, policy, generator, settings.fractional)
-            backup(links, flags, value_sum, path, depth, outcome, settings.solver)
-            total += 1
-    return total
+def _external_values(game, settings: SearchSettings, pending, rng) -> tuple[np.ndarray, ...]:
+    """``(results, priors)`` of the pending leaves, from the evaluator or Python rollouts."""
+    size = int(pending.size[0])
+    if settings.evaluator is not None:
+        return evaluate_leaves(game, settings.evaluator, pending.states, pending.statuses, size)
+    results = np.array(
+        [
+            _python_rollout(game, pending.states[b], settings.rollout, rng, settings.fractional)
+            for b in range(size)
+        ]
+    )
+    return results, np.zeros((size, 0))
 
 
-def _run_puct(game, tree, root_state, settings, rng, generator, budget, deadline, allowed) -> int:
-    k = game.kernels
+def run_search(
+    game,
+    tree: Tree,
+    root_state: np.ndarray,
+    settings: SearchSettings,
+    seed: int,
+    allowed: np.ndarray | None = None,
+    deadline: float | None = None,
+) -> RootSummary:
+    """Search from ``root_state`` into ``tree`` (fresh or reused) and summarise the root.
+
+    Always runs at least one chunk of at least one simulation, so a search with any positive
+    budget has root children to choose from.
+
+    Args:
+        game: a :class:`~mcts_envs.core.game.KernelGame`.
+        tree: the tree; its root must stand for ``root_state``.
+        root_state: the state to search (not modified).
+        settings: the search parameters.
+        seed: seeds the search's one generator (and the Dirichlet noise).
+        allowed: if given, the only root moves to consider (the block-loss check); other root
+            children stay in the tree, untouched.
+        deadline: ``time.perf_counter()`` value at which to stop (default: ``settings.seconds``
+            from now); the agent passes the decision's deadline so checks and re-rooting count.
+
+    Raises:
+        SearchError: if selection finds no child (NaN values) or an evaluator misbehaves.
+    """
+    if deadline is None and settings.seconds is not None:
+        deadline = time.perf_counter() + settings.seconds
+    budget = settings.iterations if settings.iterations is not None else np.iinfo(np.int64).max
+    external = settings.evaluator is not None
+    leaf, playout = (LEAF_EXTERNAL, None) if external else rollout_kind(settings.rollout, game)
+    if leaf == LEAF_EXTERNAL:
+        pin_game(game)
+    leaf_kernel = game.kernels.random_playout if leaf == LEAF_EXTERNAL else playout
+    compiled = engine(game.kernels, leaf_kernel)
     block = search_buffer_size(game)
     depth = max_depth(game)
-    total = 0
-    if tree.links[ROOT, FIRST_CHILD] == NO_NODE:
-        player = game.current_player(root_state)
-        results, priors = evaluate_leaves(
-            game, settings.evaluator, root_state[None, :], np.array([NEEDS_EVALUATION]), 1
-        )
-        actions = game.legal_actions(root_state) if allowed is None else np.asarray(allowed)
-        weights = np.maximum(priors[0, actions], 0.0)
-        weights = (
-            weights / weights.sum()
-            if weights.sum() > 0
-            else np.full(len(actions), 1.0 / len(actions))
-        )
-        expand_root(tree, actions, weights, True, player)
-        tree.links[ROOT, VISITS] += 1
-        tree.value_sum[ROOT] += results[0]
-        total += 1
-    first = int(tree.links[ROOT, FIRST_CHILD])
-    size = int(tree.links[ROOT, NUM_CHILDREN])
-    clean = add_root_noise(
-        tree.prior, first, size, settings.dirichlet_alpha, settings.dirichlet_fraction, generator
+    cfg = loop_settings(
+        float(settings.c_puct if external else settings.c),
+        SELECT_PUCT if external else SELECT_UCT,
+        bool(settings.expand_all) and not external,
+        int(leaf),
+        bool(settings.fractional),
+        bool(settings.solver),
+        int(settings.rollout_cutoff),
+        int(block),
     )
-    batch = max(1, settings.batch_size)
-    paths = np.empty((batch, depth), np.int64)
-    depths = np.empty(batch, np.int64)
-    statuses = np.empty(batch, np.int64)
-    states = np.empty((batch, len(root_state)), np.int64)
-    while total < budget and _time_left(deadline) > 0:
+    batch = (settings.batch_size if external else 1) if leaf == LEAF_EXTERNAL else 0
+    scratch, pending = workspace(len(root_state), depth, block, batch, threading.get_ident())
+    pending.size[0] = 0  # a search that raised may have left leaves of another tree
+    mask = root_mask(game, allowed)
+    rng = make_rng(seed)
+    noise = RootNoise(settings.dirichlet_alpha, settings.dirichlet_fraction, seed, external)
+    # A private, writable, contiguous copy: the compiled loop's entry point expects exactly that.
+    root_state = np.array(root_state, dtype=np.int64, order="C")
+
+    def arguments(iterations: int) -> tuple[Any, ...]:
+        arrays = tree.arrays()
+        return (game.kernels, leaf_kernel, arrays, scratch, cfg, root_state, rng, mask, pending, iterations)  # fmt: skip
+
+    # Types are checked once per search; the loop then calls the compiled code directly (the
+    # arguments keep their types: the tree's arrays are replaced by ones of the same kind).
+    compiled.run.check(arguments(1), persistent=(0, 1, 3, 4, 7, 8))
+    total = 0
+    rate = 1e-9  # the fastest simulations per second seen in this search
+    chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
+    while True:
         if settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN:
             break
-        if not _grow_in_time(tree, 2 * batch * block + 2 * block, deadline):
-            break
-        links, flags, value_sum, prior, count = tree.arrays()
-        done = select_batch(
-            k.current_player,
-            k.legal_actions,
-            k.apply_action,
-            k.chance_outcomes,
-            k.returns,
-            k.score,
-            links,
-            flags,
-            value_sum,
-            prior,
-            count,
-            root_state,
-            rng,
-            min(batch, budget - total),
-            settings.c_puct,
-            settings.fractional,
-            settings.solver,
-            paths,
-            depths,
-            statuses,
-            states,
-            block,
-        )
-        results, priors = evaluate_leaves(game, settings.evaluator, states, statuses, done)
-        tree.ensure(done * block + block)
-        links, flags, value_sum, prior, count = tree.arrays()
-        finish_batch(
-            k.legal_actions,
-            links,
-            flags,
-            value_sum,
-            prior,
-            count,
-            paths,
-            depths,
-            statuses,
-            states,
-            results,
-            priors,
-            done,
-            settings.solver,
-        )
+        room = 2 * block * (batch + 1)
+        if not _grow_in_time(tree, room, deadline):
+            if tree.links[ROOT, FIRST_CHILD] != NO_NODE:
+                break
+            tree.ensure(room)  # never leave without root children to choose from
+        noise.apply(tree)
+        start = time.perf_counter()
+        done = compiled.run.compiled(*arguments(int(min(chunk, budget - total))))
+        if done < 0:
+            raise search_failed(settings)
+        waiting = int(pending.size[0])
+        if waiting:
+            results, priors = _external_values(game, settings, pending, rng)
+            tree.ensure(waiting * block + block)
+            compiled.finish(game.kernels, tree.arrays(), pending, results, priors, cfg.solver)
+            done += waiting
         total += done
-        if done == 0:
+        if total >= budget:
             break
-    tree.prior[first : first + size] = clean
-    return total
+        if deadline is not None:
+            rate = max(rate, done / max(time.perf_counter() - start, 1e-7))
+            # Stop when even one more simulation at that pace would likely end late.
+            if _time_left(deadline) <= 1.0 / rate:
+                break
+        chunk = _next_chunk(rate, deadline, budget - total)
+    noise.restore(tree)
+    return summarise_root(tree, int(game.kernels.current_player(root_state)), mask, total)
 
 
-def root_statistics(game, tree: Tree, player: int, simulations: int) -> RootStatistics:
-    """Summarise the root's children over the action space."""
-    num_actions = game.info.num_actions
-    visits = np.empty(num_actions, np.float64)
-    value_sum = np.empty(num_actions, np.float64)
-    proven = np.empty(num_actions, np.int8)
-    present = np.empty(num_actions, np.bool_)
-    summarise_root(tree.links, tree.flags, tree.value_sum, visits, value_sum, proven, present)
-    return RootStatistics(
+def summarise_root(tree: Tree, player: int, mask, simulations: int):
+    """The :class:`RootSummary` of ``tree`` after a search (masked root moves left out)."""
+    size = int(tree.links[ROOT, 2]) if tree.links[ROOT, FIRST_CHILD] != NO_NODE else 0
+    buffers = RootChildren(
+        np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size, np.int8)
+    )
+    written = root_children(tree.arrays(), mask, *buffers)  # plain dispatch: arrays only
+    return RootSummary(
         player=player,
-        visits=visits,
-        value_sum=value_sum,
-        proven=proven,
-        present=present,
+        children=RootChildren(*(array[:written] for array in buffers)),
         root_visits=int(tree.links[ROOT, VISITS]),
         root_value_sum=float(tree.value_sum[ROOT]),
         root_proven=int(tree.flags[ROOT, PROVEN]),
@@ -538,30 +378,24 @@ def root_statistics(game, tree: Tree, player: int, simulations: int) -> RootStat
     )
 
 
-def decide(stats: RootStatistics, final: str, use_solver: bool) -> tuple[int, np.ndarray, float]:
-    """``(action, visit distribution, root value in [-1, 1] for the mover)`` from root statistics.
-
-    Solver: a proven win is taken, proven losses are avoided while anything else is left. Then
-    ``final == "visits"`` takes the most visited child (ties: better mean, then lower action),
-    ``"mean"`` the best mean among visited children (ties: more visits, then lower action).
-    See :func:`agents.mcts.final.final_choice`.
+def choose(summary: RootSummary, final: str, use_solver: bool) -> tuple[int, np.ndarray, float]:
+    """``(child index, probabilities over the children, root value in [-1, 1] for the mover)``
+    by :func:`agents.mcts.final.final_choice` (solver filter, then most visits or best mean).
 
     Raises:
-        RuntimeError: if the root has no child (no simulation ran).
+        SearchError: if the root has no child (no simulation ran).
     """
-    probs = np.empty(len(stats.visits), np.float64)
-    action, value = final_choice(
-        stats.visits,
-        stats.value_sum,
-        stats.proven,
-        stats.present,
-        stats.player,
+    children = summary.children
+    probs = np.empty(len(children.actions), np.float64)
+    index, value = final_choice(
+        children,
+        summary.player,
         final == "mean",
         use_solver,
-        stats.root_visits,
-        stats.root_value_sum,
+        summary.root_visits,
+        summary.root_value_sum,
         probs,
     )
-    if action < 0:
-        raise RuntimeError("the search ended before expanding the root: no action to choose")
-    return int(action), probs, float(value)
+    if index < 0:
+        raise SearchError("the search ended before expanding the root: no action to choose")
+    return int(index), probs, float(value)

@@ -1,72 +1,77 @@
-"""The end of a search, compiled: the root's children over the action space, and the final choice.
+"""The end of a search: the root's children (sparse) and the final choice, compiled.
 
-Both run once per decision; compiled loops over the few root children cost a few microseconds,
-where the same NumPy expressions on small arrays cost tens (it matters for short searches).
+Both run once per decision over the root's children only (never over the whole action space:
+Tantrix has 121,104 actions and a few hundred legal ones); compiled loops over them cost a few
+microseconds, where the same NumPy expressions on small arrays cost tens.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit
 
-from agents.mcts.tree import (
-    ACTION,
-    FIRST_CHILD,
-    NO_NODE,
-    NUM_CHILDREN,
-    PROVEN,
-    PROVEN_DRAW,
-    PROVEN_WIN_0,
-    PROVEN_WIN_1,
-    ROOT,
-    UNPROVEN,
-    VISITS,
-)
+from agents.mcts.solver import RANK_DRAW, RANK_LOSS, RANK_UNPROVEN, RANK_WIN, proven_rank
+from mcts_envs.core.errors import SearchError
 
-# Solver ranks of a root action for the player to move.
-RANK_UNPROVEN, RANK_LOSS, RANK_DRAW, RANK_WIN = -1, 0, 1, 2
 # Which root children stay candidates after the solver's filter.
 KEEP_ALL, KEEP_WINS, KEEP_NON_LOSSES = 0, 1, 2
 
 
-@njit(cache=True)
-def summarise_root(links, flags, value_sum, visits, sums, proven, present):
-    """Write, per action, the root child's visits, value sum (player 0's view) and solver value,
-    and whether the action is a root child; actions without a child get 0 / 0 / UNPROVEN /
-    False."""
-    visits[:] = 0.0
-    sums[:] = 0.0
-    proven[:] = UNPROVEN
-    present[:] = False
-    first = links[ROOT, FIRST_CHILD]
-    if first == NO_NODE:
-        return
-    for child in range(first, first + links[ROOT, NUM_CHILDREN]):
-        action = links[child, ACTION]
-        visits[action] = links[child, VISITS]
-        sums[action] = value_sum[child]
-        proven[action] = flags[child, PROVEN]
-        present[action] = True
+class RootChildren(NamedTuple):
+    """The root's children a search may choose from, one entry each (in tree order).
+
+    Attributes:
+        actions: ``int64[n]`` the edge actions.
+        visits: ``float64[n]`` visit counts.
+        sums: ``float64[n]`` result sums from player 0's view (results in [0, 1]).
+        proven: ``int8[n]`` solver values (``UNPROVEN`` if none).
+    """
+
+    actions: np.ndarray
+    visits: np.ndarray
+    sums: np.ndarray
+    proven: np.ndarray
+
+
+@dataclass
+class RootSummary:
+    """What one search found at its root (sparse; root-parallel workers' summaries merge).
+
+    Attributes:
+        player: the player to move at the root.
+        children: the root children (masked moves left out).
+        root_visits: visits of the root.
+        root_value_sum: result sum of the root from player 0's view.
+        root_proven: solver value of the root.
+        simulations: simulations run by this search.
+        nodes: tree nodes in use after the search.
+    """
+
+    player: int
+    children: RootChildren
+    root_visits: int
+    root_value_sum: float
+    root_proven: int
+    simulations: int
+    nodes: int
 
 
 @njit(cache=True, inline="always")
-def proven_rank(proven, player):
-    """``RANK_WIN``, ``RANK_DRAW``, ``RANK_LOSS`` or ``RANK_UNPROVEN`` of a solver value for
-    ``player``."""
-    if proven == UNPROVEN:
-        return RANK_UNPROVEN
-    if proven == PROVEN_DRAW:
-        return RANK_DRAW
-    win = PROVEN_WIN_0 if player == 0 else PROVEN_WIN_1
-    return RANK_WIN if proven == win else RANK_LOSS
+def _is_candidate(proven, player, keep):
+    if keep == KEEP_WINS:
+        return proven_rank(proven, player) == RANK_WIN
+    if keep == KEEP_NON_LOSSES:
+        return proven_rank(proven, player) != RANK_LOSS
+    return True
 
 
 @njit(cache=True)
-def final_choice(
-    visits, sums, proven, present, player, by_mean, use_solver, root_visits, root_sum, probs
-):
-    """Choose the action to play from the root summary; fill ``probs``; return
-    ``(action, value)`` with the value in [-1, 1] for ``player`` (``action`` is -1 if the root
-    has no child).
+def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, probs):
+    """Choose the child to play; fill ``probs`` (over the children); return ``(index, value)``
+    with the value in [-1, 1] for ``player`` (``index`` is -1 if there is no child).
 
     Solver: a proven win is taken (``probs`` uniform over the proven wins, value 1); proven
     losses are avoided while anything else is left (value -1 if nothing else is; value 0 if
@@ -75,7 +80,8 @@ def final_choice(
     visits, then lower action); an unvisited child's mean is 0.5. ``probs`` is the visit
     distribution otherwise (uniform over the children before any visit).
     """
-    num_actions = visits.shape[0]
+    actions, visits, sums, proven = children
+    size = actions.shape[0]
     keep = KEEP_ALL
     solved = False
     value = 0.0
@@ -84,67 +90,108 @@ def final_choice(
         any_non_loss = False
         any_unproven = False
         any_draw = False
-        for a in range(num_actions):
-            if present[a]:
-                rank = proven_rank(proven[a], player)
-                any_win |= rank == RANK_WIN
-                any_non_loss |= rank != RANK_LOSS
-                any_unproven |= rank == RANK_UNPROVEN
-                any_draw |= rank == RANK_DRAW
+        for i in range(size):
+            rank = proven_rank(proven[i], player)
+            any_win |= rank == RANK_WIN
+            any_non_loss |= rank != RANK_LOSS
+            any_unproven |= rank == RANK_UNPROVEN
+            any_draw |= rank == RANK_DRAW
         if any_win:
             keep, solved, value = KEEP_WINS, True, 1.0
         elif any_non_loss:
             keep = KEEP_NON_LOSSES
             if not any_unproven and any_draw:
                 solved, value = True, 0.0
-        else:
+        elif size > 0:
             solved, value = True, -1.0
     any_visited = False
-    for a in range(num_actions):
-        if _is_candidate(present[a], proven[a], player, keep) and visits[a] > 0:
+    for i in range(size):
+        if _is_candidate(proven[i], player, keep) and visits[i] > 0:
             any_visited = True
     mean_first = by_mean and any_visited
-    action = -1
+    index = -1
     best_key0 = 0.0
     best_key1 = 0.0
-    for a in range(num_actions):
-        if not _is_candidate(present[a], proven[a], player, keep):
+    for i in range(size):
+        if not _is_candidate(proven[i], player, keep):
             continue
-        if mean_first and visits[a] == 0:
+        if mean_first and visits[i] == 0:
             continue
-        mean = 0.5 if visits[a] == 0 else sums[a] / visits[a]
+        mean = 0.5 if visits[i] == 0 else sums[i] / visits[i]
         if player == 1:
             mean = 1.0 - mean
-        key0, key1 = (mean, visits[a]) if mean_first else (visits[a], mean)
-        if action < 0 or key0 > best_key0 or (key0 == best_key0 and key1 > best_key1):
-            action, best_key0, best_key1 = a, key0, key1
+        key0, key1 = (mean, visits[i]) if mean_first else (visits[i], mean)
+        if (
+            index < 0
+            or key0 > best_key0
+            or (
+                key0 == best_key0
+                and (key1 > best_key1 or (key1 == best_key1 and actions[i] < actions[index]))
+            )
+        ):
+            index, best_key0, best_key1 = i, key0, key1
     total = 0.0
-    children = 0
     wins = 0
-    for a in range(num_actions):
-        total += visits[a]
-        children += present[a]
-        wins += present[a] and proven_rank(proven[a], player) == RANK_WIN
-    for a in range(num_actions):
+    for i in range(size):
+        total += visits[i]
+        wins += proven_rank(proven[i], player) == RANK_WIN
+    for i in range(size):
         if solved and value == 1.0:
-            winner = present[a] and proven_rank(proven[a], player) == RANK_WIN
-            probs[a] = 1.0 / wins if winner else 0.0
+            probs[i] = 1.0 / wins if proven_rank(proven[i], player) == RANK_WIN else 0.0
         elif total > 0:
-            probs[a] = visits[a] / total
+            probs[i] = visits[i] / total
         else:
-            probs[a] = present[a] / max(children, 1)
+            probs[i] = 1.0 / size
     if not solved and root_visits > 0:
         root_mean = root_sum / root_visits
         value = 2.0 * (root_mean if player == 0 else 1.0 - root_mean) - 1.0
-    return action, value
+    return index, value
 
 
-@njit(cache=True, inline="always")
-def _is_candidate(present, proven, player, keep):
-    if not present:
-        return False
-    if keep == KEEP_WINS:
-        return proven_rank(proven, player) == RANK_WIN
-    if keep == KEEP_NON_LOSSES:
-        return proven_rank(proven, player) != RANK_LOSS
-    return True
+@dataclass
+class RootStatistics:
+    """A root summarised densely over the action space (arrays of length ``num_actions``,
+    indexed by action; ``present`` marks the root's children): the form of :func:`decide`, for
+    tools and tests that index by action. The other fields are :class:`RootSummary`'s."""
+
+    player: int
+    visits: np.ndarray
+    value_sum: np.ndarray
+    proven: np.ndarray
+    present: np.ndarray
+    root_visits: int
+    root_value_sum: float
+    root_proven: int
+    simulations: int
+    nodes: int
+
+
+def decide(stats: RootStatistics, final: str, use_solver: bool) -> tuple[int, np.ndarray, float]:
+    """``(action, dense visit distribution, root value in [-1, 1] for the mover)`` from a dense
+    root summary, by :func:`final_choice` over its present actions (in increasing order).
+
+    Raises:
+        SearchError: if no action is present (no simulation ran).
+    """
+    actions = np.flatnonzero(stats.present).astype(np.int64)
+    children = RootChildren(
+        actions,
+        np.ascontiguousarray(stats.visits[actions], np.float64),
+        np.ascontiguousarray(stats.value_sum[actions], np.float64),
+        np.ascontiguousarray(stats.proven[actions], np.int8),
+    )
+    probs = np.empty(len(actions), np.float64)
+    index, value = final_choice(
+        children,
+        stats.player,
+        final == "mean",
+        use_solver,
+        stats.root_visits,
+        stats.root_value_sum,
+        probs,
+    )
+    if index < 0:
+        raise SearchError("the search ended before expanding the root: no action to choose")
+    dense = np.zeros(len(stats.visits), np.float64)
+    dense[actions] = probs
+    return int(actions[index]), dense, float(value)

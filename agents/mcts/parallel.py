@@ -13,7 +13,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from agents.mcts.driver import RootStatistics, SearchSettings, initial_capacity, run_search
+from agents.base import decision_state
+from agents.mcts.driver import SearchSettings, initial_capacity, run_search
+from agents.mcts.final import RootChildren, RootSummary
 from agents.mcts.tree import UNPROVEN, Tree
 
 
@@ -25,24 +27,29 @@ def worker_seeds(seed: int, workers: int) -> list[int]:
 
 def search_in_worker(
     game, state: np.ndarray, settings: SearchSettings, seed: int, allowed: np.ndarray | None
-) -> RootStatistics:
+) -> RootSummary:
     """Run one search on a fresh tree (the function each worker process executes)."""
     return run_search(game, Tree(initial_capacity(game, settings)), state, settings, seed, allowed)
 
 
-def merge(results: list[RootStatistics]) -> RootStatistics:
-    """Add the root statistics of several searches of the same state."""
+def merge(results: list[RootSummary]) -> RootSummary:
+    """Add the root summaries of several searches of the same state (children matched by
+    action: every worker's root has the same moves, in its own random order)."""
     first = results[0]
-    proven = first.proven.copy()
-    for other in results[1:]:
-        proven = np.where(proven == UNPROVEN, other.proven, proven)
+    actions = np.sort(first.children.actions)
+    visits = np.zeros(len(actions))
+    sums = np.zeros(len(actions))
+    proven = np.full(len(actions), UNPROVEN, np.int8)
+    for result in results:
+        children = result.children
+        order = np.searchsorted(actions, children.actions)
+        visits[order] += children.visits
+        sums[order] += children.sums
+        proven[order] = np.where(proven[order] == UNPROVEN, children.proven, proven[order])
     root_proven = next((r.root_proven for r in results if r.root_proven != UNPROVEN), UNPROVEN)
-    return RootStatistics(
+    return RootSummary(
         player=first.player,
-        visits=sum(r.visits for r in results),
-        value_sum=sum(r.value_sum for r in results),
-        proven=proven,
-        present=first.present,
+        children=RootChildren(actions, visits, sums, proven),
         root_visits=sum(r.root_visits for r in results),
         root_value_sum=sum(r.root_value_sum for r in results),
         root_proven=root_proven,
@@ -60,8 +67,8 @@ class RootParallel:
 
     def search(
         self, game, state: np.ndarray, settings: SearchSettings, seed: int, allowed=None
-    ) -> RootStatistics:
-        """Search ``state`` in every worker and merge the root statistics."""
+    ) -> RootSummary:
+        """Search ``state`` in every worker and merge the root summaries."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
@@ -70,6 +77,10 @@ class RootParallel:
             self._pool.submit(search_in_worker, game, state, settings, s, allowed) for s in seeds
         ]
         return merge([future.result() for future in futures])
+
+    def prepare(self, game, settings: SearchSettings) -> None:
+        """Start the workers and have each compile (or load) the search for ``game``."""
+        self.search(game, decision_state(game), settings, 0, None)
 
     def close(self) -> None:
         """Stop the worker processes."""

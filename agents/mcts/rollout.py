@@ -21,48 +21,37 @@ from numba import njit
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.seeding import rng_below, rng_choice_weighted
 
-#: Rollout kinds understood by the compiled loop.
-ROLLOUT_PLAYOUT_KERNEL, ROLLOUT_MINIMAX2 = 0, 1
-
 _TIE = 1e-12
 
 
 @njit(cache=True)
-def minimax2_action(
-    current_player,
-    legal_actions,
-    apply_action,
-    heuristic,
-    state,
-    rng,
-    actions,
-    replies,
-    child,
-    grandchild,
-):
+def minimax2_action(k, state, rng, s):
     """The depth-2 minimax action for the player to move (ties broken uniformly at random).
 
-    The second ply maximises when the same player moves again (turns need not alternate) and
-    minimises otherwise; chance and terminal children are scored by the heuristic directly.
+    ``k`` is the game's :class:`~mcts_envs.core.game.GameKernels`; ``s`` the search's work
+    buffers (``actions``, ``replies``, ``child``, ``grandchild``). The second ply maximises
+    when the same player moves again (turns need not alternate) and minimises otherwise;
+    chance and terminal children are scored by the heuristic directly.
     """
-    me = current_player(state)
-    count = legal_actions(state, actions)
+    actions, replies, child, grandchild = s.actions, s.replies, s.child, s.grandchild
+    me = k.current_player(state)
+    count = k.legal_actions(state, actions)
     best = -1.0
     ties = 0
     chosen = actions[0]
     for i in range(count):
         child[:] = state
-        apply_action(child, actions[i])
-        mover = current_player(child)
+        k.apply_action(child, actions[i])
+        mover = k.current_player(child)
         if mover < 0:
-            value = heuristic(child, me)
+            value = k.heuristic(child, me)
         else:
-            reply_count = legal_actions(child, replies)
+            reply_count = k.legal_actions(child, replies)
             value = -1.0 if mover == me else 2.0
             for j in range(reply_count):
                 grandchild[:] = child
-                apply_action(grandchild, replies[j])
-                leaf = heuristic(grandchild, me)
+                k.apply_action(grandchild, replies[j])
+                leaf = k.heuristic(grandchild, me)
                 if (mover == me and leaf > value) or (mover != me and leaf < value):
                     value = leaf
         if value > best + _TIE:
@@ -77,48 +66,23 @@ def minimax2_action(
 
 
 @njit(cache=True)
-def policy_playout(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    heuristic,
-    state,
-    rng,
-    minimax2,
-    actions,
-    replies,
-    child,
-    grandchild,
-    probabilities,
-    max_moves,
-):
+def policy_playout(k, state, rng, minimax2, s, max_moves):
     """Plays ``state`` in place until the end or ``max_moves`` moves (chance outcomes, sampled by
     their probabilities, do not count): depth-2 minimax moves if ``minimax2``, else uniformly
-    random legal moves."""
+    random legal moves. ``s``: the search's work buffers (see :func:`minimax2_action`, plus
+    ``probabilities``)."""
     moves = 0
     while moves < max_moves:
-        player = current_player(state)
+        player = k.current_player(state)
         if player == TERMINAL:
             return
         if player == CHANCE:
-            count = chance_outcomes(state, actions, probabilities)
-            apply_action(state, actions[rng_choice_weighted(rng, probabilities, count)])
+            count = k.chance_outcomes(state, s.actions, s.probabilities)
+            k.apply_action(state, s.actions[rng_choice_weighted(rng, s.probabilities, count)])
             continue
         if minimax2:
-            action = minimax2_action(
-                current_player,
-                legal_actions,
-                apply_action,
-                heuristic,
-                state,
-                rng,
-                actions,
-                replies,
-                child,
-                grandchild,
-            )
+            action = minimax2_action(k, state, rng, s)
         else:
-            action = actions[rng_below(rng, legal_actions(state, actions))]
-        apply_action(state, action)
+            action = s.actions[rng_below(rng, k.legal_actions(state, s.actions))]
+        k.apply_action(state, action)
         moves += 1

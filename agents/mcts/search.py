@@ -1,10 +1,17 @@
-"""The compiled select-expand-simulate-backup loop over the array tree (:mod:`agents.mcts.tree`).
+"""The one compiled MCTS loop: select, expand, evaluate the leaf, back up (UCT or PUCT).
 
-Every function takes the game's :class:`~mcts_envs.core.game.GameKernels` dispatchers as
-arguments, so numba compiles one specialisation per game (cached on disk) and no Python runs
-inside the loop. :func:`run_uct` runs a chunk of simulations; the agent calls it repeatedly,
-checking the clock and growing the tree between chunks. :func:`descend` and :func:`backup` are
-also used on their own when leaves are evaluated from Python (PUCT evaluators, Python rollouts).
+:func:`run_chunk` runs simulations over the array tree (:mod:`agents.mcts.tree`) until a budget
+of iterations, a full tree, a proven root or a full batch of leaves awaiting evaluation. What is
+the same for every search is written once here; what differs is injected:
+
+* the game, as its :class:`~mcts_envs.core.game.GameKernels` named tuple of dispatchers (numba
+  compiles one specialisation per game, cached on disk);
+* the leaf evaluation (:class:`LoopSettings` ``leaf``): a compiled playout kernel (the game's
+  random playout or a user ``@njit`` rollout), depth-2 minimax playouts, a cutoff heuristic, or
+  ``LEAF_EXTERNAL``: the loop stops with a batch of leaves (under a virtual loss) for Python to
+  evaluate (a learned evaluator, a Python rollout), and :func:`finish_pending` backs them up;
+* the selection rule (UCT or PUCT) and the root mask (``root_mask[action] == 0`` excludes a root
+  move: how the immediate-win and block-loss checks restrict a reused tree without discarding it).
 
 Values are simulation results from player 0's view in [0, 1] (see :mod:`agents.mcts.tree`):
 "binary" results are 1 / 0.5 / 0 for a win / draw / loss of player 0, "fractional" results are
@@ -14,12 +21,13 @@ Values are simulation results from player 0's view in [0, 1] (see :mod:`agents.m
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from agents.mcts.borrow import borrow
-from agents.mcts.rollout import ROLLOUT_MINIMAX2, policy_playout
+from agents.mcts.rollout import policy_playout
 from agents.mcts.solver import (
     is_proven_loss,
     proven_from_returns,
@@ -34,10 +42,12 @@ from agents.mcts.tree import (
     NUM_EXPANDED,
     PLAYER,
     PROVEN,
+    PROVEN_WIN_1,
     ROOT,
     UNKNOWN_PLAYER,
     UNPROVEN,
     VISITS,
+    TreeArrays,
     attach_children,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL
@@ -50,12 +60,17 @@ NEEDS_SIMULATION = 0
 HAS_RESULT = 1
 #: ``path[depth]`` was just expanded with every child ("all" expansion): simulate each child.
 EXPANDED_ALL = 2
-#: PUCT: a decision node without children: evaluate ``state``, then
-#: :func:`agents.mcts.puct.finish_batch` expands it with the priors.
+#: PUCT: a decision node without children: evaluate ``state``, then :func:`finish_pending`
+#: expands it with the priors.
 NEEDS_EVALUATION = 3
+#: Selection found no child to follow (a NaN exploration constant or value): the search must
+#: stop and raise rather than index the tree with ``NO_NODE``.
+SEARCH_FAILED = 4
 
 #: Selection rules.
 SELECT_UCT, SELECT_PUCT = 0, 1
+#: Leaf evaluations: a compiled playout kernel, depth-2 minimax playouts, or Python (batched).
+LEAF_PLAYOUT, LEAF_MINIMAX2, LEAF_EXTERNAL = 0, 1, 2
 
 #: ``1 / n`` and ``1 / sqrt(n)`` for small visit counts: UCT selection reads them instead of
 #: dividing and taking a square root for every child (the cost that dominates wide nodes), and
@@ -65,6 +80,79 @@ INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
 INVERSE_SQRT = np.sqrt(INVERSE)
 SQRT_LOG = np.sqrt(np.log(np.maximum(np.arange(TABLE_SIZE), 1)))
 TABLE_SIZE_U32 = np.uint32(TABLE_SIZE)
+
+
+class LoopSettings(NamedTuple):
+    """The parameters of the compiled loop (values, not types: one compilation serves all).
+
+    Attributes:
+        c: exploration constant of the selection rule.
+        selection: ``SELECT_UCT`` or ``SELECT_PUCT``.
+        expand_all: UCT: expand every child of a leaf at once and simulate each.
+        leaf: ``LEAF_PLAYOUT``, ``LEAF_MINIMAX2`` or ``LEAF_EXTERNAL``.
+        fractional: results from the game's graded ``score`` instead of its returns.
+        solver: MCTS-Solver on.
+        cutoff: compiled playouts stop after this many moves (heuristic score); -1: never.
+        max_children: the largest child block (legal actions or chance outcomes).
+    """
+
+    c: float
+    selection: int
+    expand_all: bool
+    leaf: int
+    fractional: bool
+    solver: bool
+    cutoff: int
+    max_children: int
+
+
+class Scratch(NamedTuple):
+    """Working buffers of one search (allocated once per search, reused by every chunk)."""
+
+    state: np.ndarray  # int64[state_size]: the state being descended / simulated
+    leaf_state: np.ndarray  # int64[state_size]: the leaf of an "all" expansion
+    child: np.ndarray  # int64[state_size]: minimax2 playout buffers
+    grandchild: np.ndarray  # int64[state_size]
+    path: np.ndarray  # int64[max_depth]: node ids from the root
+    actions: np.ndarray  # int64[max_children]
+    replies: np.ndarray  # int64[max_children]
+    probabilities: np.ndarray  # float64[max_children]
+    values: np.ndarray  # float64[2]
+    result: np.ndarray  # float64[1]
+
+
+class Pending(NamedTuple):
+    """Leaves awaiting evaluation from Python (``LEAF_EXTERNAL``), each under a virtual loss."""
+
+    paths: np.ndarray  # int64[batch, max_depth]
+    depths: np.ndarray  # int64[batch]
+    statuses: np.ndarray  # int64[batch]: NEEDS_SIMULATION or NEEDS_EVALUATION
+    states: np.ndarray  # int64[batch, state_size]
+    size: np.ndarray  # int64[1]: leaves pending
+
+
+def make_scratch(state_size: int, max_depth: int, max_children: int) -> Scratch:
+    """Buffers for a search of a game with these sizes."""
+    return Scratch(
+        *(np.empty(state_size, np.int64) for _ in range(4)),
+        np.empty(max_depth, np.int64),
+        np.empty(max_children, np.int64),
+        np.empty(max_children, np.int64),
+        np.empty(max_children, np.float64),
+        np.empty(2, np.float64),
+        np.empty(1, np.float64),
+    )
+
+
+def make_pending(batch: int, state_size: int, max_depth: int) -> Pending:
+    """Room for ``batch`` pending leaves (``batch`` 0 for compiled leaf evaluations)."""
+    return Pending(
+        np.empty((batch, max_depth), np.int64),
+        np.empty(batch, np.int64),
+        np.empty(batch, np.int64),
+        np.empty((batch, state_size), np.int64),
+        np.zeros(1, np.int64),
+    )
 
 
 @njit(cache=True, inline="always")
@@ -78,42 +166,31 @@ def terminal_result(returns, score, state, fractional, values):
 
 
 @njit(cache=True, inline="always")
-def allocate_children(
-    legal_actions,
-    chance_outcomes,
-    links,
-    flags,
-    value_sum,
-    prior,
-    count,
-    node,
-    player,
-    state,
-    shuffle,
-    expanded_now,
-    rng,
-    actions,
-    probabilities,
-):
-    """Give ``node`` a block of children: every legal action (or chance outcome, with its
-    probability as prior). ``shuffle`` randomises the order in which "one" expansion tries them.
+def allowed_at(t, child, node, root_mask):
+    """Whether selection may enter ``child`` of ``node`` (only root moves can be masked)."""
+    return node != ROOT or root_mask.shape[0] == 0 or root_mask[t.links[child, ACTION]] != 0
+
+
+@njit(cache=True, inline="always")
+def allocate_children(k, t, s, node, player, state, expanded_now, rng):
+    """Give ``node`` its block of children: every legal action in random order (the order in
+    which "one" expansion tries them), or every chance outcome with its probability as prior.
     Returns the number of children."""
+    actions = s.actions
+    probabilities = s.probabilities
     if player == CHANCE:
-        size = chance_outcomes(state, actions, probabilities)
+        size = k.chance_outcomes(state, actions, probabilities)
     else:
-        size = legal_actions(state, actions)
+        size = k.legal_actions(state, actions)
         for i in range(size):
             probabilities[i] = 1.0 / size
-        if shuffle:
-            for i in range(size - 1, 0, -1):
-                j = rng_below(rng, i + 1)
-                swap = actions[i]
-                actions[i] = actions[j]
-                actions[j] = swap
+        for i in range(size - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            swap = actions[i]
+            actions[i] = actions[j]
+            actions[j] = swap
     num_expanded = size if (expanded_now or player == CHANCE) else 0
-    attach_children(
-        links, flags, value_sum, prior, count, node, actions, probabilities, size, num_expanded
-    )
+    attach_children(t, node, actions, probabilities, size, num_expanded)
     return size
 
 
@@ -127,55 +204,104 @@ def player_value(value_sum, visits, player):
 
 
 @njit(cache=True, inline="always")
-def select_uct(links, flags, value_sum, node, player, c, use_solver):
-    """The child maximising ``Q + c * sqrt(ln N / n)`` for ``player`` (unvisited first).
+def _uct_scale(links, node, c):
+    parent_visits = max(links[node, VISITS], 1)
+    if parent_visits < TABLE_SIZE:
+        return c * SQRT_LOG[parent_visits]
+    return c * math.sqrt(math.log(parent_visits))
 
-    Children proven lost for ``player`` are skipped unless all are (then the most visited).
-    """
-    first = links[node, FIRST_CHILD]
-    expanded = links[node, NUM_EXPANDED]
+
+@njit(cache=True, inline="always")
+def _uct_score(value_sum, child, visits, offset, sign, scale):
+    """``Q + scale / sqrt(n)`` for the mover (``offset``/``sign`` map player 0's mean to it)."""
+    if visits < TABLE_SIZE_U32:
+        inverse = INVERSE[visits]
+        inverse_sqrt = INVERSE_SQRT[visits]
+    else:
+        inverse = 1.0 / visits
+        inverse_sqrt = math.sqrt(inverse)
+    return offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
+
+
+@njit(cache=True, inline="always")
+def select_uct_fast(links, value_sum, node, player, c):
+    """UCT without solver or mask: the child maximising ``Q + c * sqrt(ln N / n)``
+    (unvisited first), with table lookups instead of divisions and roots for small counts."""
+    # Arithmetic rather than conditional constants: the compiler then keeps one multiply in
+    # the loop instead of re-deriving a select from ``player`` for every child.
+    offset = np.float64(player)
+    sign = 1.0 - 2.0 * offset
+    scale = _uct_scale(links, node, c)
     best = NO_NODE
     best_score = -np.inf
-    if not use_solver:  # the hot path: table lookups, no division or root for small counts
-        # Arithmetic rather than conditional constants: the compiler then keeps one multiply in
-        # the loop instead of re-deriving a select from ``player`` for every child.
-        offset = np.float64(player)
-        sign = 1.0 - 2.0 * offset
-        parent_visits = max(links[node, VISITS], 1)
-        if parent_visits < TABLE_SIZE:
-            scale = c * SQRT_LOG[parent_visits]
-        else:
-            scale = c * math.sqrt(math.log(parent_visits))
-        # Unsigned indices: numba then skips its negative-index wrapping on every read.
-        start = np.uint64(first)
-        for i in range(expanded):
-            child = start + np.uint64(i)
-            visits = np.uint32(links[child, VISITS])
-            if visits == 0:
-                return np.int64(child)
-            if visits < TABLE_SIZE_U32:
-                inverse = INVERSE[visits]
-                inverse_sqrt = INVERSE_SQRT[visits]
-            else:
-                inverse = 1.0 / visits
-                inverse_sqrt = math.sqrt(inverse)
-            score = offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
-            if score > best_score:
-                best_score = score
-                best = np.int64(child)
-        return best
-    log_visits = math.log(max(links[node, VISITS], 1))
+    # Unsigned indices: numba then skips its negative-index wrapping on every read.
+    start = np.uint64(links[node, FIRST_CHILD])
+    for i in range(links[node, NUM_EXPANDED]):
+        child = start + np.uint64(i)
+        visits = np.uint32(links[child, VISITS])
+        if visits == 0:
+            return np.int64(child)
+        score = _uct_score(value_sum, child, visits, offset, sign, scale)
+        if score > best_score:
+            best_score = score
+            best = np.int64(child)
+    return best
+
+
+@njit(cache=True, inline="always")
+def select_uct_checked(t, node, player, c, use_solver, root_mask, masked):
+    """UCT as :func:`select_uct_fast`, also skipping masked root moves and (``use_solver``)
+    children proven lost for ``player`` unless all are (then the most visited of those)."""
+    links = t.links
+    offset = np.float64(player)
+    sign = 1.0 - 2.0 * offset
+    scale = _uct_scale(links, node, c)
+    lost = PROVEN_WIN_1 - player  # the proven value that is a loss for ``player``
+    best = NO_NODE
+    best_score = -np.inf
     fallback = NO_NODE
-    for i in range(expanded):
+    start = np.uint64(links[node, FIRST_CHILD])
+    for i in range(links[node, NUM_EXPANDED]):
+        child = start + np.uint64(i)
+        if masked and root_mask[links[child, ACTION]] == 0:
+            continue
+        visits = np.uint32(links[child, VISITS])
+        if use_solver and t.flags[child, PROVEN] == lost:
+            if fallback == NO_NODE or visits > links[fallback, VISITS]:
+                fallback = np.int64(child)
+            continue
+        if visits == 0:
+            return np.int64(child)
+        score = _uct_score(t.value_sum, child, visits, offset, sign, scale)
+        if score > best_score:
+            best_score = score
+            best = np.int64(child)
+    return fallback if best == NO_NODE else best
+
+
+@njit(cache=True, inline="always")
+def select_puct(t, node, player, c, use_solver, root_mask, masked):
+    """The child maximising ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``; unvisited
+    children take the node's own mean as ``Q`` (first-play urgency). Masked root moves and
+    (``use_solver``) children proven lost are skipped unless all are proven lost."""
+    links = t.links
+    first = links[node, FIRST_CHILD]
+    sqrt_visits = math.sqrt(max(links[node, VISITS], 1))
+    first_play = player_value(t.value_sum[node], links[node, VISITS], player)
+    best = NO_NODE
+    best_score = -np.inf
+    fallback = NO_NODE
+    for i in range(links[node, NUM_CHILDREN]):
         child = first + i
+        if masked and root_mask[links[child, ACTION]] == 0:
+            continue
         visits = links[child, VISITS]
-        if use_solver and is_proven_loss(flags[child, PROVEN], player):
+        if use_solver and is_proven_loss(t.flags[child, PROVEN], player):
             if fallback == NO_NODE or visits > links[fallback, VISITS]:
                 fallback = child
             continue
-        if visits == 0:
-            return child
-        score = player_value(value_sum[child], visits, player) + c * math.sqrt(log_visits / visits)
+        q = first_play if visits == 0 else player_value(t.value_sum[child], visits, player)
+        score = q + c * t.prior[child] * sqrt_visits / (1.0 + visits)
         if score > best_score:
             best_score = score
             best = child
@@ -183,32 +309,15 @@ def select_uct(links, flags, value_sum, node, player, c, use_solver):
 
 
 @njit(cache=True, inline="always")
-def select_puct(links, flags, value_sum, prior, node, player, c, use_solver):
-    """The child maximising ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``.
-
-    Unvisited children take the node's own mean as ``Q`` (first-play urgency); proven losses
-    are skipped unless all children are proven lost.
-    """
-    first = links[node, FIRST_CHILD]
-    size = links[node, NUM_CHILDREN]
-    sqrt_visits = math.sqrt(max(links[node, VISITS], 1))
-    first_play = player_value(value_sum[node], links[node, VISITS], player)
-    best = NO_NODE
-    best_score = -np.inf
-    fallback = NO_NODE
-    for i in range(size):
-        child = first + i
-        visits = links[child, VISITS]
-        if use_solver and is_proven_loss(flags[child, PROVEN], player):
-            if fallback == NO_NODE or visits > links[fallback, VISITS]:
-                fallback = child
-            continue
-        q = first_play if visits == 0 else player_value(value_sum[child], visits, player)
-        score = q + c * prior[child] * sqrt_visits / (1.0 + visits)
-        if score > best_score:
-            best_score = score
-            best = child
-    return fallback if best == NO_NODE else best
+def select_child(t, node, player, cfg, root_mask):
+    """The child to follow from decision ``node`` by the configured rule (``NO_NODE`` if no
+    score compares, e.g. NaN)."""
+    masked = node == ROOT and root_mask.shape[0] > 0
+    if cfg.selection == SELECT_PUCT:
+        return select_puct(t, node, player, cfg.c, cfg.solver, root_mask, masked)
+    if cfg.solver or masked:
+        return select_uct_checked(t, node, player, cfg.c, cfg.solver, root_mask, masked)
+    return select_uct_fast(t.links, t.value_sum, node, player, cfg.c)
 
 
 @njit(cache=True, inline="always")
@@ -226,39 +335,20 @@ def sample_chance_child(links, prior, node, rng):
 
 
 @njit(cache=True, inline="always")
-def descend(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    score,
-    links,
-    flags,
-    value_sum,
-    prior,
-    count,
-    root_state,
-    state,
-    path,
-    rng,
-    selection,
-    c,
-    expand_all,
-    fractional,
-    use_solver,
-    actions,
-    probabilities,
-    values,
-    result,
-):
-    """Select from the root to a leaf, replaying the edge actions into ``state``.
+def descend(k, t, s, cfg, root_state, rng, root_mask):
+    """Select from the root to a leaf, replaying the edge actions into ``s.state``.
 
-    Expands on the way (a node reached for the second time gets its block of children; "one"
-    expansion then enters one untried child, "all" returns ``EXPANDED_ALL``). Chance nodes are
-    crossed by sampling an outcome. Returns ``(status, depth)``: ``path[:depth + 1]`` are the
-    nodes from the root; ``state`` is the leaf's state; ``result[0]`` is set for ``HAS_RESULT``.
+    Expands on the way (UCT: a node reached for the second time gets its block of children;
+    "one" expansion then enters one untried child, "all" returns ``EXPANDED_ALL``; PUCT: a
+    decision node without children returns ``NEEDS_EVALUATION``). Chance nodes are crossed by
+    sampling an outcome. Returns ``(status, depth)``: ``s.path[:depth + 1]`` are the nodes from
+    the root; ``s.state`` is the leaf's state; ``s.result[0]`` is set for ``HAS_RESULT``.
     """
+    links = t.links
+    flags = t.flags
+    state = s.state
+    path = s.path
+    puct = cfg.selection == 1
     state[:] = root_state
     node = ROOT
     depth = 0
@@ -266,324 +356,284 @@ def descend(
     while True:
         player = flags[node, PLAYER]
         if player == UNKNOWN_PLAYER:  # first visit: ask the game once, the node keeps it
-            player = current_player(state)
+            player = k.current_player(state)
             flags[node, PLAYER] = player
         if player == TERMINAL:
-            result[0] = terminal_result(returns, score, state, fractional, values)
-            if use_solver:
-                returns(state, values)
-                flags[node, PROVEN] = proven_from_returns(values[0], values[1])
+            s.result[0] = terminal_result(k.returns, k.score, state, cfg.fractional, s.values)
+            if cfg.solver:
+                if cfg.fractional:  # else terminal_result left the returns in s.values
+                    k.returns(state, s.values)
+                flags[node, PROVEN] = proven_from_returns(s.values[0], s.values[1])
             return HAS_RESULT, depth
-        if use_solver and flags[node, PROVEN] != UNPROVEN:
-            result[0] = proven_result(flags[node, PROVEN])
+        if cfg.solver and flags[node, PROVEN] != UNPROVEN:
+            s.result[0] = proven_result(flags[node, PROVEN])
             return HAS_RESULT, depth
         if depth + 1 >= path.shape[0]:  # deeper than the path buffer: evaluate here
-            return (NEEDS_EVALUATION if selection == SELECT_PUCT else NEEDS_SIMULATION), depth
+            return (NEEDS_EVALUATION if puct else NEEDS_SIMULATION), depth
         if links[node, FIRST_CHILD] == NO_NODE:
-            if selection == SELECT_PUCT and player != CHANCE:
+            if puct and player != CHANCE:
                 return NEEDS_EVALUATION, depth
-            if selection == SELECT_UCT and links[node, VISITS] == 0 and node != ROOT:
+            if not puct and links[node, VISITS] == 0 and node != ROOT:
                 return NEEDS_SIMULATION, depth
-            all_now = expand_all and player != CHANCE and selection == SELECT_UCT
-            size = allocate_children(
-                legal_actions,
-                chance_outcomes,
-                links,
-                flags,
-                value_sum,
-                prior,
-                count,
-                node,
-                player,
-                state,
-                player != CHANCE,
-                all_now,
-                rng,
-                actions,
-                probabilities,
-            )
-            if size == 0:
+            all_now = cfg.expand_all and player != CHANCE and not puct
+            if allocate_children(k, t, s, node, player, state, all_now, rng) == 0:
                 return NEEDS_SIMULATION, depth
             if all_now:
                 return EXPANDED_ALL, depth
-        first = links[node, FIRST_CHILD]
+        child = NO_NODE
         if player == CHANCE:
-            child = sample_chance_child(links, prior, node, rng)
-        elif selection == SELECT_UCT and links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
-            child = first + links[node, NUM_EXPANDED]
-            links[node, NUM_EXPANDED] += 1
-        elif selection == SELECT_UCT:
-            child = select_uct(links, flags, value_sum, node, player, c, use_solver)
-        else:
-            child = select_puct(links, flags, value_sum, prior, node, player, c, use_solver)
-        apply_action(state, links[child, ACTION])
+            child = sample_chance_child(links, t.prior, node, rng)
+        elif not puct:
+            # "one" expansion: enter the next untried child (masked root moves are passed by)
+            while links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
+                candidate = links[node, FIRST_CHILD] + links[node, NUM_EXPANDED]
+                links[node, NUM_EXPANDED] += 1
+                if allowed_at(t, candidate, node, root_mask):
+                    child = candidate
+                    break
+        if child == NO_NODE and player != CHANCE:
+            child = select_child(t, node, player, cfg, root_mask)
+        if child < 0:
+            return SEARCH_FAILED, depth
+        k.apply_action(state, links[child, ACTION])
         depth += 1
         path[depth] = child
         node = child
 
 
 @njit(cache=True, inline="always")
-def backup(links, flags, value_sum, path, depth, result, use_solver):
+def backup(t, path, depth, result, use_solver):
     """Add one visit and ``result`` (player 0's view) to every node on ``path[:depth + 1]``.
 
     With the solver on, proven values are propagated upwards as far as they settle parents.
     """
     for d in range(depth, -1, -1):
         node = path[d]
-        links[node, VISITS] += 1
-        value_sum[node] += result
+        t.links[node, VISITS] += 1
+        t.value_sum[node] += result
         if d < depth:
-            settle_proven(links, flags, node, path[d + 1], use_solver)
+            settle_proven(t.links, t.flags, node, path[d + 1], use_solver)
 
 
 @njit(cache=True, inline="always")
-def simulate(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    score,
-    heuristic,
-    playout,
-    state,
-    rng,
-    rollout_kind,
-    fractional,
-    actions,
-    replies,
-    child,
-    grandchild,
-    probabilities,
-    values,
-    cutoff,
-):
-    """Play ``state`` with the rollout policy; return the result (player 0's view).
+def simulate(k, playout, s, cfg, rng):
+    """Play ``s.state`` with the compiled leaf policy; return the result (player 0's view).
 
-    ``cutoff >= 0`` stops after that many moves (0: score the leaf at once); an unfinished game
-    then scores ``heuristic(state, 0)``. ``cutoff < 0`` plays to the end.
+    ``cfg.cutoff >= 0`` stops after that many moves (0: score the leaf at once); an unfinished
+    game then scores ``heuristic(state, 0)``. ``cfg.cutoff < 0`` plays to the end.
     """
-    if rollout_kind == ROLLOUT_MINIMAX2 or cutoff >= 0:
-        policy_playout(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            heuristic,
-            state,
-            rng,
-            rollout_kind == ROLLOUT_MINIMAX2,
-            actions,
-            replies,
-            child,
-            grandchild,
-            probabilities,
-            cutoff if cutoff >= 0 else 1 << 62,
-        )
+    state = s.state
+    if cfg.leaf == LEAF_MINIMAX2 or cfg.cutoff >= 0:
+        max_moves = cfg.cutoff if cfg.cutoff >= 0 else 1 << 62
+        policy_playout(k, state, rng, cfg.leaf == LEAF_MINIMAX2, s, max_moves)
     else:
         playout(state, rng)
-    if current_player(state) != TERMINAL:
-        return heuristic(state, 0)
-    return terminal_result(returns, score, state, fractional, values)
+    if k.current_player(state) != TERMINAL:
+        return k.heuristic(state, 0)
+    return terminal_result(k.returns, k.score, state, cfg.fractional, s.values)
+
+
+@njit(cache=True, inline="always")
+def virtual_loss(flags, path, d):
+    """The result (player 0's view) counted as a loss for the mover choosing ``path[d]``."""
+    if d == 0:
+        return 0.5
+    mover = flags[path[d - 1], PLAYER]
+    if mover == 0:
+        return 0.0
+    if mover == 1:
+        return 1.0
+    return 0.5
+
+
+@njit(cache=True)  # not inlined: keeps the compiled-leaf hot loop small
+def leave_pending(t, s, pending, depth, status):
+    """Queue the leaf ``s.path[depth]`` (state ``s.state``) for Python under a virtual loss."""
+    b = pending.size[0]
+    pending.statuses[b] = status
+    pending.depths[b] = depth
+    pending.paths[b, : depth + 1] = s.path[: depth + 1]
+    pending.states[b, :] = s.state
+    for d in range(depth + 1):
+        t.links[s.path[d], VISITS] += 1
+        t.value_sum[s.path[d]] += virtual_loss(t.flags, s.path, d)
+    pending.size[0] = b + 1
+
+
+@njit(cache=True, inline="always")
+def evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status):
+    """Score the leaf ``s.path[depth]`` and back it up (compiled leaves), or queue it for
+    Python (``LEAF_EXTERNAL``). Returns the simulations completed (0 or 1; -1 on a NaN)."""
+    if cfg.leaf == LEAF_EXTERNAL:
+        leave_pending(t, s, pending, depth, status)
+        return 0
+    outcome = simulate(k, playout, s, cfg, rng)
+    if outcome != outcome:  # NaN from a heuristic: stop, the caller raises
+        return -1
+    backup(t, s.path, depth, outcome, cfg.solver)
+    return 1
 
 
 @njit(cache=True)
-def run_uct(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    score,
-    heuristic,
-    playout,
-    links,
-    flags,
-    value_sum,
-    prior,
-    count,
-    root_state,
-    rng,
-    iterations,
-    c,
-    expand_all,
-    rollout_kind,
-    fractional,
-    use_solver,
-    max_children,
-    max_depth,
-    cutoff,
-):
-    """Run up to ``iterations`` UCT simulations; returns how many ran.
+def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pending, iterations):
+    """Run up to ``iterations`` simulations; returns how many completed, or -1 if the search
+    failed (``SEARCH_FAILED``: no child to select, or a NaN leaf value; nothing was written
+    outside the tree).
 
-    Stops early when the root is proven (solver) or the tree has fewer than ``max_children``
-    free slots (the caller grows it and calls again).
+    Leaves queued for Python (``LEAF_EXTERNAL``) count against ``iterations`` but not in the
+    return value (:func:`finish_pending` completes them). Stops early when the root is proven
+    (solver), fewer than two child blocks are free (the caller grows the tree and calls again),
+    or the pending batch is full.
     """
-    size = root_state.shape[0]
-    owned = np.empty(4 * size + max_depth + 2 * max_children + 3, np.int64)
-    floats = np.empty(max_children + 3, np.float64)
-    # Borrowed views (no reference counting per kernel call); ``owned``/``floats`` and the
-    # caller's arrays outlive them.
-    buffer = borrow(owned)
-    state = buffer[:size]
-    leaf_state = buffer[size : 2 * size]
-    child = buffer[2 * size : 3 * size]
-    grandchild = buffer[3 * size : 4 * size]
-    path = buffer[4 * size : 4 * size + max_depth]
-    actions = buffer[4 * size + max_depth : 4 * size + max_depth + max_children]
-    replies = buffer[4 * size + max_depth + max_children : 4 * size + max_depth + 2 * max_children]
-    float_buffer = borrow(floats)
-    probabilities = float_buffer[:max_children]
-    values = float_buffer[max_children : max_children + 2]
-    result = float_buffer[max_children + 2 : max_children + 3]
-    links = borrow(links)
-    flags = borrow(flags)
-    value_sum = borrow(value_sum)
-    prior = borrow(prior)
-    count = borrow(count)
+    # Borrowed views (no reference counting per kernel call): the caller's arrays outlive them.
+    t = TreeArrays(
+        borrow(tree.links),
+        borrow(tree.flags),
+        borrow(tree.value_sum),
+        borrow(tree.prior),
+        borrow(tree.count),
+    )
+    s = Scratch(
+        borrow(scratch.state),
+        borrow(scratch.leaf_state),
+        borrow(scratch.child),
+        borrow(scratch.grandchild),
+        borrow(scratch.path),
+        borrow(scratch.actions),
+        borrow(scratch.replies),
+        borrow(scratch.probabilities),
+        borrow(scratch.values),
+        borrow(scratch.result),
+    )
     root_state = borrow(root_state)
     rng = borrow(rng)
-    capacity = value_sum.shape[0]
+    root_mask = borrow(root_mask)
+    pending = Pending(
+        borrow(pending.paths),
+        borrow(pending.depths),
+        borrow(pending.statuses),
+        borrow(pending.states),
+        borrow(pending.size),
+    )
+    capacity = t.value_sum.shape[0]
+    batch = pending.depths.shape[0]
     done = 0
-    while done < iterations:
-        if use_solver and flags[ROOT, PROVEN] != UNPROVEN:
+    while done + pending.size[0] < iterations:
+        if cfg.solver and t.flags[ROOT, PROVEN] != UNPROVEN:
             break
-        if count[0] + max_children > capacity:
+        if t.count[0] + 2 * cfg.max_children > capacity:
             break
-        status, depth = descend(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            score,
-            links,
-            flags,
-            value_sum,
-            prior,
-            count,
-            root_state,
-            state,
-            path,
-            rng,
-            SELECT_UCT,
-            c,
-            expand_all,
-            fractional,
-            use_solver,
-            actions,
-            probabilities,
-            values,
-            result,
-        )
+        if cfg.leaf == LEAF_EXTERNAL and pending.size[0] >= batch:
+            break
+        status, depth = descend(k, t, s, cfg, root_state, rng, root_mask)
+        if status == SEARCH_FAILED:
+            return -1
         if status == HAS_RESULT:
-            backup(links, flags, value_sum, path, depth, result[0], use_solver)
+            backup(t, s.path, depth, s.result[0], cfg.solver)
             done += 1
-        elif status == NEEDS_SIMULATION:
-            outcome = simulate(
-                current_player,
-                legal_actions,
-                apply_action,
-                chance_outcomes,
-                returns,
-                score,
-                heuristic,
-                playout,
-                state,
-                rng,
-                rollout_kind,
-                fractional,
-                actions,
-                replies,
-                child,
-                grandchild,
-                probabilities,
-                values,
-                cutoff,
-            )
-            backup(links, flags, value_sum, path, depth, outcome, use_solver)
-            done += 1
+        elif status != EXPANDED_ALL:  # NEEDS_SIMULATION or NEEDS_EVALUATION
+            outcome = evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status)
+            if outcome < 0:
+                return -1
+            done += outcome
+            if depth == 0 and cfg.leaf == LEAF_EXTERNAL:
+                break  # the root itself awaits evaluation: nothing else to select yet
         else:  # EXPANDED_ALL: one simulation from each new child
-            node = path[depth]
-            first = links[node, FIRST_CHILD]
-            leaf_state[:] = state
-            for i in range(links[node, NUM_CHILDREN]):
-                if done >= iterations:
+            node = s.path[depth]
+            first = t.links[node, FIRST_CHILD]
+            s.leaf_state[:] = s.state
+            for i in range(t.links[node, NUM_CHILDREN]):
+                if done + pending.size[0] >= iterations:
+                    break
+                if cfg.leaf == LEAF_EXTERNAL and pending.size[0] >= batch:
                     break
                 new = first + i
-                state[:] = leaf_state
-                apply_action(state, links[new, ACTION])
-                mover = current_player(state)
-                flags[new, PLAYER] = mover
-                path[depth + 1] = new
+                if not allowed_at(t, new, node, root_mask):
+                    continue
+                s.state[:] = s.leaf_state
+                k.apply_action(s.state, t.links[new, ACTION])
+                mover = k.current_player(s.state)
+                t.flags[new, PLAYER] = mover
+                s.path[depth + 1] = new
                 if mover == TERMINAL:
-                    outcome = terminal_result(returns, score, state, fractional, values)
-                    if use_solver:
-                        returns(state, values)
-                        flags[new, PROVEN] = proven_from_returns(values[0], values[1])
+                    outcome = terminal_result(k.returns, k.score, s.state, cfg.fractional, s.values)
+                    if cfg.solver:
+                        if cfg.fractional:
+                            k.returns(s.state, s.values)
+                        t.flags[new, PROVEN] = proven_from_returns(s.values[0], s.values[1])
+                    backup(t, s.path, depth + 1, outcome, cfg.solver)
+                    done += 1
                 else:
-                    outcome = simulate(
-                        current_player,
-                        legal_actions,
-                        apply_action,
-                        chance_outcomes,
-                        returns,
-                        score,
-                        heuristic,
-                        playout,
-                        state,
-                        rng,
-                        rollout_kind,
-                        fractional,
-                        actions,
-                        replies,
-                        child,
-                        grandchild,
-                        probabilities,
-                        values,
-                        cutoff,
+                    outcome = evaluate_leaf(
+                        k, playout, t, s, cfg, rng, pending, depth + 1, NEEDS_SIMULATION
                     )
-                backup(links, flags, value_sum, path, depth + 1, outcome, use_solver)
-                done += 1
-    # The owners of the borrowed views must outlive the loop: numba frees a local array right
-    # after its last use, so use them here, at the end.
-    owned[0] = done
-    floats[0] = 0.0
+                    if outcome < 0:
+                        return -1
+                    done += outcome
     return done
 
 
 @njit(cache=True)
-def immediate_checks(current_player, legal_actions, apply_action, returns, state, actions, safe):
+def finish_pending(k, tree, pending, results, priors, use_solver):
+    """Complete the pending leaves: replace each virtual loss by the leaf's ``results[b]``
+    (player 0's view) and, for ``NEEDS_EVALUATION`` leaves, expand the leaf with the
+    ``priors[b]`` of its legal actions (renormalised; uniform if they sum to 0)."""
+    t = tree
+    max_children = pending.paths.shape[1] if priors.shape[1] == 0 else priors.shape[1]
+    actions = np.empty(max_children, np.int64)
+    edge_priors = np.empty(max_children, np.float64)
+    for b in range(pending.size[0]):
+        depth = pending.depths[b]
+        leaf = pending.paths[b, depth]
+        if pending.statuses[b] == NEEDS_EVALUATION and t.links[leaf, FIRST_CHILD] == NO_NODE:
+            size = k.legal_actions(pending.states[b], actions)
+            total = 0.0
+            for i in range(size):
+                total += max(priors[b, actions[i]], 0.0)
+            for i in range(size):
+                p = max(priors[b, actions[i]], 0.0)
+                edge_priors[i] = p / total if total > 0.0 else 1.0 / size
+            attach_children(t, leaf, actions, edge_priors, size, size)
+        for d in range(depth, -1, -1):
+            node = pending.paths[b, d]
+            t.value_sum[node] += results[b] - virtual_loss(t.flags, pending.paths[b], d)
+            if d < depth:
+                settle_proven(t.links, t.flags, node, pending.paths[b, d + 1], use_solver)
+    pending.size[0] = 0
+
+
+@njit(cache=True)
+def immediate_checks(k, state, actions, safe):
     """Immediate-win and block-loss checks for the player to move in ``state``.
 
     Writes the legal actions into ``actions`` and ``safe[i] = 1`` when after ``actions[i]`` the
     opponent (if on move) has no move that wins at once. Returns ``(winning action or -1,
     number of legal actions)``.
     """
-    me = current_player(state)
-    count = legal_actions(state, actions)
+    me = k.current_player(state)
+    count = k.legal_actions(state, actions)
     child = np.empty(state.shape[0], np.int64)
     grandchild = np.empty(state.shape[0], np.int64)
     replies = np.empty(actions.shape[0], np.int64)
     values = np.empty(2, np.float64)
     for i in range(count):
         child[:] = state
-        apply_action(child, actions[i])
-        mover = current_player(child)
+        k.apply_action(child, actions[i])
+        mover = k.current_player(child)
         safe[i] = 1
         if mover == TERMINAL:
-            returns(child, values)
+            k.returns(child, values)
             if values[me] > values[1 - me]:
                 return actions[i], count
             if values[me] < values[1 - me]:
                 safe[i] = 0
         elif mover == 1 - me:
-            reply_count = legal_actions(child, replies)
+            reply_count = k.legal_actions(child, replies)
             for j in range(reply_count):
                 grandchild[:] = child
-                apply_action(grandchild, replies[j])
-                if current_player(grandchild) == TERMINAL:
-                    returns(grandchild, values)
+                k.apply_action(grandchild, replies[j])
+                if k.current_player(grandchild) == TERMINAL:
+                    k.returns(grandchild, values)
                     if values[mover] > values[me]:
                         safe[i] = 0
                         break
@@ -591,40 +641,21 @@ def immediate_checks(current_player, legal_actions, apply_action, returns, state
 
 
 @njit(cache=True)
-def find_descendant(apply_action, links, root_state, target, max_depth):
-    """A reached node within ``max_depth`` plies of the root whose state equals ``target``.
-
-    Depth-first over visited nodes, replaying actions; returns the node id or ``NO_NODE``.
-    """
-    size = root_state.shape[0]
-    states = np.empty((max_depth + 1, size), np.int64)
-    states[0, :] = root_state
-    stack_nodes = np.empty(links.shape[0], np.int64)
-    stack_depths = np.empty(links.shape[0], np.int64)
-    top = 0
-    stack_nodes[0] = ROOT
-    stack_depths[0] = 0
-    top = 1
-    while top > 0:
-        top -= 1
-        node = stack_nodes[top]
-        depth = stack_depths[top]
-        if depth > 0:
-            states[depth, :] = states[depth - 1, :]
-            apply_action(states[depth], links[node, ACTION])
-            same = True
-            for i in range(size):
-                if states[depth, i] != target[i]:
-                    same = False
-                    break
-            if same:
-                return node
-        if depth == max_depth or links[node, FIRST_CHILD] == NO_NODE:
+def root_children(tree, root_mask, actions, visits, sums, proven):
+    """Write the root's children (masked moves left out): action, visits, value sum (player
+    0's view) and solver value. Returns how many were written."""
+    links = tree.links
+    first = links[ROOT, FIRST_CHILD]
+    if first == NO_NODE:
+        return 0
+    size = 0
+    for child in range(first, first + links[ROOT, NUM_CHILDREN]):
+        action = links[child, ACTION]
+        if root_mask.shape[0] > 0 and root_mask[action] == 0:
             continue
-        first = links[node, FIRST_CHILD]
-        for i in range(links[node, NUM_CHILDREN]):
-            if links[first + i, VISITS] > 0:
-                stack_nodes[top] = first + i
-                stack_depths[top] = depth + 1
-                top += 1
-    return NO_NODE
+        actions[size] = action
+        visits[size] = links[child, VISITS]
+        sums[size] = tree.value_sum[child]
+        proven[size] = tree.flags[child, PROVEN]
+        size += 1
+    return size

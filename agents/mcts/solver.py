@@ -47,20 +47,26 @@ def proven_from_returns(returns_0, returns_1):
     return PROVEN_DRAW
 
 
-@njit(cache=True)
+# Ranks of a solver value for one player.
+RANK_UNPROVEN, RANK_LOSS, RANK_DRAW, RANK_WIN = -1, 0, 1, 2
+
+
+@njit(cache=True, inline="always")
 def proven_rank(proven, player):
-    """2 for a proven win of ``player``, 1 for a proven draw, 0 for a proven loss."""
+    """``RANK_WIN``, ``RANK_DRAW``, ``RANK_LOSS`` or ``RANK_UNPROVEN`` of a solver value for
+    ``player``."""
+    if proven == UNPROVEN:
+        return RANK_UNPROVEN
     if proven == PROVEN_DRAW:
-        return 1
-    if (proven == PROVEN_WIN_0 and player == 0) or (proven == PROVEN_WIN_1 and player == 1):
-        return 2
-    return 0
+        return RANK_DRAW
+    win = PROVEN_WIN_0 if player == 0 else PROVEN_WIN_1
+    return RANK_WIN if proven == win else RANK_LOSS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_proven_loss(proven, player):
     """Whether ``proven`` is a proven loss for ``player``."""
-    return proven != UNPROVEN and proven_rank(proven, player) == 0
+    return proven_rank(proven, player) == RANK_LOSS
 
 
 @njit(cache=True)
@@ -91,14 +97,14 @@ def try_prove(links, flags, node):
             all_proven = False
             continue
         rank = proven_rank(proven, player)
-        if rank == 2:
+        if rank == RANK_WIN:
             flags[node, PROVEN] = proven
             return proven
         if rank > best_rank:
             best_rank = rank
     if not all_proven:
         return UNPROVEN
-    if best_rank == 1:
+    if best_rank == RANK_DRAW:
         flags[node, PROVEN] = PROVEN_DRAW
     else:
         flags[node, PROVEN] = PROVEN_WIN_1 if player == 0 else PROVEN_WIN_0

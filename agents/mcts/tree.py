@@ -27,6 +27,8 @@ parent (``current_player`` of the parent state), so a player may move several ti
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -52,6 +54,17 @@ UNPROVEN, PROVEN_WIN_0, PROVEN_WIN_1, PROVEN_DRAW = 0, 1, 2, 3
 BYTES_PER_NODE = NUM_LINKS * 4 + NUM_FLAGS * 1 + 8 + 4
 
 
+class TreeArrays(NamedTuple):
+    """The arrays of a tree as one argument of the compiled functions (see the table above;
+    ``count[0]`` is the number of node slots in use)."""
+
+    links: np.ndarray
+    flags: np.ndarray
+    value_sum: np.ndarray
+    prior: np.ndarray
+    count: np.ndarray
+
+
 class Tree:
     """The arrays of one search tree plus its node count (``count[0]`` nodes in use).
 
@@ -66,6 +79,7 @@ class Tree:
         self.value_sum = np.empty(capacity, np.float64)
         self.prior = np.empty(capacity, np.float32)
         self.count = np.zeros(1, np.int64)
+        self._spare: Tree | None = None
         self.clear()
 
     @property
@@ -92,15 +106,16 @@ class Tree:
         while capacity < needed:
             capacity *= 2
         used = self.num_nodes
+        self._spare = None
         for name in ("links", "flags", "value_sum", "prior"):
             old = getattr(self, name)
             new = np.empty((capacity, *old.shape[1:]), old.dtype)
             new[:used] = old[:used]
             setattr(self, name, new)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> TreeArrays:
         """``(links, flags, value_sum, prior, count)`` for the compiled functions."""
-        return self.links, self.flags, self.value_sum, self.prior, self.count
+        return TreeArrays(self.links, self.flags, self.value_sum, self.prior, self.count)
 
     def children(self, node: int = ROOT) -> np.ndarray:
         """Ids of the allocated children of ``node`` (empty if not expanded)."""
@@ -109,19 +124,48 @@ class Tree:
             return np.empty(0, np.int64)
         return np.arange(first, first + int(self.links[node, NUM_CHILDREN]), dtype=np.int64)
 
+    def child(self, node: int, action: int) -> int:
+        """The child of ``node`` reached by ``action`` (or chance outcome), or ``NO_NODE``."""
+        first = int(self.links[node, FIRST_CHILD])
+        if first == NO_NODE:
+            return NO_NODE
+        size = int(self.links[node, NUM_CHILDREN])
+        found = np.flatnonzero(self.links[first : first + size, ACTION] == action)
+        return first + int(found[0]) if len(found) else NO_NODE
+
+    def subtree_estimate(self, node: int) -> int:
+        """About how many nodes the subtree under ``node`` holds (its share of the visits)."""
+        root_visits = max(int(self.links[ROOT, VISITS]), 1)
+        return int(self.num_nodes * min(1.0, int(self.links[node, VISITS]) / root_visits)) + 1
+
     def reroot(self, node: int) -> None:
-        """Keep only the subtree under ``node``, which becomes the root (ids are compacted)."""
+        """Keep only the subtree under ``node``, which becomes the root (ids are compacted).
+
+        The subtree is copied into a second set of arrays kept from the previous re-rooting
+        (allocated on first use; untouched pages cost nothing), so repeated re-rooting writes
+        into memory already mapped instead of faulting in fresh pages every move.
+        """
         if node == ROOT:
             return
-        new = Tree(self.capacity)
-        new.count[0] = copy_subtree(*self.arrays()[:4], node, *new.arrays()[:4])
-        self.links, self.flags, self.value_sum, self.prior = (
-            new.links,
-            new.flags,
-            new.value_sum,
-            new.prior,
+        spare = self._spare
+        if spare is None or len(spare.value_sum) != self.capacity:
+            spare = Tree(self.capacity)
+        spare.count[0] = copy_subtree(*self.arrays()[:4], node, *spare.arrays()[:4])
+        old = (self.links, self.flags, self.value_sum, self.prior, self.count)
+        self.links, self.flags, self.value_sum, self.prior, self.count = (
+            spare.links,
+            spare.flags,
+            spare.value_sum,
+            spare.prior,
+            spare.count,
         )
-        self.count = new.count
+        spare.links, spare.flags, spare.value_sum, spare.prior, spare.count = old
+        self._spare = spare
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_spare"] = None  # scratch memory, not part of the tree
+        return state
 
 
 @njit(cache=True, inline="always")
@@ -140,19 +184,18 @@ def init_node(links, flags, value_sum, prior, node, parent, action, edge_prior):
 
 
 @njit(cache=True, inline="always")
-def attach_children(
-    links, flags, value_sum, prior, count, node, actions, priors, size, num_expanded
-):
+def attach_children(t, node, actions, priors, size, num_expanded):
     """Give ``node`` a new block of ``size`` children (``actions[i]`` with edge prior
-    ``priors[i]``), allocated at the end of the tree; ``num_expanded`` of them count as in the
-    tree already ("one" expansion enters the others one per simulation)."""
-    first = count[0]
+    ``priors[i]``), allocated at the end of the tree ``t`` (:class:`TreeArrays`);
+    ``num_expanded`` of them count as in the tree already ("one" expansion enters the others
+    one per simulation)."""
+    first = t.count[0]
     for i in range(size):
-        init_node(links, flags, value_sum, prior, first + i, node, actions[i], priors[i])
-    count[0] = first + size
-    links[node, FIRST_CHILD] = first
-    links[node, NUM_CHILDREN] = size
-    links[node, NUM_EXPANDED] = num_expanded
+        init_node(t.links, t.flags, t.value_sum, t.prior, first + i, node, actions[i], priors[i])
+    t.count[0] = first + size
+    t.links[node, FIRST_CHILD] = first
+    t.links[node, NUM_CHILDREN] = size
+    t.links[node, NUM_EXPANDED] = num_expanded
 
 
 @njit(cache=True)

@@ -62,3 +62,9 @@ def require_optional(module: str, extra: str):
             f"{module!r} is needed for this feature but is not installed; "
             f"install it with: pip install 'mcts-envs[{extra}]'"
         ) from error
+
+
+class SearchError(MctsEnvsError, RuntimeError):
+    """A search that cannot go on: a leaf evaluation or rollout gave a non-finite value or an
+    output of the wrong shape, or selection found no child to follow. Raised instead of reading
+    or writing outside the search tree."""

@@ -29,6 +29,7 @@ from mcts_envs.core.errors import (
     InvalidOptionError,
     InvalidRecordError,
 )
+from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
@@ -88,6 +89,9 @@ class GameKernels(NamedTuple):
             (1 is best), used by minimax2 and alpha-beta at the depth limit.
         random_playout: ``(state, rng: uint64[1]) -> None``: plays uniformly random legal actions
             (chance outcomes by their probabilities) in place until the state is terminal.
+        hash_state: ``(state) -> int64``: a non-negative 64-bit hash, equal for equal states
+            (transposition tables; see :mod:`mcts_envs.core.hashing`). Games that do not define
+            one get :func:`~mcts_envs.core.hashing.hash_words` (every word of the state).
     """
 
     current_player: Callable[..., Any]
@@ -98,11 +102,16 @@ class GameKernels(NamedTuple):
     score: Callable[..., Any]
     heuristic: Callable[..., Any]
     random_playout: Callable[..., Any]
+    hash_state: Callable[..., Any] = hash_words
 
     @classmethod
     def from_module(cls, module: Any) -> GameKernels:
-        """The kernels a game's ``kernels`` module defines under the field names above."""
-        return cls(*(getattr(module, field) for field in cls._fields))
+        """The kernels a game's ``kernels`` module defines under the field names above
+        (``hash_state`` defaults to :func:`~mcts_envs.core.hashing.hash_words`)."""
+        return cls(
+            *(getattr(module, field) for field in cls._fields[:-1]),
+            getattr(module, "hash_state", hash_words),
+        )
 
 
 @runtime_checkable
@@ -169,6 +178,34 @@ class Game(Protocol):
         """Parse :meth:`to_text` output; raises ``InvalidRecordError`` on malformed text."""
         ...
 
+    def check_state(self, state: object) -> np.ndarray:
+        """Return ``state`` if it is a state array of this game, else raise ``TypeError``."""
+        ...
+
+    def is_terminal(self, state: np.ndarray) -> bool:
+        """Whether the game is over."""
+        ...
+
+    def apply_unchecked(self, state: np.ndarray, action: int) -> np.ndarray:
+        """Like :meth:`apply` without the legality check (for callers that checked already)."""
+        ...
+
+    def heuristic(self, state: np.ndarray, player: int) -> float:
+        """Static evaluation in [0, 1] from ``player``'s view (see :class:`GameKernels`)."""
+        ...
+
+    def hash(self, state: np.ndarray) -> int:
+        """The state's 64-bit hash (:attr:`GameKernels.hash_state`), equal for equal states."""
+        ...
+
+    def action_to_string(self, state: np.ndarray, action: int) -> str:
+        """A human-readable name of ``action`` in ``state``."""
+        ...
+
+    def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
+        """Extra facts for the env's ``infos`` after each step, or ``None`` for none."""
+        ...
+
 
 def check_action_type(action: object) -> int:
     """Return ``action`` as a Python int or raise :class:`ActionTypeError`."""
@@ -193,7 +230,7 @@ def describe_actions(actions: np.ndarray, limit: int = 20) -> str:
     return f"[{shown}{more}]"
 
 
-class KernelGame:
+class KernelGame(Game):
     """Implements the :class:`Game` protocol on top of a game's :class:`GameKernels`.
 
     Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
@@ -335,6 +372,10 @@ class KernelGame:
 
     def key(self, state: np.ndarray) -> bytes:
         return self.check_state(state).tobytes()
+
+    def hash(self, state: np.ndarray) -> int:
+        """The state's 64-bit hash (the game's ``hash_state`` kernel), equal for equal states."""
+        return int(self.kernels.hash_state(np.ascontiguousarray(self.check_state(state))))
 
     def to_text(self, state: np.ndarray) -> str:
         raise NotImplementedError

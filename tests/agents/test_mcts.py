@@ -304,6 +304,8 @@ def test_tree_is_reused_after_two_moves():
     reply = max(tree.children(int(child)), key=lambda c: tree.links[c, VISITS])
     kept = int(tree.links[reply, VISITS])
     state = ULTIMATE.apply(ULTIMATE.apply(state, action), int(tree.links[reply, 4]))
+    agent.inform(action)
+    agent.inform(int(tree.links[reply, 4]))
     agent.act_state(ULTIMATE, state)
     assert agent.last_search["reused"]
     assert agent._tree.links[ROOT, VISITS] == kept + 2000

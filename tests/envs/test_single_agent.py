@@ -11,8 +11,18 @@ from mcts_envs.envs.single_agent import SingleAgentEnv
 
 
 @pytest.mark.parametrize("name", mcts_envs.list_games())
-def test_gymnasium_env_checker(name):
-    check_env(SingleAgentEnv(name, illegal_action="lose"), skip_render_check=True)
+def test_gymnasium_env_checker_passes_with_default_arguments(name):
+    check_env(SingleAgentEnv(name), skip_render_check=True)
+
+
+def test_image_observations_are_uint8_channel_first():
+    env = SingleAgentEnv("ultimate_tictactoe", image=True)
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (5, 9, 9) and obs.dtype == np.uint8
+    planes = env.aec.game.observation(env.aec.game_state, 0 if env.learner == "player_0" else 1)
+    np.testing.assert_array_equal(obs, np.moveaxis(planes, -1, 0).astype(int) * 255)
+    assert set(np.unique(obs)) <= {0, 255}
 
 
 def test_rewards_follow_the_learner_seat_and_seeds_reproduce():
@@ -49,10 +59,77 @@ def test_opponent_callable_and_bad_seat():
         calls.append(aec.agent_selection)
         return int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0])
 
-    env = SingleAgentEnv("tictactoe", opponent=first_legal, seat="player_1")
+    env = SingleAgentEnv("tictactoe", opponent=first_legal, seat="player_1", illegal_action="raise")
     env.reset(seed=0)
     assert calls == ["player_0"]
     with pytest.raises(mcts_envs.IllegalActionError):
         env.step(0)  # the opponent took cell 0
     with pytest.raises(mcts_envs.InvalidOptionError, match="seat"):
         SingleAgentEnv("tictactoe", seat="both")
+
+
+def episode(env, seed, actions_rng_seed=0):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(actions_rng_seed)
+    moves = []
+    while True:
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        obs, reward, terminated, truncated, info = env.step(action)
+        moves.append(action)
+        if terminated or truncated:
+            return env.aec.record()["actions"], reward
+
+
+def test_reset_seed_restores_and_reseeds_a_seeded_opponent_agent():
+    from agents.spec import make_agent
+
+    env = SingleAgentEnv("tictactoe", opponent=make_agent("random", seed=0).act)
+    first = episode(env, 3, actions_rng_seed=1)
+    assert episode(env, 3, actions_rng_seed=1) == first
+    assert episode(env, 3, actions_rng_seed=1) == first
+    # with a factory, the opponent's own seed follows the episode seed
+    env = SingleAgentEnv(
+        "tictactoe", seat="player_1", opponent_factory=lambda s: make_agent("random", seed=s).act
+    )
+    first = episode(env, 3, actions_rng_seed=1)
+    assert episode(env, 3, actions_rng_seed=1) == first
+    openings = {episode(env, seed, actions_rng_seed=1)[0][0] for seed in range(12)}
+    assert len(openings) > 1  # the opponent (player_0) opens differently across seeds
+
+
+def test_step_after_the_end_is_a_clear_error():
+    import gymnasium
+
+    env = SingleAgentEnv("tictactoe")
+    with pytest.raises(gymnasium.error.ResetNeeded, match="reset"):
+        env.step(0)
+    episode(env, 0)
+    with pytest.raises(gymnasium.error.ResetNeeded, match="episode is over"):
+        env.step(0)
+    env = SingleAgentEnv("tictactoe", seat="player_1")  # the random opponent moved first
+    env.reset(seed=1)
+    taken = int(np.flatnonzero(env.action_masks() == 0)[0])
+    before = env.aec.game_state.copy()
+    _, reward, terminated, _, info = env.step(taken)
+    assert terminated and reward == -1.0 and info["illegal_action"]
+    np.testing.assert_array_equal(env.aec.game_state, before)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        env.step(0)
+
+
+def test_registered_with_gymnasium_make():
+    import gymnasium
+
+    from agents.spec import make_agent
+    from mcts_envs.envs.single_agent import gymnasium_id
+
+    assert gymnasium_id("tictactoe") == "mcts_envs/TicTacToe-v0"
+    assert gymnasium_id("ultimate_tictactoe") == "mcts_envs/UltimateTicTacToe-v0"
+    env = gymnasium.make(
+        "mcts_envs/TicTacToe-v0", opponent=make_agent("minimax2", seed=0).act, seat="player_1"
+    )
+    obs, info = env.reset(seed=0)
+    assert isinstance(env.unwrapped, SingleAgentEnv)
+    assert info["seat"] == "player_1" and obs.sum() == 1  # minimax2 made the first move
+    for name in mcts_envs.list_games():
+        assert gymnasium_id(name) in gymnasium.registry

@@ -37,6 +37,7 @@ from numba import njit
 from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
 
@@ -388,3 +389,10 @@ def observation_planes(state, player, out):
         out[row, col, 1] = (other >> square) & 1
         out[row, col, 2] = (empty >> square) & 1
         out[row, col, 3] = (reach >> square) & 1
+
+
+@njit(cache=True)
+def hash_state(state):
+    """A 64-bit hash of the state for transposition tables (all words; see
+    :mod:`mcts_envs.core.hashing`)."""
+    return hash_words(state)

@@ -39,6 +39,7 @@ from numba import njit
 from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 
@@ -284,3 +285,10 @@ def observation_planes(state, player, out):
     for cell in range(NUM_CELLS):
         out[cell // SIZE, cell % SIZE, 0] = (own >> cell) & 1
         out[cell // SIZE, cell % SIZE, 1] = (other >> cell) & 1
+
+
+@njit(cache=True)
+def hash_state(state):
+    """A 64-bit hash of the state for transposition tables (all words; see
+    :mod:`mcts_envs.core.hashing`)."""
+    return hash_words(state)

@@ -39,6 +39,7 @@ from numba import njit
 
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.hashing import finish_hash, hash_range, mix_word
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tantrix.hexgrid import (
     BASE_OFFSET,
@@ -883,3 +884,15 @@ def observation_planes(state, player, out):
         _set_feature(out, position + state[PHASE], 1)
         if state[MOVER] == player:
             _set_feature(out, position + 3, 1)
+
+
+@njit(cache=True)
+def hash_state(state):
+    """A 64-bit hash of the state for transposition tables: the header, hands and placement
+    list (everything before ``FRONTIER``) and the grid words of the placed cells. The frontier
+    and forced lists and the rest of the grid follow from those, so equal positions hash equal
+    and the 4,000-word grid is never read whole."""
+    h = hash_range(state, 0, FRONTIER, np.uint64(0x9E3779B97F4A7C15))
+    for i in range(state[NUM_PLACED]):
+        h = mix_word(h, state[GRID + state[PLACED + i]])
+    return finish_hash(h)

@@ -27,6 +27,7 @@ from numba import njit
 from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import LINES, THREE_IN_A_ROW
@@ -231,3 +232,10 @@ def observation_planes(state, player, out):
         board = moves[index] // 9
         cell = moves[index] % 9
         out[(board // 3) * 3 + cell // 3, (board % 3) * 3 + cell % 3, 4] = 1
+
+
+@njit(cache=True)
+def hash_state(state):
+    """A 64-bit hash of the state for transposition tables (all words; see
+    :mod:`mcts_envs.core.hashing`)."""
+    return hash_words(state)

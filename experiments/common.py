@@ -1,0 +1,409 @@
+"""What every source experiment shares: matches on the tournament tools, tables, figures, machine.
+
+An experiment is a list of :class:`Series`: one agent family (specs that differ only in a budget)
+met by one or more opponents. :func:`run_series` plays them with :mod:`agents.tournament` (paired
+colours, seeds derived from one master seed, a resumable JSON-lines file), :func:`summarise`
+counts wins, draws and losses with Wilson 95% intervals (:func:`agents.ratings.score_interval`),
+:func:`write_table` writes the markdown table and :func:`plot_series` the figure (win rate against
+budget, Wilson bands, ``n`` per point). :func:`machine` states where and under what load it ran.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from agents.ratings import score_interval, tally
+from agents.tournament import (
+    GameRules,
+    make_backend,
+    open_results,
+    plan_tournament,
+    prepare_agents,
+    run_tournament,
+)
+from mcts_envs.records import read_records
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+class Series(NamedTuple):
+    """One curve family: ``label`` names it; ``specs`` maps budget -> agent spec."""
+
+    label: str
+    specs: dict[float, str]
+    opponents: tuple[str, ...]
+
+
+class RunSettings(NamedTuple):
+    """How the games are played: games per point, master seed, backend and workers."""
+
+    games: int
+    seed: int
+    backend: str = "local"
+    workers: int = 1
+    agent_modules: tuple[str, ...] = ()
+
+
+class SeriesRun(NamedTuple):
+    """What :func:`run_series` returns: every record (resumed and new) and how many it played."""
+
+    records: list[dict[str, Any]]
+    played: int
+
+
+class Point(NamedTuple):
+    """Result of one agent (``spec``, budget ``budget`` of ``label``) against ``opponent``."""
+
+    label: str
+    budget: float
+    spec: str
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+    win_low: float
+    win_high: float
+    seconds_per_move: float
+    opponent_seconds_per_move: float
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else float("nan")
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
+
+
+def machine(start_load: tuple[float, float, float] | None = None) -> dict[str, Any]:
+    """Where the run happened: host, cores, load averages (now and at the start), versions."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=Path(__file__).resolve().parent,
+        ).stdout.strip()
+    except OSError:
+        commit = ""
+    info = {
+        "date_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+        "machine": platform.machine(),
+        "processor": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "commit": commit,
+        "load_average_end": [round(x, 2) for x in os.getloadavg()],
+    }
+    if start_load is not None:
+        info["load_average_start"] = [round(x, 2) for x in start_load]
+    return info
+
+
+def _progress(total: int, name: str):
+    done = [0]
+    started = time.perf_counter()
+
+    def report(record: dict[str, Any]) -> None:
+        done[0] += 1
+        print(
+            f"\r{name}: {done[0]}/{total} games ({time.perf_counter() - started:.0f} s)",
+            end="\n" if done[0] == total else "",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def run_series(
+    game: str,
+    series: Sequence[Series],
+    settings: RunSettings,
+    results_path: Path,
+    rules: GameRules | None = None,
+) -> SeriesRun:
+    """Play every ``(member of a series, opponent)`` pairing, ``settings.games`` games each
+    (colours swapped in pairs), appending to ``<results_path stem>_<opponent>.jsonl`` (one file
+    per opponent's gauntlet, resumed if it exists).
+
+    Each opponent runs a gauntlet against the members it meets; the gauntlets share the master
+    seed, so a record depends only on ``(seed, pairing, game number)``. Returns every record of
+    the files and the number of games this call played.
+    """
+    rules = rules or GameRules(game)
+    by_opponent: dict[str, list[str]] = {}
+    for entry in series:
+        for opponent in entry.opponents:
+            members = by_opponent.setdefault(opponent, [])
+            members += [s for s in entry.specs.values() if s not in members]
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    plans = [
+        plan_tournament(rules, members, settings.games, settings.seed, gauntlet=opponent)
+        for opponent, members in by_opponent.items()
+    ]
+    total = sum(len(plan.tasks) for plan in plans)
+    specs = list(dict.fromkeys(spec for plan in plans for spec in plan.specs))
+    if settings.backend == "local":
+        prepare_agents(rules, specs, out=sys.stderr)
+    show = _progress(total, results_path.parent.name)
+    records: list[dict[str, Any]] = []
+    played = [0]
+
+    def report(record: dict[str, Any]) -> None:  # shows progress and counts the new games
+        if record:
+            played[0] += 1
+        show(record)
+
+    for plan in plans:
+        # one file per gauntlet: a results file holds the games of one tournament only
+        path = results_path.with_name(f"{results_path.stem}_{_slug(plan.pairings[0][0])}.jsonl")
+        with open_results(path, resume=True, overwrite=False) as results:
+            for _ in range(len(results.records)):
+                report({})
+            backend = make_backend(
+                settings.backend,
+                settings.workers,
+                plan.specs,
+                plan.tasks[0].opening,
+                agent_modules=settings.agent_modules,
+            )
+            stop = run_tournament(plan, results, backend, progress=report)
+            if stop.reason is not None:
+                raise KeyboardInterrupt(stop.reason)
+        records += read_records(path)
+    return SeriesRun(records, played[0])
+
+
+def _slug(spec: str) -> str:
+    return "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
+
+
+def _seconds_per_move(record: dict[str, Any], seat: int) -> tuple[float, int]:
+    timing = record.get("timing") or {}
+    think = timing.get("think_seconds") or [0.0, 0.0]
+    moves = record.get("moves") or [0, 0]
+    return float(think[seat]), int(moves[seat])
+
+
+def summarise(records: Sequence[dict[str, Any]], series: Sequence[Series]) -> list[Point]:
+    """One :class:`Point` per member and opponent that met, with the Wilson 95% interval of
+    the win rate (draws and losses both count as not won) and the mean think time per move."""
+    stats = tally(records)
+    think: dict[tuple[str, str], list[float]] = {}
+    for record in records:
+        a, b = record["agents"]
+        seat_a = record["seat_a"]
+        t_a, m_a = _seconds_per_move(record, seat_a)
+        t_b, m_b = _seconds_per_move(record, 1 - seat_a)
+        for key, values in (((a, b), (t_a, m_a, t_b, m_b)), ((b, a), (t_b, m_b, t_a, m_a))):
+            acc = think.setdefault(key, [0.0, 0.0, 0.0, 0.0])
+            for i, value in enumerate(values):
+                acc[i] += value
+    points = []
+    for entry in series:
+        for budget, spec in sorted(entry.specs.items()):
+            for opponent in entry.opponents:
+                if (spec, opponent) in stats:
+                    s = stats[(spec, opponent)]
+                    wins, draws, losses = s.wins, s.draws, s.losses
+                elif (opponent, spec) in stats:
+                    s = stats[(opponent, spec)]
+                    wins, draws, losses = s.losses, s.draws, s.wins
+                else:
+                    continue
+                low, high = score_interval(wins, 0, draws + losses)
+                t = think.get((spec, opponent), [0.0, 1.0, 0.0, 1.0])
+                points.append(
+                    Point(
+                        entry.label,
+                        budget,
+                        spec,
+                        opponent,
+                        wins,
+                        draws,
+                        losses,
+                        low,
+                        high,
+                        t[0] / max(t[1], 1),
+                        t[2] / max(t[3], 1),
+                    )
+                )
+    return points
+
+
+def write_table(points: Sequence[Point], path: Path, header: str, budget_name: str) -> str:
+    """Write (and return) a markdown table of ``points`` under ``header`` text."""
+    lines = [
+        header.rstrip(),
+        "",
+        f"| series | {budget_name} | opponent | W/D/L | games | win rate [Wilson 95%] | score | "
+        "s/move (ours / opp.) |",
+        "| --- | ---: | --- | --- | ---: | --- | ---: | --- |",
+    ]
+    for p in points:
+        lines.append(
+            f"| {p.label} | {p.budget:g} | `{p.opponent}` | {p.wins}/{p.draws}/{p.losses} | "
+            f"{p.games} | {p.win_rate:.2f} [{p.win_low:.2f}, {p.win_high:.2f}] | {p.score:.2f} | "
+            f"{p.seconds_per_move:.3f} / {p.opponent_seconds_per_move:.3f} |"
+        )
+    text = "\n".join(lines) + "\n"
+    path.write_text(text)
+    return text
+
+
+def plot_series(
+    points: Sequence[Point],
+    path: Path,
+    title: str,
+    xlabel: str,
+    ylabel: str = "win rate (band: Wilson 95%)",
+    value: str = "win_rate",
+) -> Path:
+    """Draw ``value`` (``win_rate`` or ``loss_rate``) of each series over the budget (log scale),
+    one panel per opponent, with Wilson 95% bands and ``n`` per point; writes PNG (and SVG)."""
+    from agents.plots import _pyplot
+
+    pyplot = _pyplot()
+    opponents = list(dict.fromkeys(p.opponent for p in points))
+    labels = list(dict.fromkeys(p.label for p in points))
+    palette = pyplot.rcParams["axes.prop_cycle"].by_key()["color"]
+    colours = {label: palette[i % len(palette)] for i, label in enumerate(labels)}
+    markers = dict(zip(labels, "osD^v<>pP*Xh" * 3, strict=False))
+    # equal curves would hide each other: each series is drawn shifted by a hair (<= 0.02)
+    shifts = {
+        label: 0.02 * (i - (len(labels) - 1) / 2) / max(len(labels), 1)
+        for i, label in enumerate(labels)
+    }
+    columns = min(len(opponents), 2)
+    rows = (len(opponents) + columns - 1) // columns
+    figure, grid = pyplot.subplots(
+        rows, columns, figsize=(6.5 * columns, 3.6 * rows + 0.9), squeeze=False, sharey=True
+    )
+    for k, opponent in enumerate(opponents):
+        axes = grid[k // columns][k % columns]
+        for label in labels:
+            members = sorted(
+                (p for p in points if p.label == label and p.opponent == opponent),
+                key=lambda p: p.budget,
+            )
+            if not members:
+                continue
+            xs = [p.budget for p in members]
+            if value == "loss_rate":
+                ys = [p.losses / p.games for p in members]
+                bands = [score_interval(p.losses, 0, p.wins + p.draws) for p in members]
+            else:
+                ys = [p.win_rate for p in members]
+                bands = [(p.win_low, p.win_high) for p in members]
+            colour = colours[label]
+            ys = [y + shifts[label] for y in ys]
+            axes.plot(xs, ys, marker=markers[label], color=colour, label=label, ms=5)
+            lows = [max(y - b[0] - shifts[label], 0.0) for y, b in zip(ys, bands, strict=True)]
+            highs = [max(b[1] + shifts[label] - y, 0.0) for y, b in zip(ys, bands, strict=True)]
+            axes.errorbar(
+                xs, ys, yerr=[lows, highs], fmt="none", ecolor=colour, capsize=3, alpha=0.5, lw=0.8
+            )
+            axes.fill_between(
+                xs, [b[0] for b in bands], [b[1] for b in bands], color=colour, alpha=0.15, lw=0
+            )
+            for x, y, p in zip(xs, ys, members, strict=True):
+                axes.annotate(
+                    f"n={p.games}",
+                    (x, y),
+                    textcoords="offset points",
+                    xytext=(0, 5),
+                    ha="center",
+                    fontsize=6,
+                    color=colour,
+                )
+        axes.set_xscale("log")
+        budgets = sorted({p.budget for p in points if p.opponent == opponent})
+        axes.set_xticks(budgets, [f"{b:g}" for b in budgets], fontsize=7)
+        axes.minorticks_off()
+        axes.set_ylim(-0.05, 1.08)
+        axes.set_xlabel(xlabel)
+        axes.set_ylabel(ylabel)
+        axes.set_title(f"against {opponent}", fontsize=9)
+        axes.grid(True, which="both", alpha=0.3)
+    for k in range(len(opponents), rows * columns):
+        grid[k // columns][k % columns].axis("off")
+    handles = [
+        pyplot.Line2D([], [], color=colours[label], marker=markers[label], label=label)
+        for label in labels
+    ]
+    figure.legend(handles=handles, loc="lower center", ncol=min(len(labels), 3), fontsize=7)
+    figure.suptitle(
+        f"{title}\n(curves shifted by up to 0.01 so equal ones stay visible)", fontsize=10
+    )
+    figure.tight_layout(rect=(0, 0.04 + 0.025 * ((len(labels) + 2) // 3), 1, 0.97))
+    figure.savefig(path, dpi=110)
+    figure.savefig(path.with_suffix(".svg"))
+    pyplot.close(figure)
+    return path
+
+
+def write_summary(
+    directory: Path,
+    points: Sequence[Point],
+    settings: RunSettings,
+    meta: dict[str, Any],
+    played: int,
+) -> dict[str, Any]:
+    """Write ``summary.json``: the points, the run settings and the machine.
+
+    When the run ``played`` no game (all resumed), the wall time, machine and backend of the
+    existing summary are kept: they describe the run that played the games. Returns ``meta``
+    as written.
+    """
+    previous = directory / "summary.json"
+    run = {"backend": settings.backend, "workers": settings.workers}
+    if played == 0 and previous.exists():
+        old = json.loads(previous.read_text())
+        meta = {**meta, **{k: old[k] for k in ("wall_seconds", "machine") if k in old}}
+        run = {k: old.get(k, v) for k, v in run.items()}
+    payload = {
+        **meta,
+        "games_per_point": settings.games,
+        "master_seed": settings.seed,
+        **run,
+        "points": [
+            {**p._asdict(), "games": p.games, "win_rate": p.win_rate, "score": p.score}
+            for p in points
+        ],
+    }
+    (directory / "summary.json").write_text(json.dumps(payload, indent=1) + "\n")
+    return meta
+
+
+def add_common_arguments(parser: Any, default_out: Path) -> None:
+    """``--quick``, ``--out``, ``--games``, ``--seed``, ``--workers`` for every experiment."""
+    parser.add_argument("--quick", action="store_true", help="tiny run for the test suite")
+    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({default_out})")
+    parser.add_argument("--games", type=int, default=None, help="games per point (even)")
+    parser.add_argument("--seed", type=int, default=2026, help="master seed")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: 1 quick, 2 full)"
+    )
+
+
+def settings_from(args: Any, full_games: int, quick_games: int = 2) -> tuple[Path, RunSettings]:
+    """Output folder and run settings from the common arguments."""
+    games = args.games or (quick_games if args.quick else full_games)
+    workers = args.workers or (1 if args.quick else 2)
+    backend = "local" if workers == 1 else "process"
+    return args.out, RunSettings(games, args.seed, backend, workers)

@@ -1,0 +1,88 @@
+"""Pentago Twist report, run again: our MCTS at 2 s per move (and less) against alpha-beta.
+
+The report plays MCTS at 2 s per move with immediate win and block checks but publishes no
+opponent or numbers. This script plays ``mcts:seconds=T`` (package defaults otherwise, which
+include the win and block check ``win_check``) for T = 0.25, 0.5, 1 and 2 s against the
+package's ``alphabeta`` at fixed depths 2 and 3 (no time limit for alpha-beta).
+
+Time budgets on a shared, loaded machine are distorted: the load averages are stated with the
+results. Writes ``results_*.jsonl``, ``table.md``, ``summary.json`` and ``winrate.png`` under
+``experiments/results/pentago_twist_report/``.
+
+Run: ``python -m experiments.pentago_twist_report`` (``--quick`` for the test run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+from experiments.common import (
+    RESULTS,
+    Series,
+    add_common_arguments,
+    machine,
+    plot_series,
+    run_series,
+    settings_from,
+    summarise,
+    write_summary,
+    write_table,
+)
+
+GAME = "pentago_twist"
+SECONDS = (0.25, 0.5, 1.0, 2.0)
+
+
+def build_series(quick: bool) -> list[Series]:
+    seconds = (0.1, 0.2) if quick else SECONDS
+    opponents = ("alphabeta:depth=2",) if quick else ("alphabeta:depth=2", "alphabeta:depth=3")
+    specs = {t: f"mcts:iterations=None,seconds={t:g}" for t in seconds}
+    return [Series("mcts (defaults)", specs, opponents)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_common_arguments(parser, RESULTS / "pentago_twist_report")
+    args = parser.parse_args(argv)
+    out, settings = settings_from(args, full_games=6, quick_games=2)
+    out = out or RESULTS / ("pentago_twist_report" + ("_quick" if args.quick else ""))
+    out.mkdir(parents=True, exist_ok=True)
+    settings = settings._replace(agent_modules=("experiments.warm",))
+    import experiments.warm  # noqa: F401  (one untimed search first: see its docstring)
+
+    start_load = os.getloadavg()
+    started = time.time()
+    series = build_series(args.quick)
+    run = run_series(GAME, series, settings, out / "results.jsonl")
+    records = run.records
+    points = summarise(records, series)
+    meta = {
+        "source": "Pentago Twist MCTS report (2 s per move, immediate win/block checks)",
+        "game": GAME,
+        "budget": "seconds per move (MCTS); fixed depth (alpha-beta)",
+        "wall_seconds": round(time.time() - started, 1),
+        "machine": machine(start_load),
+    }
+    meta = write_summary(out, points, settings, meta, run.played)
+    header = (
+        f"# Pentago Twist report, run again\n\n{settings.games} games per point (colours "
+        f"swapped in pairs, master seed {settings.seed}); MCTS budget in seconds per move, "
+        f"alpha-beta at a fixed depth. Machine: {meta['machine']['cores']} cores, load average "
+        f"{meta['machine']['load_average_start'][0]} at the start, "
+        f"{meta['machine']['load_average_end'][0]} at the end (time budgets are distorted by "
+        f"load), for the last run that played games; {meta['wall_seconds']} s wall for it."
+    )
+    write_table(points, out / "table.md", header, "seconds/move")
+    plot_series(
+        points,
+        out / "winrate.png",
+        f"Pentago Twist: MCTS by time per move vs alpha-beta ({settings.games} games/point)",
+        "MCTS seconds per move",
+    )
+    print((out / "table.md").read_text())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+"""Every use of numba internals in the package, in one place, checked when it is imported.
+
+Three speed-ups rely on numba details that are not public API:
+
+* **Stable dispatcher identities** (:func:`pin_identity`). Compiled generic code (searches,
+  playout batches) takes a game's kernel dispatchers as arguments, so numba's on-disk cache keys
+  contain them. Numba identifies a dispatcher across processes by a UUID it draws at random when
+  the dispatcher is first pickled (numba issue 6264), so every new process would miss the cache
+  and recompile. We set a UUID derived from the module, qualified name and bytecode through the
+  private ``_set_uuid`` / ``_MemoMixin__uuid``. If those names change, :data:`CAN_PIN` is False
+  and a warning says what it costs: every process recompiles the searches.
+* **Direct entry points** (:func:`entry_point`): calling the compiled code of one signature
+  skips numba's dispatch, which types every argument on every call (tens of microseconds with
+  kernels as arguments). Skipping it also skips numba's checks, so the returned
+  :class:`EntryPoint` checks each argument against the signature itself (dtype, dimensions,
+  contiguity, writability; the same kernels; scalar types) and raises ``TypeError`` instead of
+  computing garbage.
+* **Borrowed views** (:func:`borrow`): array views without a reference-counted owner, so calls
+  inside the MCTS loop skip atomic reference counting (three quarters of the time on
+  Tic-Tac-Toe). Setting the environment variable ``MCTS_ENVS_NO_BORROW=1`` before the first
+  import turns them into plain arrays (slower, no numba internals; compiled code then lives in
+  its own cache directory so the two builds never mix).
+
+Supported numba versions are bounded in ``pyproject.toml`` to the tested range.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import warnings
+from typing import Any
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core.dispatcher import Dispatcher
+
+#: Environment variable that turns borrowed views off (see the module docstring).
+NO_BORROW_VARIABLE = "MCTS_ENVS_NO_BORROW"
+#: Whether borrowed views are in use in this process.
+USE_BORROW = os.environ.get(NO_BORROW_VARIABLE, "").strip().lower() not in ("1", "true", "yes")
+
+
+def _probe_pinning() -> bool:
+    @njit
+    def probe(x):  # pragma: no cover - never compiled
+        return x
+
+    return hasattr(probe, "_set_uuid") and getattr(probe, "_MemoMixin__uuid", "missing") is None
+
+
+#: Whether numba's private dispatcher-identity hooks exist in the installed numba.
+CAN_PIN = _probe_pinning()
+if not CAN_PIN:
+    warnings.warn(
+        f"numba {numba.__version__} lacks the private dispatcher-identity hooks mcts-envs uses "
+        "(Dispatcher._set_uuid): compiled searches cannot be loaded from numba's disk cache and "
+        "will be recompiled in every new process (seconds to tens of seconds before the first "
+        "decision of each game). Install a numba version in the range pyproject.toml allows.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+
+def pin_identity(dispatcher: Any) -> Any:
+    """Give a numba dispatcher a stable identity (see module docstring); returns it.
+
+    Closures and functions defined inside functions keep numba's random identity, as does a
+    dispatcher already pickled in this process, and every dispatcher when :data:`CAN_PIN` is
+    False.
+    """
+    py_func = getattr(dispatcher, "py_func", None)
+    if (
+        not CAN_PIN
+        or py_func is None
+        or py_func.__closure__ is not None
+        or "<locals>" in py_func.__qualname__
+        or getattr(dispatcher, "_MemoMixin__uuid", "unset") is not None
+    ):
+        return dispatcher
+    code = hashlib.sha256(marshal.dumps(py_func.__code__)).hexdigest()[:16]
+    dispatcher._set_uuid(f"{py_func.__module__}.{py_func.__qualname__}:{code}")
+    return dispatcher
+
+
+def _expectation(value: Any) -> Any:
+    """What later arguments in the place of ``value`` must match (see :class:`EntryPoint`)."""
+    if isinstance(value, np.ndarray):
+        return ("array", value.dtype, value.ndim, value.flags.c_contiguous, value.flags.writeable)
+    if isinstance(value, Dispatcher):
+        return ("same", value)
+    if isinstance(value, tuple):
+        return ("tuple", type(value), tuple(_expectation(item) for item in value))
+    if isinstance(value, (bool, np.bool_)):
+        return ("scalar", (bool, np.bool_))
+    if isinstance(value, (int, np.integer)):
+        return ("scalar", (int, np.integer))
+    if isinstance(value, (float, np.floating)):
+        return ("scalar", (float, np.floating, int))
+    return ("any",)
+
+
+def _mismatch(expected: Any, value: Any) -> str | None:
+    kind = expected[0]
+    if kind == "array":
+        _, dtype, ndim, contiguous, writeable = expected
+        if not isinstance(value, np.ndarray):
+            return f"expected an array, got {type(value).__name__}"
+        if value.dtype != dtype or value.ndim != ndim:
+            return f"expected {dtype}[{ndim}d], got {value.dtype}[{value.ndim}d]"
+        if contiguous and not value.flags.c_contiguous:
+            return "expected a C-contiguous array"
+        if writeable and not value.flags.writeable:
+            return "expected a writable array"
+        return None
+    if kind == "same":
+        return None if value is expected[1] else f"expected the kernel {expected[1]}"
+    if kind == "tuple":
+        if type(value) is not expected[1] or len(value) != len(expected[2]):
+            return f"expected a {expected[1].__name__} of {len(expected[2])} items"
+        for index, (item_expected, item) in enumerate(zip(expected[2], value, strict=True)):
+            problem = _mismatch(item_expected, item)
+            if problem is not None:
+                return f"item {index}: {problem}"
+        return None
+    if kind == "scalar":
+        ok = isinstance(value, expected[1]) and not (
+            expected[1][0] is not bool and isinstance(value, (bool, np.bool_))
+        )
+        return None if ok else f"expected {expected[1][0].__name__}, got {type(value).__name__}"
+    return None
+
+
+class EntryPoint:
+    """The compiled code of one signature, called directly, with the arguments checked.
+
+    Attributes:
+        compiled: numba's compiled function (no checks; for callers that checked already).
+    """
+
+    def __init__(self, dispatcher: Any, sample_args: tuple[Any, ...]) -> None:
+        signature = tuple(dispatcher.typeof_pyval(arg) for arg in sample_args)
+        self.compiled = dispatcher.compile(signature)
+        self.name = getattr(dispatcher, "__name__", repr(dispatcher))
+        self._expected = tuple(_expectation(arg) for arg in sample_args)
+        # Long-lived argument objects that passed (kernels, cached work buffers), by position:
+        # checked once. Only positions the caller names as persistent are remembered, so no
+        # short-lived array (a search tree) is kept alive here.
+        self._passed: dict[int, Any] = {}
+
+    def check(self, args: tuple[Any, ...], persistent: tuple[int, ...] = ()) -> None:
+        """Raise ``TypeError`` if ``args`` do not have the types the code was compiled for.
+
+        ``persistent``: positions whose objects live for the whole process and are never
+        changed in type (numba dispatchers, cached work buffers); each is checked once.
+        """
+        if len(args) != len(self._expected):
+            raise TypeError(f"{self.name}: expected {len(self._expected)} arguments")
+        passed = self._passed
+        for index, (expected, value) in enumerate(zip(self._expected, args, strict=True)):
+            if index in passed and passed[index] is value:
+                continue
+            problem = _mismatch(expected, value)
+            if problem is not None:
+                raise TypeError(f"{self.name}: argument {index}: {problem}")
+            if index in persistent:
+                passed[index] = value
+
+    def __call__(self, *args: Any) -> Any:
+        self.check(args, self._kernel_positions)
+        return self.compiled(*args)
+
+    @property
+    def _kernel_positions(self) -> tuple[int, ...]:
+        """Positions holding dispatchers or tuples of dispatchers only (long-lived)."""
+
+        def kernels_only(expected: Any) -> bool:
+            if expected[0] == "same":
+                return True
+            return expected[0] == "tuple" and all(kernels_only(e) for e in expected[2])
+
+        return tuple(i for i, e in enumerate(self._expected) if kernels_only(e))
+
+
+def entry_point(dispatcher: Any, sample_args: tuple[Any, ...]) -> Any:
+    """The compiled code of ``dispatcher`` for the argument types of ``sample_args`` (compiled,
+    or loaded from numba's disk cache, now), as a checked :class:`EntryPoint`.
+
+    Calling it skips numba's per-call dispatch; each call checks that the arguments have the
+    sample's types (dtypes, dimensions, C-contiguity and writability of arrays, the very same
+    dispatchers, ``int`` / ``float`` / ``bool`` scalars) and raises ``TypeError`` otherwise.
+    Callables that are not numba dispatchers are returned unchanged.
+    """
+    if not hasattr(dispatcher, "overloads"):
+        return dispatcher
+    return EntryPoint(dispatcher, sample_args)
+
+
+if USE_BORROW:
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import make_array
+
+    @intrinsic
+    def borrow(typingctx, array):
+        """The same array data and shape, not reference-counted (see module docstring). Valid
+        only while the original array is alive: use it inside the function holding it."""
+        if not isinstance(array, types.Array):
+            return None
+
+        def codegen(context, builder, signature, args):
+            view = make_array(array)(context, builder, value=args[0])
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            return view._getvalue()
+
+        return array(array), codegen
+
+else:
+    if not numba.config.CACHE_DIR:
+        numba.config.CACHE_DIR = os.path.join(
+            os.path.expanduser("~"), ".cache", "mcts_envs", "numba-no-borrow"
+        )
+    else:
+        numba.config.CACHE_DIR = os.path.join(numba.config.CACHE_DIR, "no-borrow")
+
+    @njit(inline="always")
+    def borrow(array):
+        """Borrowed views are off (``MCTS_ENVS_NO_BORROW``): the array itself."""
+        return array
+
+
+def _monotonic_clock() -> tuple[Any, int] | None:
+    """libc's ``clock_gettime`` and the id of its monotonic clock (the clock of
+    ``time.perf_counter`` on Linux and macOS), or None where it is not available."""
+    import ctypes
+    import sys
+
+    clock_id = {"linux": 1, "darwin": 6}.get(sys.platform)
+    if clock_id is None:
+        return None
+    try:
+        function = ctypes.CDLL(None).clock_gettime
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    function.restype = ctypes.c_int
+    return function, clock_id
+
+
+_CLOCK = _monotonic_clock()
+#: Whether compiled code can read the clock (:func:`clock_seconds`).
+HAS_CLOCK = _CLOCK is not None
+
+if _CLOCK is not None:
+    _clock_gettime, _CLOCK_ID = _CLOCK
+
+    @njit
+    def clock_seconds(buffer):
+        """``time.perf_counter()`` from compiled code (``buffer``: ``int64[2]`` scratch).
+
+        Calls libc through ctypes, so functions using it cannot be cached on disk (the address
+        differs per process); only the uncached alpha-beta search uses it."""
+        _clock_gettime(_CLOCK_ID, buffer.ctypes)
+        return buffer[0] + buffer[1] * 1e-9
+
+else:
+
+    @njit
+    def clock_seconds(buffer):
+        """No clock on this platform: -1 (searches rely on their node limits alone)."""
+        return -1.0

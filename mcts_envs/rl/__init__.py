@@ -1,0 +1,16 @@
+"""Reinforcement-learning views of the games: learners against opponents, SB3, self-play.
+
+* :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv`: a Gymnasium vector env of one seat against
+  a batched opponent, on the compiled :class:`~mcts_envs.vector.VectorGame`;
+* :mod:`~mcts_envs.rl.opponents`: random and policy opponents (search agents:
+  ``agents.opponents.agent_opponent``);
+* :class:`~mcts_envs.rl.selfplay.OpponentPool`: frozen snapshots of a learner as opponents;
+* :mod:`mcts_envs.rl.sb3` (needs the ``train`` extra): a Stable-Baselines3 ``VecEnv`` adapter
+  that ``MaskablePPO`` trains on, and a self-play callback.
+"""
+
+from mcts_envs.rl.opponents import OpponentView, policy_opponent, random_opponent
+from mcts_envs.rl.selfplay import OpponentPool
+from mcts_envs.rl.vector_env import LearnerVectorEnv
+
+__all__ = ["LearnerVectorEnv", "OpponentPool", "OpponentView", "policy_opponent", "random_opponent"]

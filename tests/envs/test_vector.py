@@ -1,0 +1,215 @@
+"""VectorGame against the forward model: random batches replayed side by side with ``game.apply``.
+
+The oracle is the checked Python forward model (``game.apply``, ``game.observation``,
+``game.action_mask``, ``game.returns``), one state at a time; chance outcomes the vector drew are
+replayed through ``game.apply`` too, which checks that each is a legal outcome.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mcts_envs
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.vector import VectorGame
+
+STEPS = {"tictactoe": 40, "ultimate_tictactoe": 120, "pentago_twist": 60, "ataxx": 60, "tantrix": 6}
+
+
+class Reference:
+    """One env followed with the forward model."""
+
+    def __init__(self, game):
+        self.game = game
+        self.state = None
+
+    def consume_chance(self, outcomes):
+        while self.game.current_player(self.state) == CHANCE:
+            self.state = self.game.apply(self.state, int(outcomes.pop(0)))
+
+    def restart(self, outcomes):
+        self.state = self.game.initial_state()
+        self.consume_chance(outcomes)
+
+
+def check_position(game, ref_state, batch, vg_states, i):
+    player = game.current_player(ref_state)
+    assert player in (0, 1)
+    np.testing.assert_array_equal(vg_states[i], ref_state)
+    assert batch.current_player[i] == player
+    np.testing.assert_array_equal(batch.observation[i], game.observation(ref_state, player))
+    np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(ref_state) == 1)
+
+
+def chance_list(batch, i):
+    count = int(batch.num_chance_outcomes[i])
+    assert count <= batch.chance_outcomes.shape[1]
+    return [int(x) for x in batch.chance_outcomes[i, :count]]
+
+
+@pytest.mark.parametrize("name", mcts_envs.list_games())
+def test_steps_match_the_forward_model(name):
+    num_envs = 3 if name == "tantrix" else 16
+    max_moves = 7 if name == "ataxx" else None  # exercise truncation too
+    vg = VectorGame(name, num_envs, seed=5, max_moves=max_moves)
+    game = vg.game
+    rng = np.random.default_rng(11)
+    batch = vg.reset()
+    refs = [Reference(game) for _ in range(num_envs)]
+    states = vg.states
+    for i, ref in enumerate(refs):
+        outcomes = chance_list(batch, i)
+        ref.restart(outcomes)
+        assert outcomes == []
+        check_position(game, ref.state, batch, states, i)
+    ended = 0
+    moves = [0] * num_envs
+    for _ in range(STEPS[name]):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in batch.legal_action_mask])
+        batch = vg.step(actions)
+        states = vg.states
+        for i, ref in enumerate(refs):
+            outcomes = chance_list(batch, i)
+            ref.state = game.apply(ref.state, int(actions[i]))
+            moves[i] += 1
+            ref.consume_chance(outcomes)
+            over = game.current_player(ref.state) == TERMINAL
+            cut = not over and max_moves is not None and moves[i] >= max_moves
+            assert batch.terminated[i] == over
+            assert batch.truncated[i] == cut
+            expected = game.returns(ref.state) if over else np.zeros(2)
+            np.testing.assert_array_equal(batch.rewards[i], expected)
+            if over or cut:
+                np.testing.assert_array_equal(batch.final_state[i], ref.state)
+                ended += 1
+                moves[i] = 0
+                ref.restart(outcomes)
+            assert outcomes == []
+            check_position(game, ref.state, batch, states, i)
+    assert not batch.illegal.any()
+    if name != "tantrix":
+        assert ended > 0
+
+
+def tantrix_logs(num_envs, threads):
+    """Chance outcomes of Tantrix envs 0 and 1 over a reset and three first-legal steps."""
+    vg = VectorGame("tantrix", num_envs, seed=3, threads=threads)
+    batch = vg.reset()
+    logs = [[chance_list(batch, i)] for i in range(2)]
+    for _ in range(3):
+        actions = batch.legal_action_mask.argmax(axis=1)  # the first legal action
+        batch = vg.step(actions)
+        for i in range(2):
+            logs[i].append(chance_list(batch, i))
+    return logs, vg.states[:2]
+
+
+def test_same_seed_same_games_whatever_num_envs():
+    logs, states = tantrix_logs(2, False)
+    other_logs, other_states = tantrix_logs(3, False)
+    assert other_logs == logs
+    np.testing.assert_array_equal(other_states, states)
+    assert tantrix_logs(2, False)[0] == logs
+    different = VectorGame("tantrix", 2, seed=4).reset()
+    assert chance_list(different, 0) != logs[0][0]
+
+
+@pytest.mark.slow
+def test_same_seed_same_games_whatever_threads():
+    logs, states = tantrix_logs(2, False)
+    threaded_logs, threaded_states = tantrix_logs(4, True)
+    assert threaded_logs == logs
+    np.testing.assert_array_equal(threaded_states, states)
+
+
+@pytest.mark.slow  # compiling the parallel variants takes 20-50 s
+def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
+    def run(threads):
+        vg = VectorGame("tictactoe", 8, seed=0, threads=threads)
+        vg.reset()
+        finished = vg.random_rollout(200, seed=1)
+        return finished, vg.states
+
+    finished, states = run(False)
+    assert finished > 0
+    threaded_finished, threaded_states = run(True)
+    assert threaded_finished == finished
+    np.testing.assert_array_equal(threaded_states, states)
+
+
+def test_illegal_action_raises_naming_the_env_and_changes_nothing():
+    vg = VectorGame("tictactoe", 3, seed=0)
+    vg.reset()
+    vg.step(np.array([4, 0, 8]))
+    before = vg.states
+    with pytest.raises(mcts_envs.IllegalActionError) as error:
+        vg.step(np.array([0, 0, 1]))  # env 1 already has a mark on cell 0
+    message = str(error.value)
+    assert "env 1" in message and "action 0" in message and "player_1" in message
+    assert "[1, 2, 3, 4, 5, 6, 7, 8]" in message
+    np.testing.assert_array_equal(vg.states, before)
+    with pytest.raises(mcts_envs.IllegalActionError, match="env 2: action 9 is outside"):
+        vg.step(np.array([0, 1, 9]))
+    with pytest.raises(mcts_envs.ActionTypeError, match=r"shape \(3,\)"):
+        vg.step(np.array([0, 1]))
+    with pytest.raises(mcts_envs.ActionTypeError):
+        vg.step(np.array([0.0, 1.0, 2.0]))
+    np.testing.assert_array_equal(vg.states, before)
+    vg.step(np.array([0, 1, 0]))  # still playable
+
+
+def test_illegal_action_with_penalty_ends_only_that_game():
+    vg = VectorGame("tictactoe", 2, seed=0, illegal_action="penalty", penalty=2.0)
+    vg.reset()
+    vg.step(np.array([4, 4]))
+    batch = vg.step(np.array([0, 4]))  # env 1: player_1 plays the taken centre
+    assert batch.illegal.tolist() == [False, True]
+    assert batch.terminated.tolist() == [False, True]
+    assert batch.rewards[1].tolist() == [0.0, -2.0]
+    assert batch.rewards[0].tolist() == [0.0, 0.0]
+    assert batch.current_player[1] == 0 and batch.legal_action_mask[1].all()  # a new game
+    game = vg.game
+    np.testing.assert_array_equal(batch.final_state[1], game.apply(game.initial_state(), 4))
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(mcts_envs.InvalidOptionError, match="num_envs"):
+        VectorGame("tictactoe", 0)
+    with pytest.raises(mcts_envs.InvalidOptionError, match="illegal_action"):
+        VectorGame("tictactoe", 1, illegal_action="ignore")
+    with pytest.raises(mcts_envs.UnknownGameError):
+        VectorGame("tictactoo", 1)
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorGame("tictactoe", 1).step(np.array([0]))
+
+
+def test_compiled_rollout_is_seeded_and_finishes_games():
+    def run(seed):
+        vg = VectorGame("tictactoe", 4, seed=0)
+        vg.reset()
+        return vg.random_rollout(50, seed=seed), vg.states
+
+    finished, states = run(1)
+    assert finished > 4 * 50 // 9  # a Tic-Tac-Toe game lasts at most 9 steps
+    again, again_states = run(1)
+    assert again == finished
+    np.testing.assert_array_equal(again_states, states)
+    game = mcts_envs.make_game("tictactoe")
+    for state in states:  # every env stands at a legal decision point
+        assert game.current_player(state) in (0, 1)
+        assert game.check_state(state) is state
+
+
+def test_active_steps_only_the_chosen_envs():
+    vg = VectorGame("tictactoe", 3, seed=0)
+    first = vg.reset()
+    before = vg.states
+    batch = vg.step(np.array([4, 99, 0]), active=np.array([True, False, True]))  # 99 ignored
+    states = vg.states
+    np.testing.assert_array_equal(states[1], before[1])
+    assert not (states[0] == before[0]).all() and not (states[2] == before[2]).all()
+    np.testing.assert_array_equal(batch.observation[1], first.observation[1])
+    assert batch.current_player.tolist() == [1, 0, 1]
+    with pytest.raises(mcts_envs.InvalidOptionError, match="active"):
+        vg.step(np.array([0, 0, 1]), active=np.array([1, 0, 1]))

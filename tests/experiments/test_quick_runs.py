@@ -1,0 +1,62 @@
+"""Every source experiment's ``--quick`` run writes its records, table, summary and figure."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcts_envs.records import read_records
+
+
+def outputs(directory, figure: str) -> tuple[list[dict], dict]:
+    records = [r for path in sorted(directory.glob("results_*.jsonl")) for r in read_records(path)]
+    summary = json.loads((directory / "summary.json").read_text())
+    assert (directory / "table.md").read_text().count("\n|") >= 3
+    assert (directory / f"{figure}.png").stat().st_size > 5000
+    assert summary["machine"]["cores"] >= 1 and "load_average_start" in summary["machine"]
+    for point in summary["points"]:
+        assert point["games"] == summary["games_per_point"]
+        assert point["win_low"] <= point["win_rate"] <= point["win_high"]
+    return records, summary
+
+
+def test_tictactoe_quick(tmp_path):
+    from experiments.tictactoe_article import main
+
+    main(["--quick", "--out", str(tmp_path)])
+    records, summary = outputs(tmp_path, "losses")
+    assert len(records) == 20
+    assert all(r["termination"] == "end" for r in records)
+    # the exact player never loses: every point is a loss or a draw for MCTS
+    assert all(p["wins"] == 0 for p in summary["points"])
+
+
+def test_ataxx_quick(tmp_path):
+    from experiments.ataxx_paper import main
+
+    main(["--quick", "--out", str(tmp_path)])
+    records, summary = outputs(tmp_path, "figure6")
+    opponents = {p["opponent"] for p in summary["points"]}
+    assert opponents == {"random", "minimax2", "authors_minimax_as_published"}
+    # the correct depth-2 minimax beats the published one (which plays to lose)
+    ours = [p for p in summary["points"] if p["spec"] == "minimax2"]
+    assert ours and ours[0]["wins"] == ours[0]["games"]
+
+
+def test_pentago_quick(tmp_path):
+    from experiments.pentago_twist_report import main
+
+    main(["--quick", "--out", str(tmp_path)])
+    records, summary = outputs(tmp_path, "winrate")
+    assert len(records) == 4 and all(r["result"] in ("a", "b", "draw") for r in records)
+
+
+def test_uttt_openspiel_quick(tmp_path):
+    pytest.importorskip("pyspiel")
+    from experiments.uttt_openspiel import main
+
+    main(["--quick", "--out", str(tmp_path)])
+    records, summary = outputs(tmp_path, "winrate")
+    assert len(records) == 2 and all(r["termination"] == "end" for r in records)
+    assert summary["calibration"][0]["simulations"] >= 1
