@@ -49,7 +49,6 @@ def test_same_seed_same_decisions():
     assert choices[0] == choices[1]
 
 
-@pytest.mark.slow
 def test_beats_random_clearly():
     """30 seeded games of ``oliver:depth=2`` against random, seats alternating: the lower end of
     the Wilson 95% interval of the bot's score is above 0.6 (measured: 26.5 points of 30)."""
