@@ -33,6 +33,7 @@ AGENT_KINDS: dict[str, str] = {
     "ppo": "agents.adapters:SavedPPOAgent",
     "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
     "perfect": "agents.perfect:PerfectAgent",
+    "oliver": "agents.oliver:OliverAgent",  # Tantrix: alpha-beta over the line-length forecast
 }
 
 #: Entry-point group through which other packages add agent kinds: each entry point is named

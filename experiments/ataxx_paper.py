@@ -20,21 +20,12 @@ Run: ``python -m experiments.ataxx_paper`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-import argparse
-import os
-import time
-
 from agents.tournament import Adjudication, GameRules
 from experiments.common import (
-    RESULTS,
     Series,
-    add_common_arguments,
-    machine,
+    play_and_summarise,
     plot_series,
-    run_series,
-    settings_from,
-    summarise,
-    write_summary,
+    start_experiment,
     write_table,
 )
 
@@ -92,32 +83,24 @@ def build_series(quick: bool) -> list[Series]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_common_arguments(parser, RESULTS / "ataxx_paper")
-    args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=10)
-    out = out or RESULTS / ("ataxx_paper" + ("_quick" if args.quick else ""))
-    out.mkdir(parents=True, exist_ok=True)
-    settings = settings._replace(agent_modules=("experiments.authors_minimax",))
-    import experiments.authors_minimax  # noqa: F401  (registers the opponent here too)
-
-    start_load = os.getloadavg()
-    started = time.time()
+    experiment = start_experiment(
+        "ataxx_paper",
+        __doc__.split("\n")[0],
+        argv,
+        full_games=10,
+        agent_modules=("experiments.authors_minimax",),  # registers the opponent
+    )
+    args, out, settings = experiment.args, experiment.out, experiment.settings
     series = build_series(args.quick)
     # the paper's game has no 100-ply draw; ours keeps its rules, with a generous move cap
     rules = GameRules(GAME, adjudication=Adjudication(max_moves=400 if not args.quick else 120))
-    run = run_series(GAME, series, settings, out / "results.jsonl", rules)
-    records = run.records
-    points = summarise(records, series)
-    meta = {
+    source = {
         "source": "Ataxx MCTS paper, figure 6 (code: github.com/leoribeiro/mcts-ataxx)",
         "game": GAME,
         "budget": "MCTS iterations per move (no time limit); minimax by depth",
         "adjudication": "draw after 400 decisions (120 with --quick); the game's own rules else",
-        "wall_seconds": round(time.time() - started, 1),
-        "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta, run.played)
+    _, points, meta = play_and_summarise(experiment, GAME, series, source, rules)
     header = (
         f"# Ataxx paper, figure 6, run again\n\n{settings.games} games per point (colours "
         f"swapped in pairs, master seed {settings.seed}), budget in MCTS iterations per move. "

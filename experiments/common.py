@@ -10,13 +10,15 @@ budget, Wilson bands, ``n`` per point). :func:`machine` states where and under w
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
 import os
 import platform
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -407,3 +409,77 @@ def settings_from(args: Any, full_games: int, quick_games: int = 2) -> tuple[Pat
     workers = args.workers or (1 if args.quick else 2)
     backend = "local" if workers == 1 else "process"
     return args.out, RunSettings(games, args.seed, backend, workers)
+
+
+class Experiment(NamedTuple):
+    """One run of an experiment script, as :func:`start_experiment` set it up.
+
+    Attributes:
+        args: the parsed command line (the common arguments and the script's own).
+        out: the output folder (created).
+        settings: games per point, master seed, backend, workers and agent modules.
+        started: ``time.time()`` at the start (the summary's wall time counts from here).
+        start_load: the load averages at the start (stated in the summary).
+    """
+
+    args: argparse.Namespace
+    out: Path
+    settings: RunSettings
+    started: float
+    start_load: tuple[float, float, float]
+
+
+class ExperimentResults(NamedTuple):
+    """What :func:`play_and_summarise` returns."""
+
+    records: list[dict[str, Any]]
+    points: list[Point]
+    meta: dict[str, Any]
+
+
+def start_experiment(
+    name: str,
+    description: str,
+    argv: list[str] | None,
+    *,
+    full_games: int,
+    quick_games: int = 2,
+    agent_modules: tuple[str, ...] = (),
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+) -> Experiment:
+    """Parse the command line (:func:`add_common_arguments` plus ``add_arguments``), create the
+    output folder (``--out``, else ``results/<name>`` or ``results/<name>_quick``), import the
+    ``agent_modules`` (they register agents; worker processes import them too) and note the start
+    time and load."""
+    parser = argparse.ArgumentParser(description=description)
+    add_common_arguments(parser, RESULTS / name)
+    if add_arguments is not None:
+        add_arguments(parser)
+    args = parser.parse_args(argv)
+    out, settings = settings_from(args, full_games=full_games, quick_games=quick_games)
+    out = out or RESULTS / (name + ("_quick" if args.quick else ""))
+    out.mkdir(parents=True, exist_ok=True)
+    settings = settings._replace(agent_modules=tuple(agent_modules))
+    for module in agent_modules:
+        importlib.import_module(module)
+    return Experiment(args, out, settings, time.time(), os.getloadavg())
+
+
+def play_and_summarise(
+    experiment: Experiment,
+    game: str,
+    series: Sequence[Series],
+    meta: dict[str, Any],
+    rules: GameRules | None = None,
+) -> ExperimentResults:
+    """Play ``series`` (resuming ``results.jsonl`` in the output folder), count the points and
+    write ``summary.json`` with ``meta`` plus the wall time and :func:`machine`."""
+    run = run_series(game, series, experiment.settings, experiment.out / "results.jsonl", rules)
+    points = summarise(run.records, series)
+    meta = {
+        **meta,
+        "wall_seconds": round(time.time() - experiment.started, 1),
+        "machine": machine(experiment.start_load),
+    }
+    meta = write_summary(experiment.out, points, experiment.settings, meta, run.played)
+    return ExperimentResults(run.records, points, meta)

@@ -14,20 +14,11 @@ Run: ``python -m experiments.pentago_twist_report`` (``--quick`` for the test ru
 
 from __future__ import annotations
 
-import argparse
-import os
-import time
-
 from experiments.common import (
-    RESULTS,
     Series,
-    add_common_arguments,
-    machine,
+    play_and_summarise,
     plot_series,
-    run_series,
-    settings_from,
-    summarise,
-    write_summary,
+    start_experiment,
     write_table,
 )
 
@@ -43,29 +34,22 @@ def build_series(quick: bool) -> list[Series]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_common_arguments(parser, RESULTS / "pentago_twist_report")
-    args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=6, quick_games=2)
-    out = out or RESULTS / ("pentago_twist_report" + ("_quick" if args.quick else ""))
-    out.mkdir(parents=True, exist_ok=True)
-    settings = settings._replace(agent_modules=("experiments.warm",))
-    import experiments.warm  # noqa: F401  (one untimed search first: see its docstring)
-
-    start_load = os.getloadavg()
-    started = time.time()
-    series = build_series(args.quick)
-    run = run_series(GAME, series, settings, out / "results.jsonl")
-    records = run.records
-    points = summarise(records, series)
-    meta = {
+    experiment = start_experiment(
+        "pentago_twist_report",
+        __doc__.split("\n")[0],
+        argv,
+        full_games=6,
+        quick_games=2,
+        agent_modules=("experiments.warm",),  # one untimed search first: see its docstring
+    )
+    out, settings = experiment.out, experiment.settings
+    series = build_series(experiment.args.quick)
+    source = {
         "source": "Pentago Twist MCTS report (2 s per move, immediate win/block checks)",
         "game": GAME,
         "budget": "seconds per move (MCTS); fixed depth (alpha-beta)",
-        "wall_seconds": round(time.time() - started, 1),
-        "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta, run.played)
+    _, points, meta = play_and_summarise(experiment, GAME, series, source)
     header = (
         f"# Pentago Twist report, run again\n\n{settings.games} games per point (colours "
         f"swapped in pairs, master seed {settings.seed}); MCTS budget in seconds per move, "

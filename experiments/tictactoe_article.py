@@ -13,21 +13,12 @@ Run: ``python -m experiments.tictactoe_article`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-import argparse
-import os
-import time
-
 from agents.ratings import score_interval
 from experiments.common import (
-    RESULTS,
     Series,
-    add_common_arguments,
-    machine,
+    play_and_summarise,
     plot_series,
-    run_series,
-    settings_from,
-    summarise,
-    write_summary,
+    start_experiment,
     write_table,
 )
 
@@ -57,26 +48,17 @@ def build_series(quick: bool) -> list[Series]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_common_arguments(parser, RESULTS / "tictactoe_article")
-    args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=1000, quick_games=10)
-    out = out or RESULTS / ("tictactoe_article" + ("_quick" if args.quick else ""))
-    out.mkdir(parents=True, exist_ok=True)
-    start_load = os.getloadavg()
-    started = time.time()
-    series = build_series(args.quick)
-    run = run_series(GAME, series, settings, out / "results.jsonl")
-    records = run.records
-    points = summarise(records, series)
-    meta = {
+    experiment = start_experiment(
+        "tictactoe_article", __doc__.split("\n")[0], argv, full_games=1000, quick_games=10
+    )
+    out, settings = experiment.out, experiment.settings
+    series = build_series(experiment.args.quick)
+    source = {
         "source": "Tic-Tac-Toe MCTS article (4,000 playouts: no loss in 1,000 games)",
         "game": GAME,
         "budget": "MCTS iterations per move (no time limit); perfect = exact solver",
-        "wall_seconds": round(time.time() - started, 1),
-        "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta, run.played)
+    records, points, meta = play_and_summarise(experiment, GAME, series, source)
     lines = [
         f"# Tic-Tac-Toe article, run again\n\n{settings.games} games per point against "
         f"`perfect` (half as X, half as O; master seed {settings.seed}), budget in MCTS "

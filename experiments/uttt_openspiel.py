@@ -20,21 +20,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 
 import numpy as np
 
 from experiments.common import (
-    RESULTS,
     Series,
-    add_common_arguments,
-    machine,
+    play_and_summarise,
     plot_series,
-    run_series,
-    settings_from,
-    summarise,
-    write_summary,
+    start_experiment,
     write_table,
 )
 from mcts_envs.core.registry import make_game
@@ -74,24 +68,26 @@ def calibrate(target_seconds: float, probe_simulations: int, positions: int, see
     }
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    add_common_arguments(parser, RESULTS / "uttt_openspiel")
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, nargs="*", default=None, help="targets")
     parser.add_argument(
         "--recalibrate", action="store_true", help="measure OpenSpiel's speed again (new games)"
     )
-    args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=20, quick_games=2)
-    out = out or RESULTS / ("uttt_openspiel" + ("_quick" if args.quick else ""))
-    out.mkdir(parents=True, exist_ok=True)
-    settings = settings._replace(agent_modules=("experiments.openspiel_agent", "experiments.warm"))
-    import experiments.openspiel_agent
-    import experiments.warm  # noqa: F401  (one untimed search first: see its docstring)
 
+
+def main(argv: list[str] | None = None) -> None:
+    experiment = start_experiment(
+        "uttt_openspiel",
+        __doc__.split("\n")[0],
+        argv,
+        full_games=20,
+        quick_games=2,
+        # experiments.warm: one untimed search first (see its docstring)
+        agent_modules=("experiments.openspiel_agent", "experiments.warm"),
+        add_arguments=_add_arguments,
+    )
+    args, out, settings = experiment.args, experiment.out, experiment.settings
     seconds = args.seconds or ([0.1] if args.quick else [0.1, 0.3])
-    start_load = os.getloadavg()
-    started = time.time()
     saved = out / "calibration.json"
     if saved.exists() and not args.recalibrate:  # resume with the calibration of the first run
         calibrations = [c for c in json.loads(saved.read_text()) if c["target_seconds"] in seconds]
@@ -115,20 +111,15 @@ def main(argv: list[str] | None = None) -> None:
                 (opponent,),
             )
         )
-    run = run_series(GAME, series, settings, out / "results.jsonl")
-    records = run.records
-    points = summarise(records, series)
-    meta = {
+    source = {
         "source": "Ultimate Tic-Tac-Toe MCTS page; peer: OpenSpiel C++ MCTSBot (uct_c=2, 1 "
         "random rollout, solver on)",
         "game": GAME,
         "budget": "seconds per move (ours); calibrated simulations (OpenSpiel)",
         "calibration": calibrations,
         "open_spiel": _version(),
-        "wall_seconds": round(time.time() - started, 1),
-        "machine": machine(start_load),
     }
-    meta = write_summary(out, points, settings, meta, run.played)
+    _, points, meta = play_and_summarise(experiment, GAME, series, source)
     calibration_text = "; ".join(
         f"{c['target_seconds']:g} s -> {c['simulations']} simulations "
         f"(probe {c['probe_simulations']} took {c['probe_seconds_per_move']} s/move)"

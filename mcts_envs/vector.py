@@ -116,6 +116,34 @@ class _Buffers(NamedTuple):
     num_legal: np.ndarray  # int64[N] legal actions at the current position
 
 
+class _Kernels(NamedTuple):
+    """The compiled game kernels the step uses (numba dispatchers; one argument, not six)."""
+
+    current_player: Any
+    legal_actions: Any
+    apply_action: Any
+    chance_outcomes: Any
+    returns: Any
+    observation_planes: Any
+
+
+class _Config(NamedTuple):
+    """The step's settings (values, not types: one compilation serves all)."""
+
+    max_moves: int  # truncate after this many player moves; 0: never
+    penalty: float  # reward magnitude of an illegal action ("penalty" mode)
+    scratch_size: int  # room for legal actions or chance outcomes
+    chance_size: int  # room for chance probabilities
+
+
+class _Work(NamedTuple):
+    """Working buffers of one chunk of envs (allocated once per compiled call and chunk)."""
+
+    scratch: np.ndarray  # int64[scratch_size]: legal actions / chance outcomes
+    probabilities: np.ndarray  # float64[chance_size]
+    result: np.ndarray  # float64[2]: returns of a finished game
+
+
 def observation_kernel(game: Any) -> Any:
     """The compiled ``observation_planes(state, player, out)`` kernel of ``game``'s module.
 
@@ -139,121 +167,96 @@ def observation_kernel(game: Any) -> Any:
 
 
 @njit(cache=True, inline="always")
-def _sample_chance(current_player, chance_outcomes, apply_action, buf, i, scratch, probabilities):
+def _sample_chance(k, buf, i, work):
     """Sample through chance nodes of env ``i`` with its own generator; returns the player."""
     state = buf.states[i]
     rng = buf.rngs[i : i + 1]
-    player = current_player(state)
+    player = k.current_player(state)
     log = buf.chance_log[i]
     while player == CHANCE:
-        count = chance_outcomes(state, scratch, probabilities)
-        outcome = scratch[rng_choice_weighted(rng, probabilities, count)]
+        count = k.chance_outcomes(state, work.scratch, work.probabilities)
+        outcome = work.scratch[rng_choice_weighted(rng, work.probabilities, count)]
         if buf.chance_count[i] < log.shape[0]:
             log[buf.chance_count[i]] = outcome
         buf.chance_count[i] += 1
-        apply_action(state, outcome)
-        player = current_player(state)
+        k.apply_action(state, outcome)
+        player = k.current_player(state)
     return player
 
 
 @njit(cache=True, inline="always")
-def _observe(legal_actions, observation_planes, buf, i, player, scratch):
+def _observe(k, buf, i, player, scratch):
     """Write env ``i``'s observation, mask and player (a decision node of ``player``)."""
     state = buf.states[i]
     buf.player[i] = player
     obs = buf.observation[i]
     obs[...] = 0
-    observation_planes(state, player, obs)
+    k.observation_planes(state, player, obs)
     mask = buf.mask[i]
     mask[:] = False
-    count = legal_actions(state, scratch)
+    count = k.legal_actions(state, scratch)
     for j in range(count):
         mask[scratch[j]] = True
     buf.num_legal[i] = count  # scratch[:count] keeps the legal actions until its next use
 
 
 @njit(cache=True, inline="always")
-def _restart(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    i,
-    scratch,
-    probabilities,
-):
+def _restart(k, buf, i, work):
     """Put env ``i`` at the start of a new game (sampling the deal) and observe it."""
     buf.states[i, :] = buf.initial
     buf.moves[i] = 0
-    player = _sample_chance(
-        current_player, chance_outcomes, apply_action, buf, i, scratch, probabilities
-    )
-    _observe(legal_actions, planes, buf, i, player, scratch)
+    player = _sample_chance(k, buf, i, work)
+    _observe(k, buf, i, player, work.scratch)
 
 
 @njit(cache=True, inline="always")
-def _step_env(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    i,
-    action,
-    max_moves,
-    penalty,
-    scratch,
-    probabilities,
-    result,
-):
-    """One step of env ``i`` (``action`` legal, or illegal in penalty mode), auto-resetting."""
-    state = buf.states[i]
+def _clear_flags(buf, i):
+    """Zero env ``i``'s rewards, flags and chance count (before a step, or when not stepped)."""
     buf.rewards[i, 0] = 0.0
     buf.rewards[i, 1] = 0.0
     buf.terminated[i] = False
     buf.truncated[i] = False
     buf.illegal[i] = False
     buf.chance_count[i] = 0
+
+
+@njit(cache=True, inline="always")
+def _step_env(k, buf, i, action, config, work):
+    """One step of env ``i`` (``action`` legal, or illegal in penalty mode), auto-resetting."""
+    state = buf.states[i]
+    _clear_flags(buf, i)
     mover = buf.player[i]
     if action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]:
-        buf.rewards[i, mover] = -penalty
+        buf.rewards[i, mover] = -config.penalty
         buf.terminated[i] = True
         buf.illegal[i] = True
         buf.final_states[i, :] = state
     else:
-        apply_action(state, action)
+        k.apply_action(state, action)
         buf.moves[i] += 1
-        player = _sample_chance(
-            current_player, chance_outcomes, apply_action, buf, i, scratch, probabilities
-        )
+        player = _sample_chance(k, buf, i, work)
         if player == TERMINAL:
-            returns(state, result)
-            buf.rewards[i, 0] = result[0]
-            buf.rewards[i, 1] = result[1]
+            k.returns(state, work.result)
+            buf.rewards[i, 0] = work.result[0]
+            buf.rewards[i, 1] = work.result[1]
             buf.terminated[i] = True
             buf.final_states[i, :] = state
-        elif max_moves > 0 and buf.moves[i] >= max_moves:
+        elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
             buf.truncated[i] = True
             buf.final_states[i, :] = state
         else:
-            _observe(legal_actions, planes, buf, i, player, scratch)
+            _observe(k, buf, i, player, work.scratch)
             return
-    _restart(
-        current_player,
-        legal_actions,
-        apply_action,
-        chance_outcomes,
-        returns,
-        planes,
-        buf,
-        i,
-        scratch,
-        probabilities,
+    _restart(k, buf, i, work)
+
+
+@njit(cache=True, inline="always")
+def _make_work(config):
+    """Fresh working buffers for one chunk of envs."""
+    return _Work(
+        np.empty(config.scratch_size, np.int64),
+        np.empty(config.chance_size, np.float64),
+        np.zeros(2, np.float64),
     )
 
 
@@ -264,281 +267,64 @@ def _chunk_bounds(num_envs, chunks, c):
 
 
 @njit(cache=True)
-def _reset_chunk(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    lo,
-    hi,
-    scratch_size,
-    chance_size,
-):
-    scratch = np.empty(scratch_size, np.int64)
-    probabilities = np.empty(chance_size, np.float64)
+def _reset_all(k, buf, config):
+    work = _make_work(config)
+    for i in range(buf.states.shape[0]):
+        _clear_flags(buf, i)
+        _restart(k, buf, i, work)
+
+
+@njit(cache=True)
+def _step_chunk(k, buf, actions, lo, hi, config):
+    work = _make_work(config)
     for i in range(lo, hi):
-        buf.rewards[i, 0] = 0.0
-        buf.rewards[i, 1] = 0.0
-        buf.terminated[i] = False
-        buf.truncated[i] = False
-        buf.illegal[i] = False
-        buf.chance_count[i] = 0
-        _restart(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            planes,
-            buf,
-            i,
-            scratch,
-            probabilities,
-        )
+        if buf.active[i]:
+            _step_env(k, buf, i, actions[i], config, work)
+        else:
+            _clear_flags(buf, i)
 
 
 @njit(cache=True)
-def _reset_all(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    scratch_size,
-    chance_size,
-):
-    _reset_chunk(
-        current_player,
-        legal_actions,
-        apply_action,
-        chance_outcomes,
-        returns,
-        planes,
-        buf,
-        0,
-        buf.states.shape[0],
-        scratch_size,
-        chance_size,
-    )
-
-
-@njit(cache=True)
-def _step_chunk(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    actions,
-    lo,
-    hi,
-    config,
-):
-    max_moves, penalty, scratch_size, chance_size = config
-    scratch = np.empty(scratch_size, np.int64)
-    probabilities = np.empty(chance_size, np.float64)
-    result = np.zeros(2, np.float64)
-    for i in range(lo, hi):
-        if not buf.active[i]:
-            buf.rewards[i, 0] = 0.0
-            buf.rewards[i, 1] = 0.0
-            buf.terminated[i] = False
-            buf.truncated[i] = False
-            buf.illegal[i] = False
-            buf.chance_count[i] = 0
-            continue
-        _step_env(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            planes,
-            buf,
-            i,
-            actions[i],
-            max_moves,
-            penalty,
-            scratch,
-            probabilities,
-            result,
-        )
-
-
-@njit(cache=True)
-def _step_serial(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    actions,
-    config,
-    chunks,
-):
-    _step_chunk(
-        current_player,
-        legal_actions,
-        apply_action,
-        chance_outcomes,
-        returns,
-        planes,
-        buf,
-        actions,
-        0,
-        buf.states.shape[0],
-        config,
-    )
+def _step_serial(k, buf, actions, config, chunks):
+    _step_chunk(k, buf, actions, 0, buf.states.shape[0], config)
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    actions,
-    config,
-    chunks,
-):
+def _step_parallel(k, buf, actions, config, chunks):
     for c in prange(chunks):
         lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        _step_chunk(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            planes,
-            buf,
-            actions,
-            lo,
-            hi,
-            config,
-        )
+        _step_chunk(k, buf, actions, lo, hi, config)
 
 
 @njit(cache=True)
-def _rollout_chunk(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    action_rngs,
-    num_steps,
-    lo,
-    hi,
-    config,
-):
+def _rollout_chunk(k, buf, action_rngs, num_steps, lo, hi, config):
     """``num_steps`` uniformly random legal steps of envs ``lo..hi``; returns games finished."""
-    max_moves, penalty, scratch_size, chance_size = config
-    scratch = np.empty(scratch_size, np.int64)
-    probabilities = np.empty(chance_size, np.float64)
-    result = np.zeros(2, np.float64)
+    work = _make_work(config)
+    scratch = work.scratch
     finished = 0
     for i in range(lo, hi):
         rng = action_rngs[i : i + 1]
         # _step_env ends with _observe, which leaves the legal actions in scratch[:num_legal[i]]
-        legal_actions(buf.states[i], scratch)
+        k.legal_actions(buf.states[i], scratch)
         for _ in range(num_steps):
             action = scratch[rng_below(rng, buf.num_legal[i])]
-            _step_env(
-                current_player,
-                legal_actions,
-                apply_action,
-                chance_outcomes,
-                returns,
-                planes,
-                buf,
-                i,
-                action,
-                max_moves,
-                penalty,
-                scratch,
-                probabilities,
-                result,
-            )
+            _step_env(k, buf, i, action, config, work)
             if buf.terminated[i] or buf.truncated[i]:
                 finished += 1
     return finished
 
 
 @njit(cache=True)
-def _rollout_serial(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    action_rngs,
-    num_steps,
-    config,
-    chunks,
-):
-    return _rollout_chunk(
-        current_player,
-        legal_actions,
-        apply_action,
-        chance_outcomes,
-        returns,
-        planes,
-        buf,
-        action_rngs,
-        num_steps,
-        0,
-        buf.states.shape[0],
-        config,
-    )
+def _rollout_serial(k, buf, action_rngs, num_steps, config, chunks):
+    return _rollout_chunk(k, buf, action_rngs, num_steps, 0, buf.states.shape[0], config)
 
 
 @njit(cache=True, parallel=True)
-def _rollout_parallel(
-    current_player,
-    legal_actions,
-    apply_action,
-    chance_outcomes,
-    returns,
-    planes,
-    buf,
-    action_rngs,
-    num_steps,
-    config,
-    chunks,
-):
+def _rollout_parallel(k, buf, action_rngs, num_steps, config, chunks):
     finished = np.zeros(chunks, np.int64)
     for c in prange(chunks):
         lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        finished[c] = _rollout_chunk(
-            current_player,
-            legal_actions,
-            apply_action,
-            chance_outcomes,
-            returns,
-            planes,
-            buf,
-            action_rngs,
-            num_steps,
-            lo,
-            hi,
-            config,
-        )
+        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, lo, hi, config)
     return finished.sum()
 
 
@@ -626,7 +412,7 @@ class VectorGame:
         self.info = info
         n = self.num_envs
         kernels = self.game.kernels
-        self._kernel_args = (
+        self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
             kernels.apply_action,
@@ -653,13 +439,11 @@ class VectorGame:
             active=np.ones(n, np.bool_),
             num_legal=np.zeros(n, np.int64),
         )
-        self._scratch_size = max(info.max_legal_actions, info.max_chance_outcomes, 1)
-        self._chance_size = max(info.max_chance_outcomes, 1)
-        self._config = (
-            int(max_moves or 0),
-            self.penalty,
-            int(self._scratch_size),
-            int(self._chance_size),
+        self._config = _Config(
+            max_moves=int(max_moves or 0),
+            penalty=self.penalty,
+            scratch_size=int(max(info.max_legal_actions, info.max_chance_outcomes, 1)),
+            chance_size=int(max(info.max_chance_outcomes, 1)),
         )
         self._chunks = int(min(n, _num_threads())) if threads else 1
         self._compiled: dict[str, Any] = {}
@@ -674,15 +458,15 @@ class VectorGame:
         """
         entry = self._compiled.get(name)
         if entry is None:
-            buf, k6 = self._buf, self._kernel_args
+            k, buf, config = self._kernels, self._buf, self._config
             actions = np.zeros(self.num_envs, np.int64)
             rngs = np.zeros(self.num_envs, np.uint64)
             samples = {
-                "reset": (_reset_all, (*k6, buf, int(self._scratch_size), int(self._chance_size))),
-                "step": (_step_serial, (*k6, buf, actions, self._config, 1)),
-                "step_parallel": (_step_parallel, (*k6, buf, actions, self._config, 1)),
-                "rollout": (_rollout_serial, (*k6, buf, rngs, 1, self._config, 1)),
-                "rollout_parallel": (_rollout_parallel, (*k6, buf, rngs, 1, self._config, 1)),
+                "reset": (_reset_all, (k, buf, config)),
+                "step": (_step_serial, (k, buf, actions, config, 1)),
+                "step_parallel": (_step_parallel, (k, buf, actions, config, 1)),
+                "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1)),
+                "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1)),
             }
             dispatcher, sample = samples[name]
             entry = self._compiled[name] = entry_point(dispatcher, sample)
@@ -707,9 +491,7 @@ class VectorGame:
         seed = check_seed(seed)
         if seed is not None:
             self._buf.rngs[:] = env_rngs(seed, self.num_envs)
-        self._entry("reset")(
-            *self._kernel_args, self._buf, int(self._scratch_size), int(self._chance_size)
-        )
+        self._entry("reset")(self._kernels, self._buf, self._config)
         self._started = True
         return self._batch()
 
@@ -750,10 +532,10 @@ class VectorGame:
                 raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         if self.threads and self._chunks > 1:
             self._entry("step_parallel")(
-                *self._kernel_args, self._buf, actions, self._config, self._chunks
+                self._kernels, self._buf, actions, self._config, self._chunks
             )
         else:
-            self._entry("step")(*self._kernel_args, self._buf, actions, self._config, 1)
+            self._entry("step")(self._kernels, self._buf, actions, self._config, 1)
         return self._batch()
 
     def random_rollout(self, num_steps: int, seed: int | None = 0) -> int:
@@ -770,13 +552,11 @@ class VectorGame:
         if self.threads and self._chunks > 1:
             return int(
                 self._entry("rollout_parallel")(
-                    *self._kernel_args, self._buf, rngs, int(num_steps), self._config, self._chunks
+                    self._kernels, self._buf, rngs, int(num_steps), self._config, self._chunks
                 )
             )
         return int(
-            self._entry("rollout")(
-                *self._kernel_args, self._buf, rngs, int(num_steps), self._config, 1
-            )
+            self._entry("rollout")(self._kernels, self._buf, rngs, int(num_steps), self._config, 1)
         )
 
     @property
