@@ -28,7 +28,7 @@ from agents.base import ForwardModelAgent
 from agents.spec import import_agent_module, make_agent
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, require_optional
-from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.records import make_record, read_records, replay_states, write_records
@@ -155,8 +155,7 @@ def play_game(
         if player == TERMINAL or sum(moves) >= limit:
             break
         if player == CHANCE:
-            outcomes, probabilities = game.chance_outcomes(state)
-            action = int(outcomes[chance_generator.choice(len(outcomes), p=probabilities)])
+            action = sample_chance_outcome(game, state, chance_generator)
             chance_indices.append(len(actions))
         else:
             start = time.perf_counter()
@@ -214,8 +213,7 @@ def prepare_agents(
     state = game.initial_state()
     generator = np.random.default_rng(0)
     while game.current_player(state) == CHANCE:
-        outcomes, probabilities = game.chance_outcomes(state)
-        state = game.apply(state, int(outcomes[generator.choice(len(outcomes), p=probabilities)]))
+        state = game.apply(state, sample_chance_outcome(game, state, generator))
     for spec in dict.fromkeys(specs):
         agent = make_agent(spec, seed=0)
         if type(agent).prepare is not ForwardModelAgent.prepare:

@@ -60,7 +60,7 @@ import numpy as np
 from agents.spec import make_agent
 from agents.temperature import alphazero_temperature, sample_action
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
-from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
@@ -178,8 +178,7 @@ def play_expert_game(
         if player == TERMINAL or ply >= limit:
             break
         if player == CHANCE:
-            outcomes, probabilities = game.chance_outcomes(state)
-            action = int(outcomes[chance_generator.choice(len(outcomes), p=probabilities)])
+            action = sample_chance_outcome(game, state, chance_generator)
         elif opponent is not None and player != expert_seat:
             action = int(opponent.act_state(game, state))
         else:

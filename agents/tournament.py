@@ -41,7 +41,7 @@ import numpy as np
 from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
-from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.records import check_record, dumps, make_record, quote
@@ -212,10 +212,7 @@ def _random_opening(game: Game, plies: int, master_seed: int, pair: int) -> str:
             if player == TERMINAL:
                 break
             if player == CHANCE:
-                outcomes, probabilities = game.chance_outcomes(state)
-                state = game.apply(
-                    state, int(outcomes[generator.choice(len(outcomes), p=probabilities)])
-                )
+                state = game.apply(state, sample_chance_outcome(game, state, generator))
                 continue
             if made == plies:
                 return game.to_text(state)
@@ -440,8 +437,7 @@ def _first_decision(game: Game, opening: str) -> tuple[Any, bool]:
     state = game.from_text(opening)
     generator = np.random.default_rng(0)
     while game.current_player(state) == CHANCE:
-        outcomes, probabilities = game.chance_outcomes(state)
-        state = game.apply(state, int(outcomes[generator.choice(len(outcomes), p=probabilities)]))
+        state = game.apply(state, sample_chance_outcome(game, state, generator))
     return state, game.current_player(state) != TERMINAL
 
 
@@ -560,8 +556,7 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
             winner, termination = leader, "material"
             break
         if player == CHANCE:
-            outcomes, probabilities = game.chance_outcomes(state)
-            action = int(outcomes[chance_generator.choice(len(outcomes), p=probabilities)])
+            action = sample_chance_outcome(game, state, chance_generator)
             chance_indices.append(len(actions))
         else:
             budget = rules.time.budget(clock[player])

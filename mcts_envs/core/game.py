@@ -207,6 +207,14 @@ class Game(Protocol):
         ...
 
 
+def sample_chance_outcome(game: Game, state: np.ndarray, generator: np.random.Generator) -> int:
+    """One outcome of the chance node ``state``, drawn with ``generator`` by the game's
+    probabilities (``generator.choice`` over the outcome indices: one draw per node, so the same
+    generator state gives the same outcome in the env, the arena and every tool)."""
+    outcomes, probabilities = game.chance_outcomes(state)
+    return int(outcomes[generator.choice(len(outcomes), p=probabilities)])
+
+
 def check_action_type(action: object) -> int:
     """Return ``action`` as a Python int or raise :class:`ActionTypeError`."""
     if type(action) is int:  # the common case, checked first for speed

@@ -22,7 +22,13 @@ from mcts_envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
 )
-from mcts_envs.core.game import CHANCE, TERMINAL, check_action_type, describe_actions
+from mcts_envs.core.game import (
+    CHANCE,
+    TERMINAL,
+    check_action_type,
+    describe_actions,
+    sample_chance_outcome,
+)
 from mcts_envs.core.seeding import check_seed
 
 AGENTS = ("player_0", "player_1")
@@ -250,8 +256,7 @@ class GameEnv(AECEnv):
         game = self.game
         player = int(game.kernels.current_player(state))
         while player == CHANCE:
-            outcomes, probabilities = game.chance_outcomes(state)
-            outcome = int(outcomes[self.np_random.choice(len(outcomes), p=probabilities)])
+            outcome = sample_chance_outcome(game, state, self.np_random)
             state = game.apply_unchecked(state, outcome)
             self._chance_indices.append(len(self.history))
             self.history.append(outcome)
