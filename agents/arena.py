@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from agents.base import ForwardModelAgent
-from agents.spec import import_agent_module, make_agent
+from agents.preparation import first_decision, prepare_spec
+from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
@@ -206,23 +207,17 @@ def prepare_agents(
     """Compile what each agent's decisions need, before any clock runs (see ``Agent.prepare``).
 
     ``announce`` (e.g. ``print`` to stderr) is told once per compiled agent kind what is being
-    compiled. Agents without their own ``prepare`` make one untimed move from the first decision
-    instead. Games are unaffected: every game builds fresh agents.
+    compiled. Each agent is prepared and makes two untimed decisions
+    (:func:`agents.preparation.prepare_spec`). Games are unaffected: every game builds fresh
+    agents.
     """
     game = make_game(game_name)
-    state = game.initial_state()
-    generator = np.random.default_rng(0)
-    while game.current_player(state) == CHANCE:
-        state = game.apply(state, sample_chance_outcome(game, state, generator))
+    state = first_decision(game)
     for spec in dict.fromkeys(specs):
-        agent = make_agent(spec, seed=0)
-        if type(agent).prepare is not ForwardModelAgent.prepare:
-            if announce is not None:
-                kind = spec.partition(":")[0]
-                announce(f"compiling {kind} for {game.info.name} (first use; cached afterwards)...")
-            agent.prepare(game)
-        elif game.current_player(state) != TERMINAL:
-            agent.act_state(game, state)
+        kind = parse_spec(spec)[0]
+        if announce is not None and agent_class(kind).prepare is not ForwardModelAgent.prepare:
+            announce(f"compiling {kind} for {game.info.name} (first use; cached afterwards)...")
+        prepare_spec(game, spec, state)
 
 
 def _start_worker(game_name: str, specs: Sequence[str], agent_modules: Sequence[str]) -> None:

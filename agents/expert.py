@@ -57,8 +57,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from agents.arena import prepare_agents
 from agents.spec import make_agent
 from agents.temperature import alphazero_temperature, sample_action
+from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
@@ -224,15 +226,16 @@ def _play_star(arguments: tuple) -> dict[str, np.ndarray]:
     return play_expert_game(*arguments)
 
 
-def _warm_up(config: ExpertConfig) -> None:
-    """Compile the agents' kernels once per process, before any game (games are unaffected)."""
-    game = make_game(config.game)
-    for spec in (config.spec, config.opponent):
-        if spec is not None:
-            agent = make_agent(spec, seed=0)
-            prepare = getattr(agent, "prepare", None)
-            if prepare is not None:
-                prepare(game)
+def _prepare(config: ExpertConfig) -> None:
+    """Compile the agents once per process, before any game (games are unaffected)."""
+    specs = [spec for spec in (config.spec, config.opponent) if spec is not None]
+    prepare_agents(config.game, specs)
+
+
+def _start_worker(config: ExpertConfig) -> None:
+    """Initializer of dataset worker processes: exit with the parent, then prepare."""
+    exit_with_parent()
+    _prepare(config)
 
 
 def _iterate_games(config: ExpertConfig, workers: int) -> Iterator[dict[str, np.ndarray]]:
@@ -240,11 +243,13 @@ def _iterate_games(config: ExpertConfig, workers: int) -> Iterator[dict[str, np.
         (config, index, seeds) for index, seeds in enumerate(game_seeds(config.seed, config.games))
     ]
     if workers == 1:
-        _warm_up(config)
+        _prepare(config)
         for job in jobs:
             yield play_expert_game(*job)
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up, initargs=(config,)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(config,)
+    ) as pool:
         yield from pool.map(_play_star, jobs)
 
 

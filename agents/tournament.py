@@ -38,6 +38,7 @@ from typing import Any, NamedTuple, Protocol, TextIO
 
 import numpy as np
 
+from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
@@ -433,47 +434,6 @@ def set_move_seconds(agent: Any, seconds: float) -> bool:
     return False
 
 
-def _first_decision(game: Game, opening: str) -> tuple[Any, bool]:
-    state = game.from_text(opening)
-    generator = np.random.default_rng(0)
-    while game.current_player(state) == CHANCE:
-        state = game.apply(state, sample_chance_outcome(game, state, generator))
-    return state, game.current_player(state) != TERMINAL
-
-
-def _untimed_spec(spec: str) -> str:
-    """``spec`` with a small fixed budget instead of a time limit, for warming up: a search
-    limited by time can end before its first iteration while it compiles."""
-    kind, options = parse_spec(spec)
-    names = {p.name for p in agent_parameters(kind)}
-    if "seconds" not in names:
-        return spec
-    options = {k: v for k, v in options.items() if k != "seconds"}
-    if "iterations" in names:
-        options["iterations"] = "32"
-    elif "depth" in names:
-        options["depth"] = "1"
-    else:
-        return spec
-    return kind + ":" + ",".join(f"{k}={v}" for k, v in options.items())
-
-
-def _warm_up(game: Game, agent: Any, state: Any, decisions: int = 2) -> None:
-    """Let ``agent`` play ``decisions`` untimed moves (both sides) from ``state``, following the
-    game as in a real one, so the paths of a later move (e.g. tree reuse) compile too."""
-    agent.restart(state)
-    for _ in range(decisions):
-        while game.current_player(state) == CHANCE:
-            outcomes, _ = game.chance_outcomes(state)
-            state = game.apply(state, int(outcomes[0]))
-            agent.inform(int(outcomes[0]))
-        if game.current_player(state) == TERMINAL:
-            return
-        action = int(agent.act_state(game, state))
-        state = game.apply(state, action)
-        agent.inform(action)
-
-
 def prepare_agents(
     rules: GameRules, specs: Iterable[str], opening: str | None = None, out: TextIO | None = None
 ) -> None:
@@ -485,7 +445,7 @@ def prepare_agents(
     fresh agents of each game start at full speed.
     """
     game = make_game(rules.game)
-    state, playable = _first_decision(game, opening or game.to_text(game.initial_state()))
+    state = first_decision(game, opening)
     for spec in specs:
         if out is not None:
             print(
@@ -493,10 +453,7 @@ def prepare_agents(
                 file=out,
                 flush=True,
             )
-        agent = make_agent(_untimed_spec(spec), seed=0)
-        agent.prepare(game)
-        if playable:
-            _warm_up(game, agent, state)
+        prepare_spec(game, spec, state)
 
 
 def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:

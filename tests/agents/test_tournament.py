@@ -9,6 +9,7 @@ import pytest
 
 from agents import tournament as t
 from agents.cli import main
+from agents.preparation import untimed_spec
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import make_game
 from mcts_envs.records import game_identity, read_records, replay_states
@@ -167,9 +168,9 @@ def test_a_clock_gives_time_aware_agents_a_budget_per_move():
     assert t.set_move_seconds(agent, 0.05) and agent.settings.seconds == 0.05
     assert not t.set_move_seconds(t.build_agent("random", 1, rules.time), 0.05)
     # warming up never runs against a clock (a timed search can end while it compiles)
-    assert t._untimed_spec("mcts:seconds=0.5,c=1") == "mcts:c=1,iterations=32"
-    assert t._untimed_spec("alphabeta") == "alphabeta:depth=1"
-    assert t._untimed_spec("minimax2") == "minimax2"
+    assert untimed_spec("mcts:seconds=0.5,c=1") == "mcts:c=1,iterations=32"
+    assert untimed_spec("alphabeta") == "alphabeta:depth=1"
+    assert untimed_spec("minimax2") == "minimax2"
     assert t.parse_clock("60+0.5") == (60.0, 0.5)
     for bad in ("0+1", "x", "5+-1"):
         with pytest.raises(InvalidOptionError, match="BASE"):
