@@ -34,7 +34,7 @@ from agents.mcts.search import LEAF_EXTERNAL
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.seeding import check_seed
 
 #: Upper bounds of the numeric options (see :func:`agents.base.check_number`).
@@ -320,8 +320,7 @@ class MCTSAgent(ForwardModelAgent):
         searched = 0
         while searched < 2 and game.current_player(state) != TERMINAL:
             if game.current_player(state) == CHANCE:
-                outcomes, probabilities = game.chance_outcomes(state)
-                action = int(generator.choice(outcomes, p=probabilities))
+                action = sample_chance_outcome(game, state, generator)
             else:
                 action = probe.act_state(game, state)
                 searched += 1
