@@ -40,7 +40,6 @@ def main(argv: list[str] | None = None) -> None:
         argv,
         full_games=6,
         quick_games=2,
-        agent_modules=("experiments.warm",),  # one untimed search first: see its docstring
     )
     out, settings = experiment.out, experiment.settings
     series = build_series(experiment.args.quick)

@@ -15,9 +15,8 @@ against ``oliver:depth=8,seconds=T``, iterative deepening inside the budget):
 
 MCTS runs with ``win_check=false``: on Tantrix the package's immediate-win / block check runs
 before the search and can use up a small budget by itself (at 0.1 s the first decision ends with
-"the search ended before expanding the root"), so it is switched off for every point alike. Each playing process also makes two untimed MCTS
-decisions first (:mod:`experiments.tantrix_warmup`): otherwise the first timed decision can spend
-a 0.05 s budget loading the compiled search and stop before expanding the root.
+"the search ended before expanding the root"), so it is switched off for every point alike. Each playing process prepares its agents untimed first
+(:func:`agents.tournament.prepare_agents`), as every tournament does.
 
 Games are played with the tournament tools (:mod:`agents.tournament`): one gauntlet per time
 (the bot against the MCTS specs of that time), in colour-swapped game pairs that share their
@@ -49,7 +48,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents.ratings import score_interval, tally
-from agents.spec import import_agent_module
 from agents.tournament import (
     GameRules,
     make_backend,
@@ -62,8 +60,6 @@ from mcts_envs.records import read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "experiments" / "results" / "tantrix"
-#: Imported first in every process that plays (loads MCTS's compiled search untimed).
-WARM_UP_MODULE = "experiments.tantrix_warmup"
 C_VALUES = (0.0, 0.35, 0.5, 0.75, 1.0)
 #: The report's figures, for the table and the charts (340 games, up to 6 s per move).
 REPORT_CLAIM = "68.2% vs GoodBot, 71.8% vs Oliver over 340 games at up to 6 s/move, c = 0.5"
@@ -102,12 +98,10 @@ def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> l
     path = settings.out_dir / f"games_T{seconds}.jsonl"
     opening = plan.tasks[0].opening
     if settings.workers == 1:
-        import_agent_module(WARM_UP_MODULE)
         prepare_agents(rules, plan.specs, opening, out=sys.stderr)
         backend = make_backend("local", 1, plan.specs, opening)
     else:
-        modules = [WARM_UP_MODULE]
-        backend = make_backend("process", settings.workers, plan.specs, opening, None, modules)
+        backend = make_backend("process", settings.workers, plan.specs, opening)
     done = [0]
     total = len(plan.tasks)
 

@@ -82,8 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         argv,
         full_games=20,
         quick_games=2,
-        # experiments.warm: one untimed search first (see its docstring)
-        agent_modules=("experiments.openspiel_agent", "experiments.warm"),
+        agent_modules=("experiments.openspiel_agent",),
         add_arguments=_add_arguments,
     )
     args, out, settings = experiment.args, experiment.out, experiment.settings
