@@ -67,6 +67,8 @@ class Config(NamedTuple):
     eval_simulations: int
     mistake_positions: int | None
     max_iterations: int | None
+    checkpoint_dir: str | None = None
+    checkpoint_minutes: float = 5.0
 
 
 # -- the network ------------------------------------------------------------------------------
@@ -96,8 +98,10 @@ def build_net(game_name: str, hidden: int) -> Net:
     return Net(int(np.prod(observation.shape)), game.info.num_actions, hidden)
 
 
-def save_net(net: Net, game_name: str, hidden: int, path: Path) -> None:
-    torch.save({"game": game_name, "hidden": hidden, "state": net.state_dict()}, path)
+def save_net(net: Net, game_name: str, hidden: int, path: Path, **facts: float) -> None:
+    """Write the weights with what :func:`load_net` needs (and ``facts``, e.g. the minutes and
+    games of training behind a checkpoint)."""
+    torch.save({"game": game_name, "hidden": hidden, "state": net.state_dict(), **facts}, path)
 
 
 def load_net(path: str) -> Net:
@@ -309,6 +313,42 @@ def match_summary(match, games: int) -> str:
 # -- the loop ---------------------------------------------------------------------------------
 
 
+class Checkpoints:
+    """Saves the network every ``config.checkpoint_minutes`` of training (and at 0 and at the
+    end) as ``checkpoint_NN.pt`` in ``config.checkpoint_dir`` (nothing without a folder); a
+    file appears whole (written aside, then renamed), so another process can watch the folder."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.folder = None if config.checkpoint_dir is None else Path(config.checkpoint_dir)
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+        self.last = -1.0
+
+    def maybe_save(
+        self, net: Net, seconds: float, iterations: int, games: int, final: bool = False
+    ) -> None:
+        if self.folder is None or seconds == self.last:
+            return
+        due = self.count * self.config.checkpoint_minutes * 60.0
+        if not final and seconds < due:
+            return
+        path = self.folder / f"checkpoint_{self.count:02d}.pt"
+        partial = path.with_suffix(".part")
+        save_net(
+            net, self.config.game, self.config.hidden, partial,
+            minutes=seconds / 60.0, iterations=iterations, games=games,
+        )  # fmt: skip
+        partial.replace(path)
+        print(
+            f"checkpoint {path.name}: {seconds / 60:.1f} min, {iterations} iterations, "
+            f"{games} games", flush=True,
+        )  # fmt: skip
+        self.count += 1
+        self.last = seconds
+
+
 def run(config: Config) -> tuple[list[str], dict]:
     """Self-play and training for ``config.minutes`` (or ``max_iterations``), then evaluation."""
     torch.manual_seed(config.seed)
@@ -330,6 +370,8 @@ def run(config: Config) -> tuple[list[str], dict]:
     budget = config.minutes * 60.0
     iteration, games_played, loss = 0, 0, float("nan")
     bar = tqdm(total=round(budget), unit="s", desc="self-play + training")
+    checkpoints = Checkpoints(config)
+    checkpoints.maybe_save(net, 0.0, iteration, games_played)
     while time.perf_counter() - start < budget:
         if config.max_iterations is not None and iteration >= config.max_iterations:
             break
@@ -343,8 +385,10 @@ def run(config: Config) -> tuple[list[str], dict]:
         bar.set_postfix(
             iteration=iteration, games=games_played, loss=f"{loss:.3f}", buffer=buffer.size
         )
+        checkpoints.maybe_save(net, time.perf_counter() - start, iteration, games_played)
     bar.close()
     seconds = time.perf_counter() - start
+    checkpoints.maybe_save(net, seconds, iteration, games_played, final=True)
     stats = evaluator.stats()
     lines = [
         f"game {config.game}, seed {config.seed}: {iteration} iterations, {games_played} self-play "
@@ -353,8 +397,11 @@ def run(config: Config) -> tuple[list[str], dict]:
         f"evaluator: {stats.calls} calls, {stats.positions} positions, mean batch "
         f"{stats.mean_batch:.2f}",
     ]
-    with tempfile.TemporaryDirectory() as folder:
-        more, figures = evaluate(net, config, Path(folder))
+    if config.eval_games == 0:
+        more, figures = [], {}
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            more, figures = evaluate(net, config, Path(folder))
     figures["iterations"], figures["games"], figures["seconds"] = iteration, games_played, seconds
     return lines + more, figures
 
@@ -365,12 +412,21 @@ def parse_config(argv: list[str] | None = None) -> Config:
     parser.add_argument("--minutes", type=float, default=10.0, help="self-play + training time")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--simulations", type=int, default=None, help="PUCT simulations per move")
-    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument(
+        "--eval-games", type=int, default=100, help="arena games at the end (0: no evaluation)"
+    )
+    parser.add_argument("--checkpoint-dir", default=None, help="save checkpoints here")
+    parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument("--quick", action="store_true", help="a tiny smoke run (seconds)")
     args = parser.parse_args(argv)
     tictactoe = args.game == "tictactoe"
     if args.quick:
-        return Config(args.game, args.minutes, args.seed, 8, 2, 4, 32, 2000, 2, 32, 2, 4, 40, 1)
+        return Config(
+            *(args.game, args.minutes, args.seed, 8, 2, 4, 32, 2000, 2, 32),
+            *(2 if args.eval_games else 0, 4, 40, 1),
+            checkpoint_dir=args.checkpoint_dir,
+            checkpoint_minutes=args.checkpoint_minutes,
+        )
     simulations = args.simulations or (64 if tictactoe else 200)
     return Config(
         game=args.game,
@@ -387,6 +443,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
         eval_simulations=simulations,
         mistake_positions=None,
         max_iterations=None,
+        checkpoint_dir=args.checkpoint_dir,
+        checkpoint_minutes=args.checkpoint_minutes,
     )
 
 
