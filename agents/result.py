@@ -40,6 +40,12 @@ class SearchResult:
         solved: whether ``value`` is exact (proven by the solver or searched to the end).
         reused: MCTS: whether the search continued a tree kept from earlier moves.
         immediate: MCTS: whether an immediately winning move was played without a search.
+        evaluator_calls: MCTS with an ``evaluator`` (PUCT): the batched evaluator calls this
+            search made, summed over root-parallel workers (0 without an evaluator, and for an
+            immediate win).
+        evaluated_leaves: the leaves those calls evaluated (the sum of their batch sizes; at
+            most ``batch_size`` per call, fewer when a batch meets terminal or proven leaves
+            or the budget ends). :attr:`mean_batch` is their ratio.
     """
 
     action: int
@@ -57,6 +63,14 @@ class SearchResult:
     solved: bool = False
     reused: bool = False
     immediate: bool = False
+    evaluator_calls: int = 0
+    evaluated_leaves: int = 0
+
+    @property
+    def mean_batch(self) -> float:
+        """``evaluated_leaves / evaluator_calls``: the mean leaves per evaluator call (0 without
+        calls)."""
+        return self.evaluated_leaves / self.evaluator_calls if self.evaluator_calls else 0.0
 
     def policy(self, num_actions: int) -> np.ndarray:
         """The dense ``float64[num_actions]`` distribution (``probabilities`` scattered), or

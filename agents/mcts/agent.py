@@ -4,6 +4,7 @@ checks, the search result."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -20,6 +21,7 @@ from agents.base import (
     game_and_state,
     search_buffer_size,
 )
+from agents.mcts.counting import CountingEvaluator, counts_of
 from agents.mcts.driver import (
     GROWTH_SECONDS_PER_NODE,
     SearchSettings,
@@ -267,12 +269,19 @@ class MCTSAgent(ForwardModelAgent):
                 )
             if 0 < int(safe[:count].sum()) < count:
                 allowed = actions[:count][safe[:count] == 1].copy()
+        settings = self.settings
+        if settings.evaluator is not None:  # a fresh count of evaluator calls per search
+            settings = dataclasses.replace(
+                settings, evaluator=CountingEvaluator(settings.evaluator)
+            )
         if self._parallel is not None:
-            summary = self._parallel.search(game, state, self.settings, seed, allowed)
+            summary = self._parallel.search(game, state, settings, seed, allowed)
+            calls, leaves = self._parallel.evaluator_counts
             reused = False
         else:
             tree, reused = self._tree_for(game, state, deadline)
-            summary = run_search(game, tree, state, self.settings, seed, allowed, deadline)
+            summary = run_search(game, tree, state, settings, seed, allowed, deadline)
+            calls, leaves = counts_of(settings.evaluator)
         index, probs, value = choose(summary, self.final, self.settings.solver)
         children = summary.children
         means = np.full(len(children.visits), np.nan)
@@ -292,6 +301,8 @@ class MCTSAgent(ForwardModelAgent):
                 nodes=summary.nodes,
                 solved=summary.root_proven != UNPROVEN,
                 reused=reused,
+                evaluator_calls=calls,
+                evaluated_leaves=leaves,
             ),
             start,
         )

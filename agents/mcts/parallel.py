@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from agents.base import decision_state
+from agents.mcts.counting import counts_of
 from agents.mcts.driver import SearchSettings, initial_capacity, run_search
 from agents.mcts.final import RootChildren, RootSummary
 from agents.mcts.tree import UNPROVEN, Tree
@@ -27,9 +28,12 @@ def worker_seeds(seed: int, workers: int) -> list[int]:
 
 def search_in_worker(
     game, state: np.ndarray, settings: SearchSettings, seed: int, allowed: np.ndarray | None
-) -> RootSummary:
-    """Run one search on a fresh tree (the function each worker process executes)."""
-    return run_search(game, Tree(initial_capacity(game, settings)), state, settings, seed, allowed)
+) -> tuple[RootSummary, tuple[int, int]]:
+    """Run one search on a fresh tree (the function each worker process executes); returns its
+    summary and the ``(calls, leaves)`` of its evaluator (see :mod:`agents.mcts.counting`)."""
+    tree = Tree(initial_capacity(game, settings))
+    summary = run_search(game, tree, state, settings, seed, allowed)
+    return summary, counts_of(settings.evaluator)
 
 
 def merge(results: list[RootSummary]) -> RootSummary:
@@ -64,6 +68,8 @@ class RootParallel:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        #: ``(calls, leaves)`` of the evaluator, summed over the workers of the last search.
+        self.evaluator_counts = (0, 0)
 
     def search(
         self, game, state: np.ndarray, settings: SearchSettings, seed: int, allowed=None
@@ -76,7 +82,12 @@ class RootParallel:
         futures = [
             self._pool.submit(search_in_worker, game, state, settings, s, allowed) for s in seeds
         ]
-        return merge([future.result() for future in futures])
+        results = [future.result() for future in futures]
+        self.evaluator_counts = (
+            sum(counts[0] for _, counts in results),
+            sum(counts[1] for _, counts in results),
+        )
+        return merge([summary for summary, _ in results])
 
     def prepare(self, game, settings: SearchSettings) -> None:
         """Start the workers and have each compile (or load) the search for ``game``."""

@@ -367,6 +367,55 @@ def test_puct_with_an_evaluator_finds_the_tactic(text):
     assert sum(shape[0] for shape, _ in evaluator.batches) > 8
 
 
+class FileRecordingEvaluator:
+    """Uniform priors and value 0; appends each batch size to a file (a record that survives
+    worker processes)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __call__(self, observations, masks):
+        with open(self.path, "a") as out:
+            out.write(f"{len(observations)}\n")
+        return np.ones(masks.shape, np.float32), np.zeros(len(masks))
+
+
+def test_search_result_reports_this_searchs_evaluator_calls_and_leaves():
+    evaluator = CountingEvaluator(ULTIMATE)
+    agent = MCTSAgent(seed=4, iterations=300, evaluator=evaluator, batch_size=8)
+    state = ULTIMATE.initial_state()
+    for _ in range(2):  # the second search reuses the tree: counts are this search's only
+        seen = len(evaluator.batches)
+        result = agent.search(ULTIMATE, state)
+        sizes = [shape[0] for shape, _ in evaluator.batches[seen:]]
+        assert result.evaluator_calls == len(sizes) > 0
+        assert result.evaluated_leaves == sum(sizes)
+        assert result.mean_batch == pytest.approx(sum(sizes) / len(sizes))
+        assert max(sizes) <= 8 and result.evaluated_leaves <= result.simulations
+        agent.inform(result.action)
+        state = ULTIMATE.apply(state, result.action)
+    assert agent.settings.evaluator is evaluator  # the agent keeps the user's evaluator
+    # Without an evaluator, and for an immediate win, there is nothing to count.
+    plain = MCTSAgent(seed=4, iterations=100).search(ULTIMATE, ULTIMATE.initial_state())
+    assert (plain.evaluator_calls, plain.evaluated_leaves, plain.mean_batch) == (0, 0, 0.0)
+    win = agent.search(TICTACTOE, TICTACTOE.from_text("xx./oo./... x"))
+    assert win.immediate and (win.evaluator_calls, win.evaluated_leaves) == (0, 0)
+
+
+def test_root_parallel_search_sums_the_workers_evaluator_calls(tmp_path):
+    log = tmp_path / "batches.txt"
+    agent = MCTSAgent(
+        seed=6, iterations=200, workers=2, evaluator=FileRecordingEvaluator(log), batch_size=4
+    )
+    try:
+        result = agent.search(TICTACTOE, TICTACTOE.initial_state())
+    finally:
+        agent.close()
+    sizes = [int(line) for line in log.read_text().split()]
+    assert result.evaluator_calls == len(sizes) > 0
+    assert result.evaluated_leaves == sum(sizes)
+
+
 def test_puct_root_noise_changes_the_search_but_stays_seeded():
     state = ULTIMATE.initial_state()
 

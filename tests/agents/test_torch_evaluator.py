@@ -109,6 +109,7 @@ def test_puct_search_with_the_evaluator_counts_batches(game_name):
     assert 0 < stats.positions <= result.simulations
     assert stats.max_batch <= 8 and stats.calls >= stats.positions / 8
     assert sum(size * calls for size, calls in stats.batch_sizes.items()) == stats.positions
+    assert (result.evaluator_calls, result.evaluated_leaves) == (stats.calls, stats.positions)
     # The same seed gives the same search.
     again = MCTSAgent(
         iterations=64, evaluator=TorchEvaluator(evaluator.model), batch_size=8, seed=3

@@ -1,0 +1,40 @@
+"""Counting the evaluator calls of one search (for :class:`~agents.result.SearchResult`).
+
+The MCTS agent wraps its evaluator in a fresh :class:`CountingEvaluator` for every search, so
+the search result can say how many batched calls the search made and how many leaves they
+held, whatever the evaluator is (a :class:`~agents.torch_evaluator.TorchEvaluator`, a plain
+function). Root-parallel workers count their own calls and return them with their summaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class CountingEvaluator:
+    """``evaluator`` with a count of its calls and of the leaves (rows) they carried.
+
+    Attributes:
+        evaluator: the wrapped ``(observations, masks) -> (priors, values)`` callable.
+        calls: calls so far.
+        leaves: rows of observations passed so far (the sum of the batch sizes).
+    """
+
+    def __init__(self, evaluator: Callable[..., Any]) -> None:
+        self.evaluator = evaluator
+        self.calls = 0
+        self.leaves = 0
+
+    def __call__(self, observations: Any, masks: Any) -> Any:
+        """Count the batch, then evaluate it with the wrapped evaluator."""
+        self.calls += 1
+        self.leaves += len(observations)
+        return self.evaluator(observations, masks)
+
+
+def counts_of(evaluator: Any) -> tuple[int, int]:
+    """``(calls, leaves)`` of a :class:`CountingEvaluator`, ``(0, 0)`` for anything else."""
+    if isinstance(evaluator, CountingEvaluator):
+        return evaluator.calls, evaluator.leaves
+    return 0, 0
