@@ -10,7 +10,8 @@ becomes PUCT with the network's priors and values at the leaves::
     evaluator = TorchEvaluator(model)               # model(x) -> (logits, values)
     agent = MCTSAgent(iterations=200, evaluator=evaluator, batch_size=8, seed=0)
     result = agent.search(env)                      # visits, root value, ...
-    print(evaluator.stats())                        # calls, positions, batch sizes
+    result.evaluator_calls, result.evaluated_leaves, result.mean_batch  # this search
+    print(evaluator.stats())                        # running totals, batch histogram
 
 The model takes a ``float32`` tensor ``[B, *observation_shape]`` (the game's observations from
 the view of the player to move, stacked) and returns ``(logits [B, num_actions], values [B] or
@@ -19,9 +20,11 @@ the softmax of the logits over the legal actions only. Evaluation runs on the CP
 ``torch.inference_mode()``, with the model switched to ``eval()`` for the call and put back in
 the mode it was in, so one model can be trained between searches.
 
-The evaluator counts its calls and the batch sizes it saw (:meth:`TorchEvaluator.stats`):
-:class:`~agents.result.SearchResult` has no field for evaluator statistics, so they live here;
-:meth:`TorchEvaluator.reset_stats` starts a new count (e.g. per search).
+Each search reports its own evaluator calls and leaves in its result
+(:attr:`~agents.result.SearchResult.evaluator_calls`, ``evaluated_leaves``, ``mean_batch``).
+The evaluator also keeps running totals across searches, with the histogram of batch sizes and
+the time spent in the network (:meth:`TorchEvaluator.stats`; :meth:`TorchEvaluator.reset_stats`
+starts a new count).
 """
 
 from __future__ import annotations

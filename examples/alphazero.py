@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -69,6 +70,10 @@ class Config(NamedTuple):
     max_iterations: int | None
     checkpoint_dir: str | None = None
     checkpoint_minutes: float = 5.0
+    learning_rate: float = 1e-3
+    leaf_batch: int = 8
+    check_seconds: float | None = None
+    stop_when_perfect: bool = False
 
 
 # -- the network ------------------------------------------------------------------------------
@@ -313,6 +318,51 @@ def match_summary(match, games: int) -> str:
 # -- the loop ---------------------------------------------------------------------------------
 
 
+class NetworkCheck:
+    """The network alone (greedy on its priors, no search) against the exact solver's labels,
+    every ``config.check_seconds`` of training: cheap (one batched forward pass over the 4,520
+    Tic-Tac-Toe positions), so training can stop as soon as the network itself plays perfectly.
+    Games without a shipped solution are not checked."""
+
+    def __init__(self, config: Config) -> None:
+        self.every = float(config.check_seconds or 0.0)
+        solved = shipped_solution(make_game(config.game))
+        self.labels = None if solved is None else exact_labels(solved)
+        self.positions = 0 if self.labels is None else len(self.labels)
+        self.next = self.every
+        self.cpu_start = time.process_time()
+        self.rows: list[dict] = []
+        if self.labels is not None:
+            game = make_game(config.game)
+            self.observations = np.stack(
+                [game.observation(s, game.current_player(s)) for s in self.labels.states]
+            ).astype(np.float32)
+            self.masks = np.stack([game.action_mask(s) for s in self.labels.states]) != 0
+            self.keys = {s.tobytes(): row for row, s in enumerate(self.labels.states)}
+
+    def due(self, seconds: float) -> bool:
+        return self.labels is not None and seconds >= self.next
+
+    def run(self, net: Net, seconds: float, games: int) -> int:
+        """Count the network's mistakes now (and schedule the next check)."""
+        self.next = seconds + self.every
+        priors, _ = TorchEvaluator(net)(self.observations, self.masks)
+
+        def decide(game, state):
+            return priors[self.keys[state.tobytes()]]
+
+        report = mistake_rate(self.labels, decide)
+        self.rows.append(
+            {
+                "seconds": round(seconds, 1),
+                "cpu_seconds": round(time.process_time() - self.cpu_start, 1),
+                "games": games,
+                "mistakes": report.mistakes,
+            }
+        )
+        return report.mistakes
+
+
 class Checkpoints:
     """Saves the network every ``config.checkpoint_minutes`` of training (and at 0 and at the
     end) as ``checkpoint_NN.pt`` in ``config.checkpoint_dir`` (nothing without a folder); a
@@ -357,16 +407,23 @@ def run(config: Config) -> tuple[list[str], dict]:
     game = make_game(config.game)
     symmetries = game_symmetries(config.game)
     net = build_net(config.game, config.hidden)
-    optimiser = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    optimiser = torch.optim.Adam(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     observation_shape = game.observation(game.initial_state(), 0).shape
     buffer = ReplayBuffer(config.buffer_size, observation_shape, game.info.num_actions)
     evaluator = TorchEvaluator(net.eval())
     agent = MCTSAgent(
-        seed=config.seed, iterations=config.simulations, evaluator=evaluator, reuse_tree=False
+        seed=config.seed,
+        iterations=config.simulations,
+        evaluator=evaluator,
+        reuse_tree=False,
+        batch_size=config.leaf_batch,
     )
     print(f"{config.game}: compiling the PUCT search (first run: up to a minute)...", flush=True)
     agent.prepare(game)
-    start = time.perf_counter()
+    check = NetworkCheck(config) if config.check_seconds else None
+    start, cpu_start = time.perf_counter(), time.process_time()
+    if check is not None:
+        check.cpu_start = cpu_start
     budget = config.minutes * 60.0
     iteration, games_played, loss = 0, 0, float("nan")
     bar = tqdm(total=round(budget), unit="s", desc="self-play + training")
@@ -386,14 +443,25 @@ def run(config: Config) -> tuple[list[str], dict]:
             iteration=iteration, games=games_played, loss=f"{loss:.3f}", buffer=buffer.size
         )
         checkpoints.maybe_save(net, time.perf_counter() - start, iteration, games_played)
+        if check is not None and check.due(time.perf_counter() - start):
+            mistakes = check.run(net, time.perf_counter() - start, games_played)
+            bar.write(
+                f"{check.rows[-1]['seconds']:6.0f} s ({check.rows[-1]['cpu_seconds']:.0f} s of "
+                f"CPU), {games_played} games: network alone "
+                f"{mistakes} mistakes in {check.positions} positions"
+            )
+            if config.stop_when_perfect and mistakes == 0:
+                break
     bar.close()
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     checkpoints.maybe_save(net, seconds, iteration, games_played, final=True)
     stats = evaluator.stats()
     lines = [
         f"game {config.game}, seed {config.seed}: {iteration} iterations, {games_played} self-play "
         f"games, {config.simulations} simulations per move, {seconds / 60:.1f} min of self-play "
-        f"and training, final loss {loss:.3f}",
+        f"and training ({cpu_seconds / 60:.1f} min of CPU, load average "
+        f"{os.getloadavg()[0]:.1f}), final loss {loss:.3f}",
         f"evaluator: {stats.calls} calls, {stats.positions} positions, mean batch "
         f"{stats.mean_batch:.2f}",
     ]
@@ -403,6 +471,8 @@ def run(config: Config) -> tuple[list[str], dict]:
         with tempfile.TemporaryDirectory() as folder:
             more, figures = evaluate(net, config, Path(folder))
     figures["iterations"], figures["games"], figures["seconds"] = iteration, games_played, seconds
+    figures["cpu_seconds"] = cpu_seconds
+    figures["checks"] = [] if check is None else check.rows
     return lines + more, figures
 
 
@@ -417,6 +487,20 @@ def parse_config(argv: list[str] | None = None) -> Config:
     )
     parser.add_argument("--checkpoint-dir", default=None, help="save checkpoints here")
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    parser.add_argument("--learning-rate", type=float, default=None)
+    parser.add_argument("--leaf-batch", type=int, default=None, help="leaves per network call")
+    parser.add_argument("--train-steps", type=int, default=None, help="Adam steps per iteration")
+    parser.add_argument(
+        "--check-seconds",
+        type=float,
+        default=None,
+        help="Tic-Tac-Toe: count the network's mistakes against the exact solver this often",
+    )
+    parser.add_argument(
+        "--stop-when-perfect",
+        action="store_true",
+        help="end training once the network alone makes no mistake (with --check-seconds)",
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny smoke run (seconds)")
     args = parser.parse_args(argv)
     tictactoe = args.game == "tictactoe"
@@ -426,6 +510,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
             *(2 if args.eval_games else 0, 4, 40, 1),
             checkpoint_dir=args.checkpoint_dir,
             checkpoint_minutes=args.checkpoint_minutes,
+            check_seconds=args.check_seconds,
         )
     simulations = args.simulations or (64 if tictactoe else 200)
     return Config(
@@ -434,7 +519,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
         seed=args.seed,
         simulations=simulations,
         games_per_iteration=8 if tictactoe else 4,
-        train_steps=40 if tictactoe else 100,
+        train_steps=args.train_steps or (40 if tictactoe else 100),
         batch_size=128,
         buffer_size=40_000 if tictactoe else 200_000,
         temperature_moves=4 if tictactoe else 12,
@@ -445,6 +530,10 @@ def parse_config(argv: list[str] | None = None) -> Config:
         max_iterations=None,
         checkpoint_dir=args.checkpoint_dir,
         checkpoint_minutes=args.checkpoint_minutes,
+        learning_rate=args.learning_rate or 1e-3,
+        leaf_batch=args.leaf_batch or 8,
+        check_seconds=args.check_seconds,
+        stop_when_perfect=args.stop_when_perfect,
     )
 
 
