@@ -60,3 +60,22 @@ def test_uttt_openspiel_quick(tmp_path):
     records, summary = outputs(tmp_path, "winrate")
     assert len(records) == 2 and all(r["termination"] == "end" for r in records)
     assert summary["calibration"][0]["simulations"] >= 1
+
+
+@pytest.mark.slow  # a training child process, compiles PUCT twice: about a minute
+def test_alphazero_uttt_curve_quick(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    from experiments.alphazero_uttt_curve import main
+
+    curve = main(["--quick", "--out", str(tmp_path)])
+    anchors = [r for path in (tmp_path / "games").glob("anchors.jsonl") for r in read_records(path)]
+    assert len(anchors) == 2  # the anchors' round robin: one pairing, one game pair
+    rows = curve["checkpoints"]
+    assert [row["label"][:5] for row in rows] == ["net00", "net01"]  # start and end of training
+    for row in rows:
+        games = sum(sum(v[k] for k in ("wins", "draws", "losses")) for v in row["against"].values())
+        assert games == 4  # two anchors, one game pair each
+    assert curve["anchors"]["mcts:iterations=4"]["elo"] == 0.0
+    assert (tmp_path / "curve.png").stat().st_size > 5000
+    assert "Bradley-Terry" in (tmp_path / "ratings.txt").read_text()
