@@ -374,13 +374,13 @@ class Checkpoints:
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
         self.count = 0
-        self.last = -1.0
+        self.last = -1  # iterations at the last checkpoint
 
     def maybe_save(
         self, net: Net, seconds: float, iterations: int, games: int, final: bool = False
     ) -> None:
-        if self.folder is None or seconds == self.last:
-            return
+        if self.folder is None or iterations == self.last:
+            return  # nothing trained since the last checkpoint
         due = self.count * self.config.checkpoint_minutes * 60.0
         if not final and seconds < due:
             return
@@ -396,7 +396,7 @@ class Checkpoints:
             f"{games} games", flush=True,
         )  # fmt: skip
         self.count += 1
-        self.last = seconds
+        self.last = iterations
 
 
 def run(config: Config) -> tuple[list[str], dict]:

@@ -159,6 +159,11 @@ def plot(curve: dict, path: Path, title: str) -> None:
     lower = [max(r["elo"] - clip(r["elo_95"][0], r["elo"] - 400), 0.0) for r in rows]
     upper = [max(clip(r["elo_95"][1], r["elo"] + 400) - r["elo"], 0.0) for r in rows]
     axes.errorbar(minutes, elo, yerr=[lower, upper], fmt="o-", capsize=4, label="AlphaZero net")
+    for row in rows:
+        axes.annotate(
+            f"{row['self_play_games']} g", (row["minutes"], row["elo"]),
+            textcoords="offset points", xytext=(5, -10), fontsize=7, color="tab:blue",
+        )  # fmt: skip
     for name, anchor in curve["anchors"].items():
         if math.isfinite(anchor["elo"]):
             axes.axhline(anchor["elo"], color="grey", ls=":", lw=1)
@@ -176,6 +181,15 @@ def plot(curve: dict, path: Path, title: str) -> None:
     pyplot.close(figure)
 
 
+def curve_title(curve: dict) -> str:
+    settings = curve["settings"]
+    return (
+        f"Ultimate Tic-Tac-Toe, AlphaZero-style: PUCT {settings['simulations']} sims, seed "
+        f"{settings['seed']}\nvs MCTS anchors, {settings['games_per_pair']} games per pairing "
+        "(g: self-play games behind the checkpoint)"
+    )
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=40.0, help="self-play + training time")
@@ -187,7 +201,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--bootstrap", type=int, default=500)
     parser.add_argument("--out", type=Path, default=ROOT / "experiments/results/alphazero_uttt")
     parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--plot-only", action="store_true", help="redraw curve.png from curve.json")
     args = parser.parse_args(argv)
+    if args.plot_only:
+        curve = json.loads((args.out / "curve.json").read_text())
+        plot(curve, args.out / "curve.png", curve_title(curve))
+        return curve
     if args.quick:
         args.minutes, args.checkpoint_minutes, args.simulations = 0.3, 0.15, 8
         args.anchors, args.games_per_pair, args.bootstrap = "4,16", 2, 20
@@ -260,11 +279,7 @@ def main(argv: list[str] | None = None) -> dict:
     curve["machine"] = machine(start_load)
     (out / "ratings.txt").write_text(text + "\n")
     (out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n")
-    title = (
-        f"Ultimate Tic-Tac-Toe, AlphaZero-style (PUCT {args.simulations} sims, seed {args.seed}) "
-        f"vs MCTS anchors, {args.games_per_pair} games per pairing"
-    )
-    plot(curve, out / "curve.png", title)
+    plot(curve, out / "curve.png", curve_title(curve))
     print(text, flush=True)
     for row in curve["checkpoints"]:
         low, high = row["elo_95"]
