@@ -487,6 +487,9 @@ def parse_config(argv: list[str] | None = None) -> Config:
     )
     parser.add_argument("--checkpoint-dir", default=None, help="save checkpoints here")
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    parser.add_argument(
+        "--temperature-moves", type=int, default=None, help="moves drawn from the visits"
+    )
     parser.add_argument("--learning-rate", type=float, default=None)
     parser.add_argument("--leaf-batch", type=int, default=None, help="leaves per network call")
     parser.add_argument("--train-steps", type=int, default=None, help="Adam steps per iteration")
@@ -522,7 +525,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
         train_steps=args.train_steps or (80 if tictactoe else 100),
         batch_size=128,
         buffer_size=40_000 if tictactoe else 200_000,
-        temperature_moves=4 if tictactoe else 12,
+        temperature_moves=args.temperature_moves or (4 if tictactoe else 12),
         hidden=128 if tictactoe else 256,
         eval_games=args.eval_games,
         eval_simulations=simulations,
