@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 import threading
 import time
 from typing import Any, NamedTuple, TextIO
@@ -62,6 +63,8 @@ INFO_INTERVAL = 0.5
 MOVES_TO_GO = 25
 #: Most moves of a ``pv``.
 MAX_PV = 12
+#: Seconds a thread waits for the GIL before asking for it while the engine serves (see serve).
+SWITCH_INTERVAL = 0.001
 ENGINE_NAME = "mcts-envs"
 ENGINE_AUTHOR = "mcts-envs developers"
 
@@ -586,13 +589,23 @@ def _deepest(kind: str) -> int:
 
 def serve(spec: str, keys: TextIO, out: TextIO, seed: int = 0) -> int:
     """Run a UAI engine on ``keys`` (commands) and ``out`` (replies) until ``quit`` or the end of
-    input; returns 0."""
+    input; returns 0.
+
+    While it runs, the interpreter's thread switch interval is :data:`SWITCH_INTERVAL` (restored
+    afterwards): a command arriving while MCTS searches (its compiled chunks hold the GIL for a
+    few milliseconds each) then waits for the GIL about 1 ms instead of Python's default 5 ms
+    before the search thread is asked to hand it over."""
     engine = UAIEngine(spec, out, seed)
-    for line in iter(keys.readline, ""):
-        if not engine.handle(line):
-            return 0
-    engine.stop_search()
-    return 0
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    try:
+        for line in iter(keys.readline, ""):
+            if not engine.handle(line):
+                return 0
+        engine.stop_search()
+        return 0
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def add_uai_command(commands: Any) -> None:

@@ -60,48 +60,62 @@ def _legal_line(board, moves: list[str]) -> bool:
     return True
 
 
-def test_stop_and_isready_answer_during_deep_searches_of_every_agent():
-    pipe = Pipe("alphabeta")
+def _interrupted_searches(pipe: Pipe, agent: str) -> None:
+    """``isready`` and ``stop`` during searches that cannot end on their own."""
+    pipe.send(f"setoption name Agent value {agent}")
+    pipe.send("isready")
+    pipe.until("readyok", timeout=600)  # compiles the search (alpha-beta: not cached on disk)
+    long = "go depth 30" if agent in ("alphabeta", "minimax2") else "go movetime 600000"
+    for go in ("go infinite", long):
+        pipe.send("position startpos moves g2")
+        pipe.send(go)
+        # isready is answered while the search runs (no bestmove before readyok: a search of
+        # depth 30, 10 minutes or without limit cannot have ended on its own)
+        pipe.send("isready")
+        before = pipe.until("readyok", timeout=60)
+        assert not any(line.startswith("bestmove") for line in before), (agent, go)
+        pipe.send("stop")
+        lines = before + pipe.until("bestmove", timeout=60)
+        best = lines[-1].split()[1]
+        assert _board(["g2"]).is_legal(ataxx.Move.from_san(best)), (agent, go, lines)
+        info = _info(lines)
+        assert info, (agent, go, lines)
+        assert _pv(info[-1])[0] == best
+        assert _legal_line(_board(["g2"]), _pv(info[-1])), info[-1]
+
+
+def test_stop_and_isready_answer_during_minimax2_and_mcts_searches():
+    pipe = Pipe("minimax2")
     try:
         pipe.send("uai")
         pipe.until("uaiok")
-        pipe.send("isready")
-        pipe.until("readyok", timeout=600)  # compiles alpha-beta (not cached on disk)
-        for agent in ("alphabeta", "minimax2", "mcts"):
-            if agent != "alphabeta":
-                pipe.send(f"setoption name Agent value {agent}")
-                pipe.send("isready")
-                pipe.until("readyok", timeout=600)
-            for go in ("go infinite", "go depth 30"):
-                pipe.send("position startpos moves g2")
-                pipe.send(go)
-                # isready is answered while the search runs (no bestmove before readyok: a
-                # depth-30 or infinite search cannot have ended on its own)
-                pipe.send("isready")
-                before = pipe.until("readyok", timeout=60)
-                assert not any(line.startswith("bestmove") for line in before), (agent, go)
-                pipe.send("stop")
-                lines = before + pipe.until("bestmove", timeout=60)
-                best = lines[-1].split()[1]
-                assert _board(["g2"]).is_legal(ataxx.Move.from_san(best)), (agent, go, lines)
-                info = _info(lines)
-                assert info, (agent, go, lines)
-                assert _pv(info[-1])[0] == best
-                assert _legal_line(_board(["g2"]), _pv(info[-1])), info[-1]
-        # alpha-beta's info lines follow its completed iterations: depth 1, 2, 3, ...
-        pipe.send("setoption name Agent value alphabeta")
-        pipe.send("position startpos")
-        pipe.send("go depth 4")
-        depths = [int(_field(info, "depth")) for info in _info(pipe.until("bestmove", 120))]
-        assert depths[:4] == [1, 2, 3, 4]
+        for agent in ("minimax2", "mcts"):
+            _interrupted_searches(pipe, agent)
         # MCTS reports its most visited line: depth is its length, several moves deep
-        pipe.send("setoption name Agent value mcts")
         pipe.send("position startpos")
         pipe.send("go nodes 3000")
         info = _info(pipe.until("bestmove", 120))[-1]
         line = _pv(info)
         assert int(_field(info, "depth")) == len(line) >= 3
         assert _legal_line(_board([]), line)
+        assert pipe.close() == 0
+    finally:
+        if pipe.process.poll() is None:
+            pipe.process.kill()
+
+
+@pytest.mark.slow  # compiles alpha-beta in the engine process (20-40 s)
+def test_stop_and_isready_answer_during_alphabeta_searches():
+    pipe = Pipe("alphabeta")
+    try:
+        pipe.send("uai")
+        pipe.until("uaiok")
+        _interrupted_searches(pipe, "alphabeta")
+        # its info lines follow its completed iterations: depth 1, 2, 3, ...
+        pipe.send("position startpos")
+        pipe.send("go depth 4")
+        depths = [int(_field(info, "depth")) for info in _info(pipe.until("bestmove", 120))]
+        assert depths[:4] == [1, 2, 3, 4]
         assert pipe.close() == 0
     finally:
         if pipe.process.poll() is None:
@@ -121,7 +135,8 @@ def _stopped_in_thread(search, flag, started: threading.Event):
 
 
 def test_a_stopped_search_answers_with_its_last_completed_iteration():
-    game = mcts_envs.make_game("ataxx")
+    # Ultimate Tic-Tac-Toe: its alpha-beta is compiled by other tests of the suite already
+    game = mcts_envs.make_game("ultimate_tictactoe")
     state = game.initial_state()
     iterations = []
     flag = new_stop_flag()
