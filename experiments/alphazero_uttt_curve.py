@@ -226,7 +226,15 @@ def main(argv: list[str] | None = None) -> dict:
         command += ["--quick"]
     print("training:", " ".join(command[1:]), flush=True)
     with open(out / "train.log", "w") as log:
-        trainer = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+        # The child imports the package from this checkout, as this process does.
+        path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+        trainer = subprocess.Popen(
+            command,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": path},
+        )
     try:
         example = load_example()
         register_agent("alphazero_net", example.AlphaZeroAgent)
