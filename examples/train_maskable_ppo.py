@@ -60,6 +60,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--ent-coef", type=float, default=0.01)
     parser.add_argument(
+        "--loss-reward",
+        type=float,
+        default=-1.0,
+        help="the learner's reward for a lost game (wins +1, draws 0); below -1 makes risky "
+        "play that beats weak opponents but can lose cost more",
+    )
+    parser.add_argument(
         "--ent-final", type=float, default=None, help="entropy coef. at the end (default: constant)"
     )
     parser.add_argument("--net", default="256,256", help="hidden layer sizes")
@@ -105,6 +112,26 @@ def spec_shares(text: str) -> list[tuple[str, float, float]]:
             (name, float(epsilon), float(share)) if tilde else (spec, 0.0, float(share))
         )
     return teachers
+
+
+def loss_reward_wrapper():
+    """SB3 ``VecEnvWrapper`` class that pays ``loss_reward`` instead of -1 for a lost game."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class LossReward(VecEnvWrapper):
+        def __init__(self, venv: Any, loss_reward: float) -> None:
+            super().__init__(venv)
+            self.loss_reward = float(loss_reward)
+
+        def reset(self) -> np.ndarray:
+            return self.venv.reset()
+
+        def step_wait(self):
+            observation, reward, dones, infos = self.venv.step_wait()
+            reward = np.where(reward < 0, np.float32(-self.loss_reward) * reward, reward)
+            return observation, reward.astype(np.float32), dones, infos
+
+    return LossReward
 
 
 class Budget:
@@ -239,6 +266,8 @@ def main(argv: list[str] | None = None) -> dict:
     from mcts_envs.rl import LearnerVectorEnv, OpponentPool, epsilon_opponent, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
 
+    LossReward = loss_reward_wrapper()
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     fixed = [(random_opponent(args.seed + 1), args.random_share)]
@@ -252,6 +281,8 @@ def main(argv: list[str] | None = None) -> dict:
     learner_env = LearnerVectorEnv(args.game, args.envs, opponent=pool, seed=args.seed)
     learner_env.vector.compile()
     env = SB3VecEnv(learner_env)
+    if args.loss_reward != -1.0:
+        env = LossReward(env, args.loss_reward)
     net = [int(x) for x in args.net.split(",")]
     budget = Budget(args.steps, args.minutes)
     model = MaskablePPO(
