@@ -7,6 +7,10 @@ probability (chance nodes by their probabilities), so the tree of games the two 
 and the probability of every outcome is a finite sum. :func:`outcome_against_random` computes it
 on the game's forward model (``legal_actions``, ``apply``, ``chance_outcomes``, ``returns``),
 asking the policy once per layer for all the positions it has to decide (a batched call).
+
+Since a random player makes every legal move with positive probability, a loss probability of
+exactly 0 (``losing_lines == 0``) means that *no* opponent can beat the deterministic policy from
+that seat, a perfect player included.
 """
 
 from __future__ import annotations
