@@ -65,9 +65,10 @@ class MCTSAgent(ForwardModelAgent):
     The options marked *per game* below take their value from the game's row of
     :data:`agents.mcts.defaults.GAME_DEFAULTS` when not given (the agent learns the game at its
     first search or :meth:`prepare`); an option given explicitly always wins. The table today:
-    Ataxx ``c=0.01, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
-    lose every game to ``minimax2``), Tantrix ``c=0.5``, the other games and games not in the
-    table the generic values given below for each option.
+    Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
+    lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0`` (its line-potential
+    heuristic at the leaf), Tantrix ``c=0.5``; Ultimate Tic-Tac-Toe, Pentago Twist and games not
+    in the table the generic values given below for each option.
 
     The first decision on a game in a process loads the compiled search from numba's disk cache
     (well under a second; the very first run compiles it, 5-15 s); time budgets count from the

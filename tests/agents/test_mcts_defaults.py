@@ -112,4 +112,20 @@ def test_listing_states_the_table():
     assert "c: float = per game" in text
     for name in GAME_DEFAULTS:
         assert f"    {name}: " in text
-    assert "ataxx: c=0.01, rollout_cutoff=0" in text
+    assert "ataxx: c=0.005, rollout_cutoff=0" in text
+
+
+def test_tictactoe_defaults_answer_every_first_move_soundly():
+    """O's reply to X's first move is where MCTS loses to perfect play (a corner must be met
+    in the centre, the centre in a corner). The Tic-Tac-Toe defaults at 1,600 iterations pick a
+    drawing reply in every seeded search; the exact solver is the oracle."""
+    from agents.perfect import PerfectAgent
+
+    game = make_game("tictactoe")
+    perfect = PerfectAgent(seed=0)
+    for first in (0, 1, 4):  # corner, edge, centre: every first move up to symmetry
+        state = game.apply(game.initial_state(), first)
+        good = {int(a) for a in perfect.best_actions(game, state)}
+        for seed in range(20):
+            agent = make_agent("mcts:iterations=1600", seed=seed)
+            assert agent.act_state(game, state) in good, (first, seed)
