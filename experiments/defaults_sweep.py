@@ -9,7 +9,10 @@ before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. The 
 settings by score with Wilson 95% intervals and marks the defaults; ``summary.json`` names, per
 game, the setting the evidence recommends (the best score), the table's row, and whether the
 recommendation's interval lies wholly above the defaults' (``beats_default``: only then does the
-evidence say the table should change). Tantrix is swept by ``experiments/tantrix_report.py``.
+evidence say the table should change). Options in the grid are given on top of the game's
+defaults, so a grid entry states every option that differs from them (``rollout_cutoff=none`` for
+random playouts on a game whose defaults score the leaf). Tantrix is swept by
+``experiments/tantrix_report.py``.
 
 Run: ``python -m experiments.defaults_sweep`` (``--quick`` for the test run; ``--game`` to pick;
 ``--games`` per setting, default 60; Tic-Tac-Toe plays ten times as many).
@@ -66,7 +69,7 @@ GRIDS: dict[str, tuple[int, str, tuple[str, ...]]] = {
         (
             "",
             GENERIC_SPEC,
-            "c=0.5",
+            "c=0.5,rollout_cutoff=none",
             "rollout_cutoff=0,c=0.5",
             "rollout_cutoff=0,c=0.5,final=mean",
             "rollout_cutoff=0,c=1.4",
