@@ -83,7 +83,14 @@ GRIDS: dict[str, tuple[int, str, tuple[str, ...]]] = {
     "pentago_twist": (
         300,
         "alphabeta:depth=2",
-        ("", "c=0.5", "c=1.0", "rollout_cutoff=0,c=0.5", "rollout_cutoff=0,c=0.1"),
+        (
+            GENERIC_SPEC,
+            "c=0.5,rollout_cutoff=none",
+            "c=1.0,rollout_cutoff=none",
+            "rollout_cutoff=0,c=0.5",
+            "rollout_cutoff=0,c=0.1",
+            "",  # the defaults chosen from the five above (the explicit row, other seeds)
+        ),
     ),
 }
 QUICK_GRID = {"tictactoe": (50, "perfect", ("", "c=0.5"))}

@@ -67,8 +67,9 @@ class MCTSAgent(ForwardModelAgent):
     first search or :meth:`prepare`); an option given explicitly always wins. The table today:
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
     lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0`` (its line-potential
-    heuristic at the leaf), Tantrix ``c=0.5``; Ultimate Tic-Tac-Toe, Pentago Twist and games not
-    in the table the generic values given below for each option.
+    heuristic at the leaf), Pentago Twist ``c=0.1, rollout_cutoff=0`` (likewise), Tantrix
+    ``c=0.5``; Ultimate Tic-Tac-Toe and games not in the table the generic values given below for
+    each option.
 
     The first decision on a game in a process loads the compiled search from numba's disk cache
     (well under a second; the very first run compiles it, 5-15 s); time budgets count from the
