@@ -60,3 +60,15 @@ def test_uttt_openspiel_quick(tmp_path):
     records, summary = outputs(tmp_path, "winrate")
     assert len(records) == 2 and all(r["termination"] == "end" for r in records)
     assert summary["calibration"][0]["simulations"] >= 1
+
+
+def test_tictactoe_replies_quick():
+    from experiments.tictactoe_replies import FIRST_MOVES, losing_replies
+
+    counts = losing_replies("rollout_cutoff=0,c=0.5", 100, 3)
+    assert set(counts) == set(FIRST_MOVES)
+    for bad, chosen in counts.values():
+        assert sum(chosen.values()) == 3 and 0 <= bad <= 3
+    # after X's corner, only the centre draws: the exact solver is the oracle of "losing"
+    bad, chosen = counts["corner"]
+    assert bad == sum(n for action, n in chosen.items() if action != 4)
