@@ -15,9 +15,15 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
 
 Run::
 
-    python examples/alphazero.py --minutes 10            # Tic-Tac-Toe, seed 0
-    python examples/alphazero.py --game ultimate_tictactoe --minutes 30
+    python examples/alphazero.py --minutes 10 --check-seconds 20 --stop-when-perfect
+    python examples/alphazero.py --game ultimate_tictactoe --minutes 30 \
+        --checkpoint-dir ckpt --checkpoint-minutes 5    # rated by experiments/alphazero_uttt_curve
     python examples/alphazero.py --quick                 # a smoke run of a few seconds
+
+``--check-seconds`` counts the network's own mistakes against the exact Tic-Tac-Toe solver
+during training (cheap: one batched forward pass); ``--stop-when-perfect`` stops at the first
+check without one. The report states wall time, CPU time and load (on a shared machine the wall
+time says little by itself).
 
 Training time (``--minutes``) counts self-play and training, not the final evaluation. Runs
 with the same seed and the same number of iterations are identical (torch on one thread).
