@@ -18,19 +18,10 @@ from agents.base import (
     check_decision,
     check_number,
     game_and_state,
-    search_buffer_size,
 )
-from agents.mcts.driver import (
-    GROWTH_SECONDS_PER_NODE,
-    SearchSettings,
-    choose,
-    engine,
-    initial_capacity,
-    rollout_kind,
-    run_search,
-)
+from agents.mcts.driver import GROWTH_SECONDS_PER_NODE, Engine, SearchSettings, initial_capacity
+from agents.mcts.final import choose
 from agents.mcts.parallel import RootParallel
-from agents.mcts.search import LEAF_EXTERNAL
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
@@ -185,7 +176,9 @@ class MCTSAgent(ForwardModelAgent):
         budget += [f"seconds={seconds}"] if seconds is not None else []
         self.name = "mcts:" + ",".join(budget)
         self._generator = np.random.default_rng(self.seed)
+        self._seeds: list[int] = []  # drawn ahead from _generator, next one last
         self._parallel = RootParallel(self.workers) if self.workers > 1 else None
+        self._engine: Engine | None = None
         self._tree: Tree | None = None
         self._tree_game: type | None = None
         self._root_state: np.ndarray | None = None
@@ -241,13 +234,11 @@ class MCTSAgent(ForwardModelAgent):
         state, player = check_decision("MCTS", game, state)
         self._last_num_actions = game.info.num_actions
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
-        seed = int(self._generator.integers(0, 2**63 - 1))
+        engine = self._engine_for(game)
+        seed = self._next_seed()
         allowed = None
         if self.win_check:
-            actions = np.empty(search_buffer_size(game), np.int64)
-            safe = np.zeros(len(actions), np.int8)
-            checks = engine(game.kernels, self._leaf_kernel(game)).checks
-            win, count = checks(game.kernels, np.ascontiguousarray(state), actions, safe)
+            win, allowed = engine.threats(state)
             if win >= 0:
                 self._forget_tree()
                 return self._finish(
@@ -265,19 +256,14 @@ class MCTSAgent(ForwardModelAgent):
                     ),
                     start,
                 )
-            if 0 < int(safe[:count].sum()) < count:
-                allowed = actions[:count][safe[:count] == 1].copy()
         if self._parallel is not None:
             summary = self._parallel.search(game, state, self.settings, seed, allowed)
             reused = False
         else:
             tree, reused = self._tree_for(game, state, deadline)
-            summary = run_search(game, tree, state, self.settings, seed, allowed, deadline)
-        index, probs, value = choose(summary, self.final, self.settings.solver)
+            summary = engine.search(tree, state, seed, allowed, deadline)
+        index, probs, means, value = choose(summary, self.final == "mean", self.settings.solver)
         children = summary.children
-        means = np.full(len(children.visits), np.nan)
-        np.divide(children.sums, children.visits, out=means, where=children.visits > 0)
-        means = 2.0 * (means if player == 0 else 1.0 - means) - 1.0
         return self._finish(
             SearchResult(
                 action=int(children.actions[index]),
@@ -333,7 +319,7 @@ class MCTSAgent(ForwardModelAgent):
         """Follow the game: ``action`` (a move or chance outcome) was played from the position
         last searched or informed. The next search re-roots the kept tree at the position
         reached, without looking for it."""
-        if self._tree is not None:
+        if self.reuse_tree and self._tree is not None:
             self._followed.append(int(action))
 
     def restart(self, state: np.ndarray) -> None:
@@ -355,14 +341,23 @@ class MCTSAgent(ForwardModelAgent):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_parallel"] = RootParallel(self.workers) if self.workers > 1 else None
+        state["_engine"] = None  # rebuilt on the next decision
         return state
 
     # -- internals --------------------------------------------------------------------------
-    def _leaf_kernel(self, game: Game) -> Any:
-        kind, playout = rollout_kind(self.settings.rollout, game)
-        if self.settings.evaluator is not None or kind == LEAF_EXTERNAL:
-            return game.kernels.random_playout
-        return playout
+    def _engine_for(self, game: Game) -> Engine:
+        """The search engine of ``game`` under the current settings (kept across decisions)."""
+        engine = self._engine
+        if engine is None or engine.game is not game or engine.settings is not self.settings:
+            engine = self._engine = Engine(game, self.settings)
+        return engine
+
+    def _next_seed(self) -> int:
+        """The seed of the next search: the next ``integers(0, 2**63 - 1)`` of the agent's
+        generator (drawn 64 at a time: the same numbers, a fraction of the cost)."""
+        if not self._seeds:
+            self._seeds = self._generator.integers(0, 2**63 - 1, size=64).tolist()[::-1]
+        return self._seeds.pop()
 
     def _finish(self, result: SearchResult, start: float) -> SearchResult:
         result.seconds = time.perf_counter() - start
@@ -401,11 +396,13 @@ class MCTSAgent(ForwardModelAgent):
             cost = tree.subtree_estimate(node) * GROWTH_SECONDS_PER_NODE
             if cost > 0.5 * (deadline - time.perf_counter()):
                 node = NO_NODE
-        if node == NO_NODE:
-            tree = Tree(initial_capacity(game, self.settings))
-        else:
+        if node != NO_NODE:
             tree.reroot(node)
-        self._tree = tree if self.reuse_tree else None
+        elif tree is not None and tree.capacity >= initial_capacity(game, self.settings):
+            tree.clear()  # the kept arrays, pages already mapped
+        else:
+            tree = Tree(initial_capacity(game, self.settings))
+        self._tree = tree
         self._tree_game = type(game)
         self._root_state = state.copy()
         self._followed = []
