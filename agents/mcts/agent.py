@@ -4,6 +4,7 @@ checks, the search result."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -19,7 +20,13 @@ from agents.base import (
     check_number,
     game_and_state,
 )
-from agents.mcts.driver import GROWTH_SECONDS_PER_NODE, Engine, SearchSettings, initial_capacity
+from agents.mcts.driver import (
+    GROWTH_SECONDS_PER_NODE,
+    Engine,
+    SearchSettings,
+    engine,
+    initial_capacity,
+)
 from agents.mcts.final import choose
 from agents.mcts.parallel import RootParallel
 from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
@@ -176,9 +183,9 @@ class MCTSAgent(ForwardModelAgent):
         budget += [f"seconds={seconds}"] if seconds is not None else []
         self.name = "mcts:" + ",".join(budget)
         self._generator = np.random.default_rng(self.seed)
-        self._seeds: list[int] = []  # drawn ahead from _generator, next one last
         self._parallel = RootParallel(self.workers) if self.workers > 1 else None
         self._engine: Engine | None = None
+        self._engine_thread = 0
         self._tree: Tree | None = None
         self._tree_game: type | None = None
         self._root_state: np.ndarray | None = None
@@ -234,11 +241,11 @@ class MCTSAgent(ForwardModelAgent):
         state, player = check_decision("MCTS", game, state)
         self._last_num_actions = game.info.num_actions
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
-        engine = self._engine_for(game)
-        seed = self._next_seed()
+        search_engine = self._engine_for(game)
+        seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None
         if self.win_check:
-            win, allowed = engine.threats(state)
+            win, allowed = search_engine.threats(state)
             if win >= 0:
                 self._forget_tree()
                 return self._finish(
@@ -261,7 +268,7 @@ class MCTSAgent(ForwardModelAgent):
             reused = False
         else:
             tree, reused = self._tree_for(game, state, deadline)
-            summary = engine.search(tree, state, seed, allowed, deadline)
+            summary = search_engine.search(tree, state, seed, allowed, deadline)
         index, probs, means, value = choose(summary, self.final == "mean", self.settings.solver)
         children = summary.children
         return self._finish(
@@ -346,18 +353,14 @@ class MCTSAgent(ForwardModelAgent):
 
     # -- internals --------------------------------------------------------------------------
     def _engine_for(self, game: Game) -> Engine:
-        """The search engine of ``game`` under the current settings (kept across decisions)."""
-        engine = self._engine
-        if engine is None or engine.game is not game or engine.settings is not self.settings:
-            engine = self._engine = Engine(game, self.settings)
-        return engine
-
-    def _next_seed(self) -> int:
-        """The seed of the next search: the next ``integers(0, 2**63 - 1)`` of the agent's
-        generator (drawn 64 at a time: the same numbers, a fraction of the cost)."""
-        if not self._seeds:
-            self._seeds = self._generator.integers(0, 2**63 - 1, size=64).tolist()[::-1]
-        return self._seeds.pop()
+        """The search engine of ``game`` under the current settings in this thread (kept across
+        decisions: engines share buffers between the searches of one thread)."""
+        kept, thread = self._engine, threading.get_ident()
+        stale = kept is None or kept.game is not game or kept.settings is not self.settings
+        if stale or self._engine_thread != thread:
+            kept = self._engine = engine(game, self.settings)
+            self._engine_thread = thread
+        return kept
 
     def _finish(self, result: SearchResult, start: float) -> SearchResult:
         result.seconds = time.perf_counter() - start

@@ -4,8 +4,8 @@ kind of leaf evaluation.
 
 An :class:`Engine` holds what every search of one game under one set of options reuses: the
 compiled entry points, the loop settings and the work buffers, built (and their types checked)
-once, so a decision calls the compiled code directly. :class:`agents.mcts.MCTSAgent` keeps one per
-game; :func:`run_search` (root-parallel workers, tests) builds one per call. Between chunks the
+once, so a decision calls the compiled code directly; :func:`engine` keeps the engines of recent
+games and settings, one set per thread (as numba keeps compiled code). Between chunks the
 engine grows the tree (only if copying it fits in the time left), completes leaves evaluated in
 Python (a learned evaluator or a Python rollout, in batches) and checks the clock; chunk lengths
 adapt to the measured speed (about 5 ms each), so a time budget is kept to within milliseconds.
@@ -14,6 +14,7 @@ adapt to the measured speed (about 5 ms each), so a time budget is kept to withi
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ class Engine:
     Holds the compiled entry points, the loop settings and the work buffers (the root state,
     the threat checks' buffers, the root mask, the batch of leaves evaluated in Python), all
     allocated here with the types the compiled code expects, so searches call it directly.
-    Not thread-safe: one engine per agent.
+    One search at a time: get engines through :func:`engine` (one per thread).
     """
 
     def __init__(self, game, settings: SearchSettings) -> None:
@@ -286,6 +287,21 @@ class Engine:
         return summarise_root(tree, player, mask, total)
 
 
+@functools.lru_cache(maxsize=32)
+def _cached_engine(game, settings: SearchSettings, thread: int) -> Engine:
+    return Engine(game, settings)
+
+
+def engine(game, settings: SearchSettings) -> Engine:
+    """The :class:`Engine` of ``game`` and ``settings`` for the calling thread: kept for the
+    32 most recent, so a new agent (or a worker's search) does not build and check it again.
+    Searches in one thread run one at a time, so they can share its buffers."""
+    try:
+        return _cached_engine(game, settings, threading.get_ident())
+    except TypeError:  # an unhashable game, rollout or evaluator: an engine of its own
+        return Engine(game, settings)
+
+
 def run_search(
     game,
     tree: Tree,
@@ -295,6 +311,6 @@ def run_search(
     allowed: np.ndarray | None = None,
     deadline: float | None = None,
 ) -> RootSummary:
-    """:meth:`Engine.search` with a new engine for ``game`` (a
+    """:meth:`Engine.search` with the :func:`engine` of ``game`` (a
     :class:`~mcts_envs.core.game.KernelGame`) and ``settings``."""
-    return Engine(game, settings).search(tree, root_state, seed, allowed, deadline)
+    return engine(game, settings).search(tree, root_state, seed, allowed, deadline)

@@ -25,6 +25,8 @@ def check_seed(seed: object, *, allow_none: bool = True) -> int | None:
     Allowed: ``None`` (when ``allow_none``) or a non-negative integer (``int`` or NumPy integer,
     not ``bool``).
     """
+    if type(seed) is int and seed >= 0:  # the common case, without the slower ABC check
+        return seed
     if seed is None and allow_none:
         return None
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
