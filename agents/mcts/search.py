@@ -91,7 +91,7 @@ class LoopSettings(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """Working buffers of one search (allocated once per search, reused by every chunk)."""
+    """Working buffers of the searches of one engine (allocated once, reused by every chunk)."""
 
     state: np.ndarray  # int64[state_size]: the state being descended / simulated
     leaf_state: np.ndarray  # int64[state_size]: the leaf of an "all" expansion
