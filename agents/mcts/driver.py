@@ -295,7 +295,10 @@ def _cached_engine(game, settings: SearchSettings, thread: int) -> Engine:
 def engine(game, settings: SearchSettings) -> Engine:
     """The :class:`Engine` of ``game`` and ``settings`` for the calling thread: kept for the
     32 most recent, so a new agent (or a worker's search) does not build and check it again.
-    Searches in one thread run one at a time, so they can share its buffers."""
+    Searches in one thread run one at a time, so they can share its buffers. Not kept with an
+    evaluator (it may hold a large model; its searches are slow enough to build their own)."""
+    if settings.evaluator is not None:
+        return Engine(game, settings)
     try:
         return _cached_engine(game, settings, threading.get_ident())
     except TypeError:  # an unhashable game, rollout or evaluator: an engine of its own
