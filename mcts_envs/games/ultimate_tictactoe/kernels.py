@@ -206,6 +206,10 @@ def random_playout(state, rng):
             pick -= BIT_COUNT[empty]
 
 
+#: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
+OBSERVATION_WRITES_EVERY_ENTRY = True
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[9, 9, 5]`` planes on the 9x9 grid into ``out`` (see the env's game card).
