@@ -66,7 +66,13 @@ from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed, rng_below, rng_choice_weighted
 
-__all__ = ["ILLEGAL_ACTION_MODES", "VectorBatch", "VectorGame", "observation_kernel"]
+__all__ = [
+    "ILLEGAL_ACTION_MODES",
+    "ObservationKernel",
+    "VectorBatch",
+    "VectorGame",
+    "observation_kernel",
+]
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 #: Room for the chance outcomes drawn in one step of one env (games with chance only).
@@ -74,7 +80,8 @@ MAX_CHANCE_PER_STEP = 128
 
 
 class VectorBatch(NamedTuple):
-    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return (fresh arrays each call).
+    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return: fresh arrays each call, or
+    with ``copy=False`` the same read-only views every call, overwritten by the next one.
 
     Attributes:
         observation: ``[N, *observation_shape]`` from the view of ``current_player``.
