@@ -37,11 +37,12 @@ ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``ille
 the env auto-resets.
 
 **Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks, one per thread, with
-identical results (per-env generators). It pays off in the compiled loop
-(:meth:`VectorGame.random_rollout`) of the board games at N = 64 and 1024 on an idle machine;
-each parallel call costs a fork-join of the thread pool (microseconds idle, milliseconds when the
-cores are oversubscribed), so one :meth:`VectorGame.step` per Python call rarely gains from it.
-See ``benchmarks/vector_throughput.py`` and the README for figures.
+identical results (per-env generators). Each parallel call is a fork-join of numba's thread pool
+and waits for its slowest thread: it paid off in the compiled loop
+(:meth:`VectorGame.random_rollout`) of the board games at N = 64 and 1024 when the cores were
+lightly shared (1.3-3.5x on 2 cores), and not when they were oversubscribed by other processes,
+nor for one :meth:`VectorGame.step` per Python call at small N. See
+``benchmarks/vector_throughput.py`` and the README for figures.
 
 **Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
 mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
