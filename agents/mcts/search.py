@@ -326,7 +326,7 @@ def evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # UAI isready answers while a chunk runs
 def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pending, iterations):
     """Run up to ``iterations`` simulations; returns how many completed, or -1 if the search
     failed (``SEARCH_FAILED``: no child to select, or a NaN leaf value; nothing was written
