@@ -34,10 +34,12 @@ UNLIMITED = 2**31 - 1
 #: OpenSpiel's tree memory limit per decision (MB); far above what 1 s of search uses.
 MEMORY_MB = 1000
 #: The least time a decision gets (the cell decision of a free move whose board decision
-#: overran its half): OpenSpiel's clock needs a positive limit. A search whose clock ran out
-#: before its first simulation (the process descheduled on a loaded machine) is done again with
-#: one simulation, so a move always comes back.
+#: overran its half): OpenSpiel's clock needs a positive limit.
 MIN_DECISION_SECONDS = 1e-3
+#: Simulations after which OpenSpiel's root has children: its search expands a node on the
+#: node's second visit, so a search its clock stopped after one simulation (a process
+#: descheduled on a loaded machine) has no move to give; it is done again with this many.
+ROOT_EXPANDED = 2
 
 
 def free_move(os_state: Any) -> bool:
@@ -175,8 +177,8 @@ class OpenSpielMCTS(ForwardModelAgent):
         (the root's best child), with the root's visit count."""
         root = self._bot(seconds).mcts_search(os_state)
         best = root.best_child()
-        if best is None:  # the clock ran out before the first simulation (a loaded machine)
-            root = self._bot(None, simulations=1).mcts_search(os_state)
+        if best is None:  # the clock stopped it before the root's second visit (a loaded machine)
+            root = self._bot(None, simulations=ROOT_EXPANDED).mcts_search(os_state)
             best = root.best_child()
         return int(best.action), int(root.explore_count)
 

@@ -129,3 +129,21 @@ def test_time_budget_plays_legal_moves():
         assert bot.last_search["simulations"] >= 1
         state = game.apply(state, action)
         bot.inform(action)
+
+
+def test_search_stopped_after_one_simulation_still_moves():
+    """OpenSpiel expands a node on its second visit: a search its clock stops after one
+    simulation (a loaded machine) has a root without children. The agent searches again with
+    enough simulations to give a move (here forced by a one-simulation budget)."""
+    from agents.spec import make_agent
+
+    root = pyspiel.MCTSBot(
+        pyspiel.load_game("ultimate_tic_tac_toe"),
+        pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 1, 100, True, 0, False,
+    ).mcts_search(pyspiel.load_game("ultimate_tic_tac_toe").new_initial_state())  # fmt: skip
+    assert root.best_child() is None  # OpenSpiel's own behaviour, which the agent works around
+    game = make_game("ultimate_tictactoe")
+    bot = make_agent("openspiel_mcts:simulations=1", seed=0)
+    state = game.initial_state()
+    bot.restart(state)
+    assert bot.act_state(game, state) in set(game.legal_actions(state).tolist())
