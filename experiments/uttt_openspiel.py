@@ -119,7 +119,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--openspiel", default=OPENSPIEL_OPTIONS, help="OpenSpiel bot options (besides time)"
     )
     parser.add_argument(
-        "--probe-positions", type=int, default=None, help="positions of the speed probe"
+        "--probe-positions",
+        type=int,
+        default=None,
+        help="positions of the speed probe (0: keep the probe.json of an earlier run)",
     )
 
 
@@ -153,14 +156,21 @@ def main(argv: list[str] | None = None) -> None:
         "open_spiel": _version(),
     }
     records, points, meta = play_and_summarise(experiment, GAME, series, source)
-    positions = args.probe_positions or (2 if args.quick else 24)
-    probes = []
-    for entry in series:
-        (t, spec), opponent = next(iter(entry.specs.items())), entry.opponents[0]
-        played = [r for r in records if spec in r["agents"] and opponent in r["agents"]]
-        found = probe(played, (spec, opponent), positions, settings.seed)
-        probes.append({"series": entry.label, "seconds": t, "ours": spec, **found})
-    (out / "probe.json").write_text(json.dumps(probes, indent=1) + "\n")
+    positions = args.probe_positions
+    if positions is None:
+        positions = 2 if args.quick else 24
+    saved = out / "probe.json"
+    if positions == 0 and saved.exists():  # keep the probe of the run that played the games
+        probes = json.loads(saved.read_text())
+        positions = probes[0][probes[0]["ours"]]["positions"]
+    else:
+        probes = []
+        for entry in series:
+            (t, spec), opponent = next(iter(entry.specs.items())), entry.opponents[0]
+            played = [r for r in records if spec in r["agents"] and opponent in r["agents"]]
+            found = probe(played, (spec, opponent), max(positions, 1), settings.seed)
+            probes.append({"series": entry.label, "seconds": t, "ours": spec, **found})
+        saved.write_text(json.dumps(probes, indent=1) + "\n")
     probe_text = "; ".join(
         f"{p['series']}: {p[p['ours']]['median_simulations']:,.0f} simulations per move (ours) "
         f"against {p[opponent]['median_simulations']:,.0f} (OpenSpiel), {p['simulations_ratio']}x"
@@ -179,7 +189,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     write_table(points, out / "table.md", header, "seconds/move")
     plot_series(
-        [p._replace(opponent="OpenSpiel MCTSBot, same seconds per move") for p in points],
+        [  # one curve per variant of ours over the times
+            p._replace(
+                label=p.label.rsplit(", ", 1)[0], opponent="OpenSpiel MCTSBot, same seconds/move"
+            )
+            for p in points
+        ],
         out / "winrate.png",
         f"UTTT: MCTS vs OpenSpiel MCTSBot at equal time ({settings.games} games/point)",
         "seconds per move (both sides)",
