@@ -18,11 +18,18 @@ probability about ``2**-64``); it stores bounds, depths and moves, never states.
 A time budget is checked inside the compiled search every :data:`CLOCK_EVERY` nodes (where the
 platform's monotonic clock is reachable; elsewhere each deepening iteration gets a node limit
 estimated from the measured node rate); an iteration that runs out is discarded.
+
+The compiled search releases the GIL (``nogil``), so other Python threads run while it searches,
+and it reads a stop flag (a one-element ``int64`` array, :func:`new_stop_flag`) at the same
+cadence as the clock: another thread sets ``flag[0] = 1`` to end the search within
+:data:`CLOCK_EVERY` nodes, and :meth:`AlphaBetaAgent.search` then answers with the best move of
+the last completed iteration (how a UAI engine's ``stop`` is served).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -64,8 +71,18 @@ EXACT, LOWER, UPPER = 0, 1, 2
 NODES, NODE_LIMIT, ABORTED, BUFFER, CLOCK = 0, 1, 2, 3, 4
 STATS_SIZE = 6
 
-#: Nodes between two looks at the clock inside the compiled search.
+#: Nodes between two looks at the clock and the stop flag inside the compiled search.
 CLOCK_EVERY = 16
+
+
+def new_stop_flag() -> np.ndarray:
+    """A stop flag for :meth:`AlphaBetaAgent.search` (and minimax2): ``int64[1]``, 0 (run on);
+    another thread sets element 0 to a non-zero value to stop the search."""
+    return np.zeros(1, np.int64)
+
+
+#: The flag of searches nobody stops (never written).
+_NEVER_STOP = new_stop_flag()
 
 
 class Table(NamedTuple):
@@ -112,30 +129,33 @@ def _from_table(value, ply):
     return value
 
 
-@njit
-def _out_of_budget(stats, deadline):
+@njit(nogil=True)
+def _out_of_budget(stats, deadline, stop):
     """Count a node; True (and ``stats[ABORTED]`` set) once the node limit or the deadline
-    (``deadline[0]``, perf_counter seconds; 0 for none) is passed."""
+    (``deadline[0]``, perf_counter seconds; 0 for none) is passed or ``stop[0]`` is set (both
+    looked at every :data:`CLOCK_EVERY` nodes)."""
     stats[NODES] += 1
-    if stats[NODES] > stats[NODE_LIMIT] or (
-        deadline[0] > 0.0
-        and stats[NODES] % CLOCK_EVERY == 0
-        and clock_seconds(stats[CLOCK:]) > deadline[0]
+    look = stats[NODES] % CLOCK_EVERY == 0
+    if (
+        stats[NODES] > stats[NODE_LIMIT]
+        or (look and stop[0] != 0)
+        or (look and deadline[0] > 0.0 and clock_seconds(stats[CLOCK:]) > deadline[0])
     ):
         stats[ABORTED] = 1
     return stats[ABORTED] != 0
 
 
-@njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
-def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline):
+@njit(nogil=True)  # recursive with kernels as arguments: a cached copy crashes on load (numba)
+def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline, stop):
     """Fail-soft alpha-beta value of ``state`` (``player_0``'s view) and whether it is exact.
 
     ``k`` is the game's :class:`~mcts_envs.core.game.GameKernels`, ``table`` the
     :class:`Table`. Returns ``(value, solved)``: ``solved`` is True when no depth limit was
     reached below, i.e. the value (or bound) holds at any depth. Sets ``stats[ABORTED]`` and
-    returns garbage once the node limit or ``deadline[0]`` (perf_counter seconds) is passed.
+    returns garbage once the node limit or ``deadline[0]`` (perf_counter seconds) is passed or
+    ``stop[0]`` is set.
     """
-    if _out_of_budget(stats, deadline):
+    if _out_of_budget(stats, deadline, stop):
         return 0.0, False
     player = k.current_player(state)
     if player == TERMINAL:
@@ -188,7 +208,7 @@ def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline):
         child = state.copy()
         k.apply_action(child, actions[i])
         value, child_solved = alphabeta(
-            child, next_depth, ply + 1, low, high, k, table, stats, deadline
+            child, next_depth, ply + 1, low, high, k, table, stats, deadline, stop
         )
         if stats[ABORTED]:
             return 0.0, False
@@ -238,11 +258,12 @@ def _order_moves(state, player, depth, table_move, k, actions, keys, count):
         keys[j + 1] = order_key
 
 
-@njit  # recursive with kernels as arguments: a cached copy of it crashes on load (numba), so compiled per process
-def search_root(state, depth, actions, k, table, stats, deadline):
+@njit(nogil=True)  # recursive with kernels as arguments: a cached copy crashes on load (numba)
+def search_root(state, depth, actions, k, table, stats, deadline, stop):
     """Search the root ``actions`` in the given order; ``(best index, value, solved)``.
 
     The value is from ``player_0``'s view and exact for the best action (full window at the root).
+    Releases the GIL while it runs; ``stop`` as in :func:`alphabeta`.
     """
     maximizing = k.current_player(state) == 0
     best = -INFINITY if maximizing else INFINITY
@@ -252,7 +273,9 @@ def search_root(state, depth, actions, k, table, stats, deadline):
     for i in range(actions.shape[0]):
         child = state.copy()
         k.apply_action(child, actions[i])
-        value, child_solved = alphabeta(child, depth - 1, 1, low, high, k, table, stats, deadline)
+        value, child_solved = alphabeta(
+            child, depth - 1, 1, low, high, k, table, stats, deadline, stop
+        )
         if stats[ABORTED]:
             return 0, 0.0, False
         solved = solved and child_solved
@@ -343,11 +366,25 @@ class AlphaBetaAgent(ForwardModelAgent):
             self._table_game = table_key
         return self._table
 
-    def search(self, env_or_game: Any, state: np.ndarray | None = None) -> SearchResult:
+    def search(
+        self,
+        env_or_game: Any,
+        state: np.ndarray | None = None,
+        *,
+        stop: np.ndarray | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
         """Search the position (an env, or a game and a state) within the budget: the best
         action and its value for the mover. A time budget is checked inside the compiled
         search (every 16 nodes) and covers the whole decision; a search always returns a
         legal action (the first of a shuffled order if not even depth 1 completes).
+
+        The compiled search releases the GIL. ``stop`` (a :func:`new_stop_flag`) ends the
+        search within :data:`CLOCK_EVERY` nodes once another thread sets it, except depth 1,
+        which always completes (a few nodes per legal move); the answer is then the best move
+        of the last completed iteration. ``on_iteration`` is called (in this
+        thread) with the result so far after every completed iteration (it is then
+        :attr:`last_result`, so :meth:`principal_variation` gives its line).
 
         Raises:
             IllegalActionError: if no player is to move (terminal or chance node).
@@ -361,9 +398,12 @@ class AlphaBetaAgent(ForwardModelAgent):
         if self.seconds is not None:
             deadline[0] = start + self.seconds
         max_depth = self.depth if self.depth is not None else 1 << 20
+        stop = _NEVER_STOP if stop is None else stop
         best_action, best_value, reached, solved, total_nodes = int(actions[0]), 0.0, 0, False, 0
         node_rate = None
         for depth in range(1, max_depth + 1):
+            if depth > 1 and stop[0] != 0:
+                break
             stats = np.zeros(STATS_SIZE, np.int64)
             stats[NODE_LIMIT] = np.iinfo(np.int64).max
             stats[BUFFER] = search_buffer_size(game)
@@ -375,7 +415,14 @@ class AlphaBetaAgent(ForwardModelAgent):
                     stats[NODE_LIMIT] = max(1, int(node_rate * remaining))
             iteration_start = time.perf_counter()
             index, value, iteration_solved = search_root(
-                state, depth, actions, game.kernels, table, stats, deadline
+                state,
+                depth,
+                actions,
+                game.kernels,
+                table,
+                stats,
+                deadline,
+                _NEVER_STOP if depth == 1 else stop,  # depth 1 (cheap) always completes
             )
             total_nodes += int(stats[NODES])
             if stats[ABORTED]:
@@ -391,23 +438,37 @@ class AlphaBetaAgent(ForwardModelAgent):
             )
             # previous best first in the next iteration
             actions = np.concatenate(([actions[index]], np.delete(actions, index)))
+            if on_iteration is not None:
+                self.last_result = self._result(
+                    best_action, best_value, player, total_nodes, start, depth, solved
+                )
+                on_iteration(self.last_result)
             if solved:
                 break
-        mover_value = float(best_value if player == 0 else -best_value)
-        self.last_result = SearchResult(
-            action=best_action,
+        self.last_result = self._result(
+            best_action, best_value, player, total_nodes, start, reached, solved
+        )
+        return self.last_result
+
+    @staticmethod
+    def _result(
+        action: int, value: float, player: int, nodes: int, start: float, depth: int, solved: bool
+    ) -> SearchResult:
+        """The :class:`SearchResult` of a search so far (``value``: player 0's view)."""
+        mover_value = float(value if player == 0 else -value)
+        return SearchResult(
+            action=action,
             value=mover_value,
             player=player,
-            actions=np.array([best_action], np.int64),
+            actions=np.array([action], np.int64),
             visits=np.zeros(1),
             probabilities=np.ones(1),
             action_values=np.array([mover_value]),
-            nodes=total_nodes,
+            nodes=nodes,
             seconds=time.perf_counter() - start,
-            depth=reached,
+            depth=depth,
             solved=bool(solved),
         )
-        return self.last_result
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         return self.search(game, state).action
@@ -417,3 +478,25 @@ class AlphaBetaAgent(ForwardModelAgent):
         game, state = game_and_state(env_or_game, state)
         result = self.search(game, state)
         return result.policy(game.info.num_actions), result.value
+
+    def principal_variation(self, game: Game, state: np.ndarray, max_length: int) -> list[int]:
+        """The expected line from ``state`` after :meth:`search` of it: the best action, then
+        the transposition table's best move of each position reached while the table holds
+        one (a legal move of a player; the line stops at chance nodes and the end of the
+        game), at most ``max_length`` moves. Entries may have been overwritten by other
+        positions' (the table is always-replace), so the line can be shorter than the depth."""
+        result = self.last_result
+        if result is None or self._table is None or max_length < 1:
+            return []
+        table = self._table
+        line = [int(result.action)]
+        state = game.apply(state, line[0])
+        while len(line) < max_length and game.current_player(state) >= 0:
+            key = int(game.kernels.hash_state(state))
+            slot = key & (len(table.hashes) - 1)
+            move = int(table.moves[slot])
+            if table.hashes[slot] != key or move not in game.legal_actions(state):
+                break
+            line.append(move)
+            state = game.apply(state, move)
+        return line

@@ -6,6 +6,11 @@ the stones). A move is worth the minimum over the replies (the maximum where the
 again: turns need not alternate); chance nodes average over their outcomes and do not count as a
 ply; terminal states score ``(returns[root_player] + 1) / 2``. The best move is played, ties are
 broken uniformly by the agent's seeded generator. No pruning: this is the plain baseline.
+
+The compiled search releases the GIL and reads a stop flag (``int64[1]``, see
+:func:`agents.alphabeta.new_stop_flag`) at every node: :meth:`Minimax2Agent.search` with a flag
+deepens one ply at a time up to ``depth`` and, once another thread sets the flag, answers with
+the best move of the last completed depth (how a UAI engine's ``stop`` is served).
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed
 
 
-@njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
-def minimax_value(state, plies, root_player, k, buffer_size):
+@njit(cache=True, nogil=True)  # kernels as arguments: cached as KernelGame pins their identities
+def minimax_value(state, plies, root_player, k, buffer_size, stop):
     """Plain minimax value in [0, 1] of ``state`` for ``root_player``, ``plies`` decisions deep
-    (``k``: the game's :class:`~mcts_envs.core.game.GameKernels`)."""
+    (``k``: the game's :class:`~mcts_envs.core.game.GameKernels`); returns early with a
+    meaningless value once ``stop[0]`` is set."""
+    if stop[0] != 0:
+        return 0.0
     player = k.current_player(state)
     if player == TERMINAL:
         result = np.zeros(2, np.float64)
@@ -51,7 +59,9 @@ def minimax_value(state, plies, root_player, k, buffer_size):
     for i in range(count):
         child = state.copy()
         k.apply_action(child, actions[i])
-        value = minimax_value(child, next_plies, root_player, k, buffer_size)
+        value = minimax_value(child, next_plies, root_player, k, buffer_size, stop)
+        if stop[0] != 0:
+            return 0.0
         if player == CHANCE:
             best += probabilities[i] * value
         elif (maximizing and value > best) or (not maximizing and value < best):
@@ -59,21 +69,28 @@ def minimax_value(state, plies, root_player, k, buffer_size):
     return best
 
 
-@njit(cache=True)  # kernels as arguments: cached because KernelGame pins their identities
-def root_values(state, actions, plies, k, buffer_size):
-    """``float64[len(actions)]``: minimax value of each root action for the player to move."""
+@njit(cache=True, nogil=True)  # kernels as arguments: cached as KernelGame pins their identities
+def root_values(state, actions, plies, k, buffer_size, stop):
+    """``float64[len(actions)]``: minimax value of each root action for the player to move
+    (NaN for the actions not searched to the end once ``stop[0]`` is set). Releases the GIL."""
     root_player = k.current_player(state)
-    values = np.empty(len(actions), np.float64)
+    values = np.full(len(actions), np.nan)
     for i in range(len(actions)):
         child = state.copy()
         k.apply_action(child, actions[i])
-        values[i] = minimax_value(child, plies - 1, root_player, k, buffer_size)
+        value = minimax_value(child, plies - 1, root_player, k, buffer_size, stop)
+        if stop[0] != 0:
+            break
+        values[i] = value
     return values
 
 
 #: Largest ``depth`` option: plain minimax costs ``b ** depth`` leaves, so depths beyond a
 #: handful never finish anyway; the bound keeps the compiled recursion within its stack.
 MAX_DEPTH = 32
+
+#: The flag of searches nobody stops (never written).
+_NEVER_STOP = np.zeros(1, np.int64)
 
 
 class Minimax2Agent(ForwardModelAgent):
@@ -95,24 +112,56 @@ class Minimax2Agent(ForwardModelAgent):
         self.depth = depth
         self._generator = np.random.default_rng(self.seed)
 
-    def action_values(self, game: Game, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal actions, their values in [0, 1] for the player to move)``.
+    def action_values(
+        self,
+        game: Game,
+        state: np.ndarray,
+        depth: int | None = None,
+        stop: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal actions, their values in [0, 1] for the player to move)``, ``depth`` plies
+        deep (default the agent's); NaN for actions left unsearched once ``stop[0]`` is set.
 
         Raises:
             IllegalActionError: if no player is to move (terminal or chance node).
         """
         state, _ = check_decision("minimax2", game, state)
         actions = game.legal_actions(state)
-        values = root_values(state, actions, self.depth, game.kernels, search_buffer_size(game))
+        plies = self.depth if depth is None else depth
+        flag = _NEVER_STOP if stop is None else stop
+        values = root_values(state, actions, plies, game.kernels, search_buffer_size(game), flag)
         return actions, values
+
+    def search(self, game: Game, state: np.ndarray, stop: np.ndarray) -> tuple[int, float, int]:
+        """``(action, value in [0, 1] for the mover, depth completed)`` of a search that
+        another thread can stop: depths 1, 2, ... up to ``depth``, each searched in full;
+        once ``stop[0]`` is set, the answer of the last completed depth (depth 1 is always
+        completed first). Finished unstopped, the answer is :meth:`act_state`'s.
+
+        Raises:
+            IllegalActionError: if no player is to move (terminal or chance node).
+        """
+        completed = None
+        for depth in range(1, self.depth + 1):
+            actions, values = self.action_values(game, state, depth, None if depth == 1 else stop)
+            if np.isnan(values).any():
+                break
+            completed = (actions, values, depth)
+            if stop[0] != 0:
+                break
+        actions, values, depth = completed
+        return (*self._pick(actions, values), depth)
 
     def prepare(self, game: Game) -> None:
         """Compile (or load from numba's disk cache) the search for ``game``; prints nothing."""
         state = decision_state(game)
-        root_values(state, game.legal_actions(state)[:1], 1, game.kernels, search_buffer_size(game))
+        actions = game.legal_actions(state)[:1]
+        root_values(state, actions, 1, game.kernels, search_buffer_size(game), _NEVER_STOP)
 
     def _choose(self, game: Game, state: np.ndarray) -> tuple[int, float]:
-        actions, values = self.action_values(game, state)
+        return self._pick(*self.action_values(game, state))
+
+    def _pick(self, actions: np.ndarray, values: np.ndarray) -> tuple[int, float]:
         best = values.max()
         ties = np.flatnonzero(values == best)
         return int(actions[ties[self._generator.integers(len(ties))]]), float(best)

@@ -13,23 +13,34 @@ Supported commands:
   uses ``btime``/``binc`` as libataxx's black), ``depth``, ``nodes`` (``simulations`` is read as
   ``nodes``), ``infinite``; then ``stop``; ``quit``. Unknown words are ignored, as UCI asks.
 
-The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs.
-Agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree and
-stop between slices, before the deadline if the time left is shorter than a recent slice took (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations,
-so a seeded search is reproducible; the count is rounded up to whole slices); others (alpha-beta, minimax2, random) get the whole budget in one call,
-which ``stop`` cannot cut short (``isready`` then waits for the compiled code to return).
+The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs:
 
-``info`` lines report ``depth`` (alpha-beta's completed depth; 1 for MCTS, whose principal
-variation is its chosen move), ``nodes`` (simulations for MCTS, searched nodes for alpha-beta),
-``nps``, ``score cp`` and ``pv``. The score maps the agent's value ``v`` in [-1, 1] (expected
-result for the side to move) to centipawns as ``400 * log10((1 + v) / (1 - v))``, capped at
-+-3000, the Elo-style logistic that engines use to turn scores into win chances.
+* alpha-beta and minimax2 search in compiled code that releases the GIL and reads a stop flag
+  (:func:`agents.alphabeta.new_stop_flag`) every few nodes: ``stop`` (or the move's time, for
+  minimax2 which has no clock of its own) ends the search at once, and the answer is the best
+  move of the last completed iteration (both deepen one ply at a time); ``go infinite`` deepens
+  until ``stop``;
+* agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree
+  and stop between slices, before the deadline if the time left is shorter than a recent slice
+  took (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations, so a seeded
+  search is reproducible; the count is rounded up to whole slices);
+* other agents (random, ...) get the whole budget in one call, which ``stop`` cannot cut short.
+
+``info`` lines report ``depth`` (alpha-beta's and minimax2's completed depth; for MCTS the length
+of its principal variation), ``nodes`` (simulations for MCTS, searched nodes for alpha-beta),
+``nps``, ``score cp`` and ``pv`` (alpha-beta: its best move, then the transposition table's
+moves; MCTS: the most visited line, :meth:`agents.mcts.MCTSAgent.principal_variation`).
+Alpha-beta sends one after every completed iteration. The score maps the agent's value ``v`` in
+[-1, 1] (expected result for the side to move) to centipawns as
+``400 * log10((1 + v) / (1 - v))``, capped at +-3000, the Elo-style logistic that engines use to
+turn scores into win chances.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import sys
 import threading
 import time
 from typing import Any, NamedTuple, TextIO
@@ -50,6 +61,10 @@ SCORE_CAP = 3000
 INFO_INTERVAL = 0.5
 #: Moves a clock is shared over when no ``movestogo`` is given.
 MOVES_TO_GO = 25
+#: Most moves of a ``pv``.
+MAX_PV = 12
+#: Seconds a thread waits for the GIL before asking for it while the engine serves (see serve).
+SWITCH_INTERVAL = 0.001
 ENGINE_NAME = "mcts-envs"
 ENGINE_AUTHOR = "mcts-envs developers"
 
@@ -138,12 +153,14 @@ def centipawns(value: float) -> int:
 
 
 class SearchReport(NamedTuple):
-    """What a search has found so far."""
+    """What a search has found so far (``pv``: the expected line, starting with ``action``;
+    empty for just the action)."""
 
     action: int
     value: float
     depth: int
     nodes: int
+    pv: tuple[int, ...] = ()
 
 
 def _spec_with(spec: str, overrides: dict[str, Any]) -> str:
@@ -180,6 +197,7 @@ class UAIEngine:
         self.ready = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._stop_flag = _new_flag()  # read by compiled searches (see the module docstring)
         self._answered = threading.Event()
         self._thread: threading.Thread | None = None
         self._searches = 0
@@ -246,7 +264,8 @@ class UAIEngine:
         small.update({"seconds": None} if "seconds" in accepted else {})
         agent = make_agent(_spec_with(self.spec, small), seed=0)
         agent.prepare(self.game)
-        agent.act_state(self.game, self.game.initial_state())
+        action = agent.act_state(self.game, self.game.initial_state())
+        self._line(self.game.initial_state(), (int(action),))  # the pv's own calls load too
         sliced = self._agent_for(GoLimits(movetime=1000), 1.0, seed=0)
         if getattr(sliced, "reuse_tree", False):
             with contextlib.suppress(RuntimeError):  # the path of a timed search, compiled too
@@ -256,6 +275,7 @@ class UAIEngine:
     def _new_game(self, _: list[str]) -> None:
         self.stop_search()
         self.state = self.game.initial_state()
+        self._searches = 0  # a game's searches are seeded alike however many games came before
 
     def _setoption(self, words: list[str]) -> None:
         text = " ".join(words)
@@ -273,6 +293,7 @@ class UAIEngine:
         elif name == "seed":
             self.stop_search()
             self.seed = int(value)
+            self._searches = 0
         elif name == "moveoverhead":
             self.overhead_ms = max(0, int(value))
         else:
@@ -305,11 +326,12 @@ class UAIEngine:
         if self._thread is not None:
             self._thread.join()  # it has answered: only its last lines of code are left
         self._stop.clear()
+        self._stop_flag = _new_flag()  # a fresh flag: the last search's may still be set
         self._answered.clear()
         self._searches += 1
         self._thread = threading.Thread(
             target=self._search_and_answer,
-            args=(self.state.copy(), limits, time.perf_counter(), self._searches),
+            args=(self.state.copy(), limits, time.perf_counter(), self._searches, self._stop_flag),
             daemon=True,
         )
         self._thread.start()
@@ -322,6 +344,7 @@ class UAIEngine:
     def stop_search(self) -> None:
         """Ask a running search to stop and wait for its ``bestmove``."""
         self._stop.set()
+        self._stop_flag[0] = 1
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -344,15 +367,21 @@ class UAIEngine:
         else:
             if limits.depth is not None and "depth" in accepted:
                 overrides["depth"] = max(1, limits.depth)
+            elif limits.infinite and "depth" in accepted:  # deepen until stop
+                overrides["depth"] = _deepest(name)
+            if limits.infinite and "seconds" in accepted:
+                overrides["seconds"] = None
             if seconds is not None and "seconds" in accepted:
                 overrides["seconds"] = seconds
                 if "depth" in accepted and limits.depth is None:
                     overrides["depth"] = None
         return make_agent(_spec_with(self.spec, overrides), seed=seed)
 
-    def _search_and_answer(self, state: np.ndarray, limits: GoLimits, start: float, n: int) -> None:
+    def _search_and_answer(
+        self, state: np.ndarray, limits: GoLimits, start: float, n: int, flag: np.ndarray
+    ) -> None:
         try:
-            report = self._search(state, limits, start, n)
+            report = self._search(state, limits, start, n, flag)
         except Exception as error:  # never leave the manager without a bestmove
             self.send(f"info string search failed: {str(error)[:300]}")
             legal = self.game.legal_actions(state)
@@ -371,15 +400,25 @@ class UAIEngine:
             self.out.flush()
 
     def _info(self, report: SearchReport, elapsed: float, state: np.ndarray) -> None:
-        pv = self.game.move_to_uai(state, report.action)
+        pv = " ".join(self._line(state, report.pv or (report.action,)))
         nps = int(report.nodes / elapsed) if elapsed > 0 else 0
         self.send(
             f"info depth {report.depth} nodes {report.nodes} nps {nps} "
             f"time {int(elapsed * 1000)} score cp {centipawns(report.value)} pv {pv}"
         )
 
+    def _line(self, state: np.ndarray, actions: tuple[int, ...]) -> list[str]:
+        """The UAI moves of ``actions`` played from ``state`` (up to the first one illegal)."""
+        moves = []
+        for action in actions:
+            if action not in self.game.legal_actions(state):
+                break
+            moves.append(self.game.move_to_uai(state, action))
+            state = self.game.apply(state, action)
+        return moves
+
     def _search(
-        self, state: np.ndarray, limits: GoLimits, start: float, n: int
+        self, state: np.ndarray, limits: GoLimits, start: float, n: int, flag: np.ndarray
     ) -> SearchReport | None:
         if self.game.current_player(state) < 0:
             return None
@@ -394,13 +433,61 @@ class UAIEngine:
 
                 return self._run_whole(make_agent(self.spec, seed=seed), state)
             return self._run_sliced(agent, state, limits, seconds, start)
+        from agents.alphabeta import AlphaBetaAgent
+        from agents.minimax import Minimax2Agent
+
+        if isinstance(agent, AlphaBetaAgent | Minimax2Agent):
+            return self._run_stoppable(agent, state, seconds, start, flag)
         return self._run_whole(agent, state)
+
+    def _run_stoppable(
+        self,
+        agent: Any,
+        state: np.ndarray,
+        seconds: float | None,
+        start: float,
+        flag: np.ndarray,
+    ) -> SearchReport:
+        """Alpha-beta or minimax2 with the stop ``flag`` (set by ``stop``, and by a timer at
+        the move's time: alpha-beta keeps its own deadline too, minimax2 has none)."""
+        from agents.minimax import Minimax2Agent
+
+        timer = None
+        if seconds is not None:
+            timer = threading.Timer(
+                max(0.0, start + seconds - time.perf_counter()), _set_flag, (flag,)
+            )
+            timer.daemon = True
+            timer.start()
+        try:
+            if isinstance(agent, Minimax2Agent):
+                action, value, depth = agent.search(self.game, state, flag)
+                return SearchReport(action, 2.0 * value - 1.0, depth, 0)
+
+            def report(result: Any) -> SearchReport:
+                pv = agent.principal_variation(self.game, state, MAX_PV)
+                return SearchReport(
+                    result.action, result.value, result.depth, result.nodes, tuple(pv)
+                )
+
+            def progress(result: Any) -> None:
+                self._info(report(result), time.perf_counter() - start, state)
+
+            return report(agent.search(self.game, state, stop=flag, on_iteration=progress))
+        finally:
+            if timer is not None:
+                timer.cancel()
 
     def _run_whole(self, agent: Any, state: np.ndarray) -> SearchReport:
         """One call of the agent (alpha-beta, minimax2, random): budget set at construction."""
         probs, value = agent.policy(self.game, state)
         legal = self.game.legal_actions(state)
         action = int(legal[np.argmax(probs[legal])])
+        from agents.mcts import MCTSAgent
+
+        if isinstance(agent, MCTSAgent):
+            simulations = int(agent.last_search.get("simulations", 1))
+            return self._tree_report(agent, action, float(value), simulations)
         result = getattr(agent, "last_result", None)
         depth = int(getattr(result, "depth", 1) or 1)
         nodes = int(
@@ -449,7 +536,7 @@ class UAIEngine:
                 last_info = now
                 mixed = closed + segment * segment_weight
                 best = int(legal[np.argmax(mixed[legal])])
-                self._info(SearchReport(best, segment_value, 1, nodes), now - start, state)
+                self._info(self._tree_report(agent, best, segment_value, nodes), now - start, state)
             finished = facts.get("immediate", False) or done == 0
             if (
                 finished
@@ -467,18 +554,58 @@ class UAIEngine:
             action = int(make_agent(quick, seed=0).act_state(self.game, state))
             return SearchReport(action, 0.0, 1, 16)
         value = (closed_value + segment_value * segment_weight) / total
-        return SearchReport(int(legal[np.argmax(weights[legal])]), value, 1, nodes)
+        return self._tree_report(agent, int(legal[np.argmax(weights[legal])]), value, nodes)
+
+    @staticmethod
+    def _tree_report(agent: Any, action: int, value: float, nodes: int) -> SearchReport:
+        """The report of a tree search answering ``action``: its principal variation when
+        that starts with ``action`` (depth: the line's length), else ``action`` alone."""
+        from agents.mcts import MCTSAgent
+
+        line = tuple(agent.principal_variation(MAX_PV)) if isinstance(agent, MCTSAgent) else ()
+        pv = line if line[:1] == (action,) else (action,)
+        return SearchReport(action, value, len(pv), nodes, pv)
+
+
+def _set_flag(flag: np.ndarray) -> None:
+    """Set a stop flag (the move-time timer of a stoppable search)."""
+    flag[0] = 1
+
+
+def _new_flag() -> np.ndarray:
+    """A stop flag (:func:`agents.alphabeta.new_stop_flag`; imported when first needed, so the
+    command line starts without loading the searches)."""
+    from agents.alphabeta import new_stop_flag
+
+    return new_stop_flag()
+
+
+def _deepest(kind: str) -> int:
+    """The largest ``depth`` option of an agent kind (how deep ``go infinite`` may go)."""
+    from agents import alphabeta, minimax
+
+    return {"alphabeta": alphabeta.MAX_DEPTH, "minimax2": minimax.MAX_DEPTH}.get(kind, 64)
 
 
 def serve(spec: str, keys: TextIO, out: TextIO, seed: int = 0) -> int:
     """Run a UAI engine on ``keys`` (commands) and ``out`` (replies) until ``quit`` or the end of
-    input; returns 0."""
+    input; returns 0.
+
+    While it runs, the interpreter's thread switch interval is :data:`SWITCH_INTERVAL` (restored
+    afterwards): a command arriving while MCTS searches (its compiled chunks hold the GIL for a
+    few milliseconds each) then waits for the GIL about 1 ms instead of Python's default 5 ms
+    before the search thread is asked to hand it over."""
     engine = UAIEngine(spec, out, seed)
-    for line in iter(keys.readline, ""):
-        if not engine.handle(line):
-            return 0
-    engine.stop_search()
-    return 0
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    try:
+        for line in iter(keys.readline, ""):
+            if not engine.handle(line):
+                return 0
+        engine.stop_search()
+        return 0
+    finally:
+        sys.setswitchinterval(interval)
 
 
 def add_uai_command(commands: Any) -> None:

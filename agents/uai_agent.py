@@ -7,19 +7,30 @@ the user's own: a spec from the command line runs whatever program it names, so 
 from people you would let run programs. A spec's options are separated by commas, so the command
 cannot contain one (put such a command in a script).
 
-Any UAI engine works (our own: ``uai:cmd=mcts-envs uai --agent mcts``). The engine process
-lives as long as the agent: :meth:`UAIAgent.close` (also called when the agent is garbage
-collected) sends ``quit`` and ends it.
+Any UAI engine works (our own: ``uai:cmd=mcts-envs uai --agent mcts``).
+
+Engine processes outlive the agents that use them: matches and tournaments build fresh agents
+for every game, and starting an engine (and, for ours, loading its compiled search) would
+otherwise cost seconds per game. An agent takes a running engine of its command from the
+process-wide :data:`ENGINES` pool when it first acts (or starts one), sends ``uainewgame``
+(and its ``Seed``), and gives the engine back when it is garbage collected; engines of one
+command are never shared by two live agents (both sides of a game may run the same command).
+An engine that died is started again, with a :class:`EngineRestartWarning` saying so.
+:meth:`UAIAgent.close` sends ``quit`` and ends the agent's engine; the pooled ones end with
+:meth:`EnginePool.close` (at the latest when the interpreter exits; an engine whose parent
+died also ends, as its standard input closes).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import queue
 import shlex
 import subprocess
 import threading
 import time
+import warnings
 import weakref
 from typing import Any
 
@@ -37,10 +48,18 @@ class EngineError(MctsEnvsError, RuntimeError):
     """The engine could not be started, stopped answering, or broke the protocol."""
 
 
+class EngineRestartWarning(RuntimeWarning):
+    """An engine process had exited (crashed or was killed) and a new one was started."""
+
+
 class _EngineProcess:
     """The engine's process, with a reader thread queuing its output lines."""
 
     def __init__(self, argv: list[str]) -> None:
+        self.argv = list(argv)
+        #: The engine's ``id name`` and its option names (lower case), after :meth:`handshake`.
+        self.name: str | None = None
+        self.options: set[str] = set()
         try:
             self.process = subprocess.Popen(
                 argv,
@@ -89,6 +108,28 @@ class _EngineProcess:
                 return line, seen
             seen.append(line)
 
+    def handshake(self, timeout: float) -> None:
+        """``uai`` .. ``uaiok``: learn the engine's name and options."""
+        self.send("uai")
+        _, lines = self.expect("uaiok", timeout)
+        for line in lines:
+            words = line.split()
+            if words[:2] == ["id", "name"]:
+                self.name = " ".join(words[2:])
+            if words[:2] == ["option", "name"] and len(words) > 2:
+                self.options.add(words[2].lower())
+
+    def alive(self) -> bool:
+        """Whether the process is still running."""
+        return self.process.poll() is None
+
+    def death_notice(self) -> str:
+        """What to tell the user about an engine found dead."""
+        return (
+            f"the UAI engine {shlex.join(self.argv)!r} (pid {self.process.pid}) exited with "
+            f"code {self.process.poll()}; starting a new one"
+        )
+
     def close(self) -> None:
         if self.process.poll() is None:
             try:
@@ -100,6 +141,70 @@ class _EngineProcess:
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
                 stream.close()
+
+
+class EnginePool:
+    """Idle engine processes by command line, kept for the next agent of that command.
+
+    Thread-safe. :attr:`starts` counts the processes started per command (``tuple(argv)``).
+    """
+
+    def __init__(self) -> None:
+        self._idle: dict[tuple[str, ...], list[_EngineProcess]] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self.starts: dict[tuple[str, ...], int] = {}
+
+    def acquire(self, argv: list[str], timeout: float) -> tuple[_EngineProcess, bool]:
+        """``(engine, new)``: an idle running engine of ``argv``, else a new one after its
+        handshake (``new`` True). Idle engines found dead are dropped with an
+        :class:`EngineRestartWarning`.
+
+        Raises:
+            EngineError: if a new engine cannot start or does not finish its handshake.
+        """
+        key = tuple(argv)
+        with self._lock:
+            idle = self._idle.get(key, [])
+            while idle:
+                engine = idle.pop()
+                if engine.alive():
+                    return engine, False
+                warnings.warn(engine.death_notice(), EngineRestartWarning, stacklevel=3)
+                engine.close()
+            self.starts[key] = self.starts.get(key, 0) + 1
+        engine = _EngineProcess(argv)
+        try:
+            engine.handshake(timeout)
+        except EngineError:
+            engine.close()
+            raise
+        return engine, True
+
+    def release(self, engine: _EngineProcess) -> None:
+        """Keep ``engine`` for the next agent of its command (ended if dead or closed)."""
+        with self._lock:
+            if engine.alive() and not self._closed:
+                self._idle.setdefault(tuple(engine.argv), []).append(engine)
+                return
+        engine.close()
+
+    def close(self) -> None:
+        """End every idle engine (``quit``, then killed after :data:`QUIT_GRACE` seconds)."""
+        with self._lock:
+            engines = [engine for idle in self._idle.values() for engine in idle]
+            self._idle.clear()
+        for engine in engines:
+            engine.close()
+
+    def _shut(self) -> None:
+        self._closed = True
+        self.close()
+
+
+#: The process-wide pool of idle engines (closed when the interpreter exits).
+ENGINES = EnginePool()
+atexit.register(ENGINES._shut)
 
 
 class UAIAgent(ForwardModelAgent):
@@ -152,32 +257,40 @@ class UAIAgent(ForwardModelAgent):
 
     # -- engine life --------------------------------------------------------------------------
     def _start(self) -> _EngineProcess:
-        if self._engine is not None and self._engine.process.poll() is None:
-            return self._engine
-        engine = _EngineProcess(self.argv)
+        """This agent's engine: the one it holds if alive; else one from :data:`ENGINES`
+        (a new game for it: ``Seed``, ``uainewgame``, ``readyok``)."""
+        if self._engine is not None:
+            if self._engine.alive():
+                return self._engine
+            warnings.warn(self._engine.death_notice(), EngineRestartWarning, stacklevel=3)
+            self._finalizer.detach()
+            self._engine.close()
+            self._engine = None
+        engine, _ = ENGINES.acquire(self.argv, self.timeout)
         self._engine = engine
-        self._finalizer = weakref.finalize(self, engine.close)
-        engine.send("uai")
-        _, lines = engine.expect("uaiok", self.timeout)
-        options = set()
-        for line in lines:
-            words = line.split()
-            if words[:2] == ["id", "name"]:
-                self.engine_name = " ".join(words[2:])
-            if words[:2] == ["option", "name"] and len(words) > 2:
-                options.add(words[2].lower())
-        if self.seed is not None and "seed" in options:
+        self._finalizer = weakref.finalize(self, ENGINES.release, engine)
+        self.engine_name = engine.name
+        if self.seed is not None and "seed" in engine.options:
             engine.send(f"setoption name Seed value {int(self.seed) % 2**31}")
         engine.send("uainewgame")
         engine.send("isready")
         engine.expect("readyok", self.timeout)
         return engine
 
+    @property
+    def engine_pid(self) -> int | None:
+        """The process id of the engine this agent holds (``None`` before it first acts)."""
+        return None if self._engine is None else self._engine.process.pid
+
     def close(self) -> None:
-        """Send ``quit`` and end the engine process (it restarts if the agent acts again)."""
+        """Send ``quit`` and end this agent's engine (a new one starts if the agent acts
+        again); idle engines of the pool are left running (see :meth:`EnginePool.close`)."""
         if self._finalizer is not None:
-            self._finalizer()
-        self._engine = None
+            self._finalizer.detach()
+            self._finalizer = None
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -194,21 +307,40 @@ class UAIAgent(ForwardModelAgent):
 
     def reset(self) -> None:
         """A new game: ``uainewgame`` if the engine runs."""
-        if self._engine is not None and self._engine.process.poll() is None:
+        if self._engine is not None and self._engine.alive():
             self._engine.send("uainewgame")
             self._engine.send("isready")
             self._engine.expect("readyok", self.timeout)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
-        """The engine's move in ``state`` (sent as a FEN).
+        """The engine's move in ``state`` (sent as a FEN). An engine that exits during the
+        move is started again (with an :class:`EngineRestartWarning`) and asked once more.
 
         Raises:
             InvalidOptionError: if ``game`` is not Ataxx.
-            EngineError: if the engine does not answer in time or exits.
+            EngineError: if the engine does not answer in time, or exits twice.
             IllegalActionError: if it answers with an illegal or malformed move.
         """
         self._check_game(game)
-        engine = self._start()
+        try:
+            line = self._ask(self._start(), game, state)
+        except EngineError:
+            if self._engine is None or self._engine.alive():
+                raise
+            # it died during the move: once more, with a new one (_start says so)
+            line = self._ask(self._start(), game, state)
+        words = line.split()
+        move = words[1] if len(words) > 1 else ""
+        try:
+            return game.uai_to_move(state, move)
+        except (IllegalActionError, MctsEnvsError) as error:
+            raise IllegalActionError(
+                f"the UAI engine {self.engine_name or self.argv[0]!r} answered {line!r} in "
+                f"{game.to_text(state)!r}: {error}"
+            ) from None
+
+    def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> str:
+        """Send the position and ``go``; the ``bestmove`` line."""
         engine.send(f"position fen {game.to_text(state)}")
         if self.depth is not None:
             engine.send(f"go depth {int(self.depth)}")
@@ -220,15 +352,7 @@ class UAIAgent(ForwardModelAgent):
             engine.send(f"go movetime {self.movetime}")
             wait = self.movetime / 1000 + self.timeout
         line, _ = engine.expect("bestmove", wait)
-        words = line.split()
-        move = words[1] if len(words) > 1 else ""
-        try:
-            return game.uai_to_move(state, move)
-        except (IllegalActionError, MctsEnvsError) as error:
-            raise IllegalActionError(
-                f"the UAI engine {self.engine_name or self.argv[0]!r} answered {line!r} in "
-                f"{game.to_text(state)!r}: {error}"
-            ) from None
+        return line
 
     @staticmethod
     def _check_game(game: Game) -> None:

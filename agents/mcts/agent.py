@@ -31,7 +31,7 @@ from agents.mcts.driver import (
 )
 from agents.mcts.parallel import RootParallel
 from agents.mcts.search import LEAF_EXTERNAL
-from agents.mcts.tree import BYTES_PER_NODE, NO_NODE, ROOT, UNPROVEN, Tree
+from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, UNPROVEN, VISITS, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -421,6 +421,29 @@ class MCTSAgent(ForwardModelAgent):
                 return NO_NODE
             game.kernels.apply_action(expected, action)
         return node if np.array_equal(expected, state) else NO_NODE
+
+    def principal_variation(self, max_length: int) -> list[int]:
+        """The line the last search expects: its chosen action, then from each node reached
+        the most visited child (ties: the first), while that child has been visited and the
+        node is a decision (the line stops at chance nodes and the end of the game); at most
+        ``max_length`` actions. Just the chosen action when no tree was kept (``reuse_tree``
+        off, several workers, an immediate win); empty before any search."""
+        if self.last_result is None or max_length < 1:
+            return []
+        line = [int(self.last_result.action)]
+        tree = self._tree
+        node = NO_NODE if tree is None else tree.child(ROOT, line[0])
+        while node != NO_NODE and len(line) < max_length:
+            children = tree.children(node)
+            if len(children) == 0 or tree.flags[node, PLAYER] < 0:
+                break
+            visits = tree.links[children, VISITS]
+            best = int(np.argmax(visits))
+            if visits[best] == 0:
+                break
+            node = int(children[best])
+            line.append(int(tree.links[node, ACTION]))
+        return line
 
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:

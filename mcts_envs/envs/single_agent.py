@@ -93,6 +93,11 @@ class SingleAgentEnv(gymnasium.Env):
             raise InvalidOptionError(
                 f"opponent must be None, a callable opponent(env) -> action or an agent with "
                 f"act(env), got {opponent!r}"
+                + (
+                    f" (for an agent spec, pass agents.spec.make_agent({opponent!r}))"
+                    if isinstance(opponent, str)
+                    else ""
+                )
             )
         if opponent_factory is not None and (
             opponent is not None or not callable(opponent_factory)

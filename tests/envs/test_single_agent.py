@@ -66,6 +66,9 @@ def test_opponent_callable_and_bad_seat():
         env.step(0)  # the opponent took cell 0
     with pytest.raises(mcts_envs.InvalidOptionError, match="seat"):
         SingleAgentEnv("tictactoe", seat="both")
+    # A spec string is an agents-package concept: the error says how to turn it into an agent.
+    with pytest.raises(mcts_envs.InvalidOptionError, match=r"make_agent\('random'\)"):
+        SingleAgentEnv("tictactoe", opponent="random")
 
 
 def episode(env, seed, actions_rng_seed=0):
