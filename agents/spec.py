@@ -192,6 +192,9 @@ def describe_agent(name: str) -> str:
         lines.extend(f"    {option}" for option in options)
     else:
         lines.append("  options: none")
+    notes = getattr(cls, "describe_defaults", None)  # e.g. MCTS: the per-game defaults
+    if callable(notes):
+        lines.append(notes())
     return "\n".join(lines)
 
 

@@ -21,9 +21,12 @@ from agents.mistakes import exact_labels, load_shipped_labels, mistake_rate
 from agents.solver import shipped_solution, solve_game
 from agents.spec import make_agent
 
+#: Tic-Tac-Toe MCTS with the generic values (random playouts, c = 1.4), as the README's rates were
+#: measured before per-game defaults (agents.mcts.defaults) existed.
 AGENTS = {
-    "tictactoe": ["random", "minimax2", "alphabeta:depth=2", "mcts:iterations=100",
-                  "mcts:iterations=800", "perfect"],
+    "tictactoe": ["random", "minimax2", "alphabeta:depth=2",
+                  "mcts:iterations=100,c=1.4,rollout_cutoff=none",
+                  "mcts:iterations=800,c=1.4,rollout_cutoff=none", "perfect"],
     "ultimate_tictactoe": ["random", "minimax2", "mcts:iterations=800", "mcts:iterations=5000"],
     "ataxx": ["random", "minimax2", "mcts:iterations=800,rollout_cutoff=0,c=0.15"],
     "pentago_twist": ["random", "minimax2", "mcts:iterations=800"],

@@ -125,7 +125,9 @@ def main() -> None:
                 flush=True,
             )
         uct_rate = rate(
-            game, lambda seed: MCTSAgent(seed=seed, rollout="random", **settings), args.repeats
+            game,
+            lambda seed: MCTSAgent(seed=seed, rollout="random", rollout_cutoff=None, **settings),
+            args.repeats,
         )
         print(f"{name:<20} {'uct, random rollouts (no network)':>35}: {uct_rate:,.0f} sims/s\n")
     print(f"load average {os.getloadavg()[0]:.1f}")

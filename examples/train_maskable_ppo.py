@@ -12,12 +12,18 @@ What it does:
    alternating, the learner gets -1 when the opponent's move wins) wrapped as an SB3 ``VecEnv``;
 2. the opponent is an ``OpponentPool``: frozen snapshots of the learner (one every
    ``--snapshot-every`` steps; the latest with probability 1/2, else an older one), plus a share
-   of games against a uniformly random player (``--random-share``) and, optionally, a search
-   agents (``--teachers alphabeta:0.25,minimax2:0.15``);
-3. every ``--eval-every`` steps a quick batched evaluation (deterministic policy, seats
-   alternating) against random and ``--eval-opponent``; the learning curve is saved as
+   of games against a uniformly random player (``--random-share``) and, optionally, search
+   agents (``--teachers perfect:0.2,perfect~0.5:0.25``: ``spec~eps`` plays a uniformly random
+   move with probability ``eps`` instead of the agent's, so it reaches the positions random play
+   creates and still punishes mistakes there);
+3. learning rate and entropy coefficient fall linearly to ``--lr-final`` / ``--ent-final`` over
+   the budget (steps or ``--minutes``, whichever runs out first);
+4. every ``--eval-every`` steps a quick batched evaluation (deterministic policy, seats
+   alternating) against random and ``--eval-opponent``, and on Tic-Tac-Toe the *exact*
+   probability that the deterministic policy loses to a random player
+   (``mcts_envs.rl.outcome_against_random``, both seats); the learning curve is saved as
    ``curve.png`` and ``curve.json``;
-4. at the end the model is saved (``model.zip``) and played through the arena
+5. at the end the model is saved (``model.zip``) and played through the arena
    (``agents.arena.play_match``, seat-alternated, seeded) against random, minimax2, alpha-beta and
    ``mcts:iterations=K``; results with Wilson 95% intervals go to ``results.json``.
 
@@ -30,6 +36,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -48,7 +55,20 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--learning-rate", type=float, default=5e-4)
+    parser.add_argument(
+        "--lr-final", type=float, default=None, help="learning rate at the end (default: constant)"
+    )
     parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument(
+        "--loss-reward",
+        type=float,
+        default=-1.0,
+        help="the learner's reward for a lost game (wins +1, draws 0); below -1 makes risky "
+        "play that beats weak opponents but can lose cost more",
+    )
+    parser.add_argument(
+        "--ent-final", type=float, default=None, help="entropy coef. at the end (default: constant)"
+    )
     parser.add_argument("--net", default="256,256", help="hidden layer sizes")
     parser.add_argument("--snapshot-every", type=int, default=20_000)
     parser.add_argument("--pool-size", type=int, default=20)
@@ -56,7 +76,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--teachers",
         default="",
-        help="agents that also play a share of the games: spec:share,... (e.g. alphabeta:0.25)",
+        help="agents that also play a share of the games: spec[~eps]:share,... "
+        "(e.g. alphabeta:0.25,perfect~0.5:0.2; ~eps: a random move with probability eps)",
     )
     parser.add_argument("--eval-every", type=int, default=25_000)
     parser.add_argument("--eval-games", type=int, default=200)
@@ -79,9 +100,80 @@ def final_opponents(text: str) -> list[tuple[str, int]]:
     return [(spec, int(games)) for spec, games in _pairs(text)]
 
 
-def spec_shares(text: str) -> list[tuple[str, float]]:
-    """``"alphabeta:0.25,minimax2:0.1"`` -> ``[("alphabeta", 0.25), ("minimax2", 0.1)]``."""
-    return [(spec, float(share)) for spec, share in _pairs(text)]
+def spec_shares(text: str) -> list[tuple[str, float, float]]:
+    """``"alphabeta:0.25,perfect~0.5:0.1"`` -> ``[("alphabeta", 0.0, 0.25), ("perfect", 0.5, 0.1)]``.
+
+    The middle number is the teacher's epsilon (chance of a uniformly random move instead).
+    """
+    teachers = []
+    for spec, share in _pairs(text):
+        name, tilde, epsilon = spec.rpartition("~")
+        teachers.append(
+            (name, float(epsilon), float(share)) if tilde else (spec, 0.0, float(share))
+        )
+    return teachers
+
+
+def loss_reward_wrapper():
+    """SB3 ``VecEnvWrapper`` class that pays ``loss_reward`` instead of -1 for a lost game."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class LossReward(VecEnvWrapper):
+        def __init__(self, venv: Any, loss_reward: float) -> None:
+            super().__init__(venv)
+            self.loss_reward = float(loss_reward)
+
+        def reset(self) -> np.ndarray:
+            return self.venv.reset()
+
+        def step_wait(self):
+            observation, reward, dones, infos = self.venv.step_wait()
+            reward = np.where(reward < 0, np.float32(-self.loss_reward) * reward, reward)
+            return observation, reward.astype(np.float32), dones, infos
+
+    return LossReward
+
+
+class Budget:
+    """The share of the training budget spent: steps or wall time, whichever is further along."""
+
+    def __init__(self, steps: int, minutes: float | None) -> None:
+        self.steps = steps
+        self.seconds = None if minutes is None else 60.0 * minutes
+        self.start = time.perf_counter()
+        self.done_steps = 0
+
+    def fraction(self) -> float:
+        spent = self.done_steps / self.steps
+        if self.seconds:
+            spent = max(spent, (time.perf_counter() - self.start) / self.seconds)
+        return min(1.0, spent)
+
+    def linear(self, first: float, last: float | None) -> float:
+        """``first`` moved linearly towards ``last`` (``None``: stays ``first``)."""
+        return first if last is None else first + (last - first) * self.fraction()
+
+
+def exact_against_random(model: Any, game_name: str) -> dict:
+    """Exact win / draw / loss probabilities of the deterministic policy against random.
+
+    Averaged over the two seats (as a seat-alternating match plays them); ``losing_lines`` counts
+    the distinct lost final positions in both trees (0: the policy can never lose to random).
+    """
+    from mcts_envs import make_game
+    from mcts_envs.rl import outcome_against_random
+
+    game = make_game(game_name)
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return model.predict(observation, action_masks=mask, deterministic=True)[0]
+
+    seats = [outcome_against_random(game, policy, seat) for seat in (0, 1)]
+    entry = {key: sum(getattr(o, key) for o in seats) / 2 for key in ("win", "draw", "loss")}
+    entry["loss_by_seat"] = [o.loss for o in seats]
+    entry["losing_lines"] = sum(o.losing_lines for o in seats)
+    entry["decisions"] = sum(o.decisions for o in seats)
+    return entry
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
@@ -122,8 +214,9 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     steps = [point["steps"] for point in curve]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for axis, key in zip(axes, ("random", "eval"), strict=True):
+    exact = bool(curve) and "exact_random" in curve[0]
+    fig, axes = plt.subplots(1, 3 if exact else 2, figsize=(16 if exact else 11, 4))
+    for axis, key in zip(axes[:2], ("random", "eval"), strict=True):
         label = curve[0][key]["opponent"] if curve else key
         for outcome, colour in (
             ("wins", "tab:green"),
@@ -143,6 +236,16 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
         axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
         axis.legend()
+    if exact:
+        axis = axes[2]
+        losses = [p["exact_random"]["loss"] for p in curve]
+        axis.plot(steps, losses, marker="o", color="tab:red", label="loss (both seats)")
+        axis.set_yscale("symlog", linthresh=1e-4)
+        axis.set_ylim(0, 1)
+        axis.set_title("exact loss probability vs random")
+        axis.set_xlabel("learner env steps")
+        axis.grid(alpha=0.3)
+        axis.legend()
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -160,27 +263,36 @@ def main(argv: list[str] | None = None) -> dict:
 
     from agents.arena import play_match, wilson_interval
     from agents.rl import agent_opponent
-    from mcts_envs.rl import LearnerVectorEnv, OpponentPool, random_opponent
+    from mcts_envs.rl import LearnerVectorEnv, OpponentPool, epsilon_opponent, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
+
+    LossReward = loss_reward_wrapper()
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     fixed = [(random_opponent(args.seed + 1), args.random_share)]
-    for index, (spec, share) in enumerate(spec_shares(args.teachers)):
-        fixed.append((agent_opponent(spec, seed=args.seed + 10 + index), share))
+    for index, (spec, epsilon, share) in enumerate(spec_shares(args.teachers)):
+        teacher = agent_opponent(spec, seed=args.seed + 10 + index)
+        if epsilon > 0:
+            teacher = epsilon_opponent(teacher, epsilon, seed=args.seed + 30 + index)
+        fixed.append((teacher, share))
     pool = OpponentPool(max_size=args.pool_size, seed=args.seed, fixed=fixed)
     print("compiling the batched game (numba, cached after the first run)...", flush=True)
     learner_env = LearnerVectorEnv(args.game, args.envs, opponent=pool, seed=args.seed)
     learner_env.vector.compile()
     env = SB3VecEnv(learner_env)
+    if args.loss_reward != -1.0:
+        env = LossReward(env, args.loss_reward)
     net = [int(x) for x in args.net.split(",")]
+    budget = Budget(args.steps, args.minutes)
     model = MaskablePPO(
         "MlpPolicy",
         env,
         n_steps=args.n_steps,
         batch_size=args.batch_size,
         n_epochs=args.epochs,
-        learning_rate=args.learning_rate,
+        # SB3 asks for the rate before each update; the budget says how far training is
+        learning_rate=lambda _remaining: budget.linear(args.learning_rate, args.lr_final),
         ent_coef=args.ent_coef,
         gamma=0.99,
         policy_kwargs={"net_arch": net},
@@ -190,6 +302,7 @@ def main(argv: list[str] | None = None) -> dict:
     )
     eval_opponent = agent_opponent(args.eval_opponent, seed=args.seed + 3)
     curve: list[dict] = []
+    exact = args.game == "tictactoe"  # small enough to evaluate exactly against random
     start = time.perf_counter()
 
     def evaluate(steps: int) -> None:
@@ -201,7 +314,19 @@ def main(argv: list[str] | None = None) -> dict:
             point[key] = batched_evaluation(
                 model, args.game, opponent, args.eval_games, args.seed + 5
             ) | {"opponent": name}
+        if exact:
+            point["exact_random"] = exact_against_random(model, args.game)
         curve.append(point)
+        (out / "curve.json").write_text(json.dumps(curve, indent=1))
+        if args.no_progress:  # a line per evaluation for logs
+            line = f"{steps} steps, {point['seconds']} s: " + ", ".join(
+                f"{point[k]['opponent']} W/D/L {point[k]['wins']}/{point[k]['draws']}/"
+                f"{point[k]['losses']}"
+                for k in ("random", "eval")
+            )
+            if exact:
+                line += f", exact loss vs random {point['exact_random']['loss']:.3g}"
+            print(line, flush=True)
 
     class Progress(BaseCallback):
         """tqdm bar over env steps and the periodic evaluations."""
@@ -213,13 +338,16 @@ def main(argv: list[str] | None = None) -> dict:
 
         def _on_step(self) -> bool:
             self.bar.update(self.training_env.num_envs)
+            budget.done_steps = self.num_timesteps
+            self.model.ent_coef = budget.linear(args.ent_coef, args.ent_final)
             if self.num_timesteps >= self.next_eval:
                 self.next_eval += args.eval_every
                 evaluate(self.num_timesteps)
                 point = curve[-1]
-                self.bar.set_postfix(
-                    rnd_loss=point["random"]["losses"], ev_draw=point["eval"]["draws"]
-                )
+                postfix = {"rnd_loss": point["random"]["losses"], "ev_draw": point["eval"]["draws"]}
+                if exact:
+                    postfix["exact_loss"] = f"{point['exact_random']['loss']:.2e}"
+                self.bar.set_postfix(postfix)
             # returning False stops SB3's training: the time budget is spent
             return args.minutes is None or time.perf_counter() - start <= 60 * args.minutes
 
@@ -227,6 +355,7 @@ def main(argv: list[str] | None = None) -> dict:
             self.bar.close()
 
     evaluate(0)
+    budget.start = start = time.perf_counter()  # the first evaluation is not training time
     progress = Progress()
     model.learn(args.steps, callback=[SelfPlayCallback(pool, args.snapshot_every), progress])
     train_seconds = time.perf_counter() - start
@@ -247,9 +376,15 @@ def main(argv: list[str] | None = None) -> dict:
         "steps_per_second": round(model.num_timesteps / train_seconds, 1),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores (shared)",
         "seed": args.seed,
+        "command": "python examples/train_maskable_ppo.py " + " ".join(argv or sys.argv[1:]),
         "arena": [],
     }
-    print(f"trained {model.num_timesteps} steps in {train_seconds:.0f} s; arena:", flush=True)
+    if exact:
+        results["exact_random"] = curve[-1]["exact_random"]
+    print(f"trained {model.num_timesteps} steps in {train_seconds:.0f} s", flush=True)
+    if exact:
+        print(f"exact against random (both seats): {results['exact_random']}", flush=True)
+    print("arena:", flush=True)
     for spec, games in final_opponents(args.final):
         match = play_match(
             args.game,

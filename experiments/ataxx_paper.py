@@ -10,7 +10,8 @@ The paper reports MCTS winning about 80% against "minimax2" at 100 iterations. I
 * the authors' UCT configuration against their minimax at depth 3 (a correct minimax there);
 * our best known configuration, ``mcts:rollout_cutoff=0,c=0.15``, against ``minimax2`` and the
   authors' depth-2 player;
-* our ``minimax2`` against the authors' depth-2 player.
+* our ``minimax2`` against the authors' depth-2 player;
+* the package's per-game Ataxx defaults (``mcts:iterations=N`` alone) against ``minimax2``.
 
 Writes ``results.jsonl`` (one record per game; resumed if present), ``table.md``,
 ``summary.json`` and ``figure6.png`` (and ``.svg``) under ``experiments/results/ataxx_paper/``.
@@ -35,7 +36,11 @@ AUTHORS_3 = f"{AUTHORS}:depth=3"
 #: The authors' UCT as their code has it (and as issue 14 describes it): c = 1.41, every child
 #: expanded at once, one random playout each, final move by best mean; no solver, no immediate-win
 #: check and no tree reuse (their MCTS has none of these).
-AUTHORS_UCT = "c=1.41,expand=all,final=mean,solver=false,win_check=false,reuse_tree=false"
+#: Rollouts play to the end (``rollout_cutoff=none``; Ataxx's own defaults score the leaf with the
+#: heuristic instead).
+AUTHORS_UCT = (
+    "c=1.41,expand=all,final=mean,solver=false,win_check=false,reuse_tree=false,rollout_cutoff=none"
+)
 #: The paper's four variants. The paper's formula ``2*Cp*sqrt(2 ln n / n_i)`` with Cp = 1 is
 #: ``c = 2*sqrt(2) = 2.83`` in our ``c*sqrt(ln N / n)``; its code uses 1.41. The first three are the
 #: paper's named variants (binary scores, fractional scores, minimax2 rollouts) on the authors'
@@ -79,6 +84,14 @@ def build_series(quick: bool) -> list[Series]:
             Series(f"ours: {SWEEP_BEST}", family(SWEEP_BEST, [300, 1000, 3000]), ("minimax2",))
         )
     series.append(Series("our minimax2 (x = its depth, 2)", {2.0: "minimax2"}, (AUTHORS,)))
+    if not quick:  # the package's per-game Ataxx defaults (agents.mcts.defaults), as typed
+        series.append(
+            Series(
+                "ours: the Ataxx defaults",
+                {float(b): f"mcts:iterations={b}" for b in (100, 300, 1000, 3000)},
+                ("minimax2",),
+            )
+        )
     return series
 
 

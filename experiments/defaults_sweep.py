@@ -1,14 +1,21 @@
-"""Which per-game MCTS options beat which: a small documented sweep (it changes no default).
+"""How the per-game MCTS defaults were chosen: a documented sweep against each game's reference.
 
 For each game, a grid of ``mcts:`` options at one fixed iteration budget plays a gauntlet against
 the game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac-Toe: the exact
-``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``). The table ranks
-the settings by score with Wilson 95% intervals and marks the package default; ``recommended`` in
-``summary.json`` is the best score per game, with the games behind it, and ``beats_default`` says
-whether its interval lies wholly above the default's (otherwise the evidence does not separate
-them). The engine's defaults are owned elsewhere: this script only reports.
+``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``). The grid holds
+the package's per-game defaults (``mcts:iterations=N`` alone, the game's row of
+:data:`agents.mcts.defaults.GAME_DEFAULTS`), the generic values written out (what every game used
+before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. The table ranks the
+settings by score with Wilson 95% intervals and marks the defaults; ``summary.json`` names, per
+game, the setting the evidence recommends (the best score), the table's row, and whether the
+recommendation's interval lies wholly above the defaults' (``beats_default``: only then does the
+evidence say the table should change). Options in the grid are given on top of the game's
+defaults, so a grid entry states every option that differs from them (``rollout_cutoff=none`` for
+random playouts on a game whose defaults score the leaf). Tantrix is swept by
+``experiments/tantrix_report.py``.
 
-Run: ``python -m experiments.defaults_sweep`` (``--quick`` for the test run; ``--game`` to pick).
+Run: ``python -m experiments.defaults_sweep`` (``--quick`` for the test run; ``--game`` to pick;
+``--games`` per setting, default 60; Tic-Tac-Toe plays ten times as many).
 """
 
 from __future__ import annotations
@@ -17,7 +24,9 @@ import argparse
 import json
 import os
 import time
+from typing import NamedTuple
 
+from agents.mcts.defaults import GENERIC, defaults_for
 from agents.ratings import score_interval
 from experiments.common import (
     RESULTS,
@@ -30,35 +39,100 @@ from experiments.common import (
     summarise,
 )
 
-#: game -> (iterations, reference opponent, option grid); "" is the package default
-GRIDS: dict[str, tuple[int, str, tuple[str, ...]]] = {
-    "ataxx": (
-        1000,
+#: The generic values written out as spec options (explicit options win over the table).
+GENERIC_SPEC = ",".join(
+    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
+)
+
+
+class Grid(NamedTuple):
+    """One gauntlet of the sweep: ``mcts:<budget>,<options>`` for each grid entry against
+    ``opponent`` on ``game``; ``games_factor`` scales the games per setting."""
+
+    game: str
+    budget: str
+    opponent: str
+    options: tuple[str, ...]
+    games_factor: float = 1.0
+
+
+#: run name (the results folder) -> its grid; "" in a grid is the package's per-game defaults
+GRIDS: dict[str, Grid] = {
+    "ataxx": Grid(
+        "ataxx",
+        "iterations=1000",
         "minimax2",
         (
             "",
-            "c=0.5",
-            "rollout_cutoff=0",
-            "rollout_cutoff=0,c=0.5",
-            "rollout_cutoff=0,c=0.15",
+            GENERIC_SPEC,
+            "rollout_cutoff=0,c=0",
+            "rollout_cutoff=0,c=0.005",
+            "rollout_cutoff=0,c=0.02",
             "rollout_cutoff=0,c=0.05",
-            "rollout_cutoff=4,c=0.15",
-            "scores=fractional",
+            "rollout_cutoff=0,c=0.15",
+            "rollout_cutoff=0,c=0.01,expand=all",
+            "rollout_cutoff=0,c=0.01,scores=fractional",
+            "rollout_cutoff=0,c=0.01,final=mean",
+            "rollout_cutoff=2,c=0.01",
+            "rollout_cutoff=0,c=0.01",  # the first choice of the table, before this sweep
         ),
     ),
-    "tictactoe": (
-        200,
+    # Tic-Tac-Toe games are cheap and its losses rare: ten times the games there
+    "tictactoe": Grid(
+        "tictactoe",
+        "iterations=200",
         "perfect",
-        ("", "c=0.5", "c=1.0", "c=2.0", "final=mean", "rollout_cutoff=0,c=0.5"),
+        (
+            "",
+            GENERIC_SPEC,
+            "c=0.5,rollout_cutoff=none",
+            "rollout_cutoff=0,c=0.5",
+            "rollout_cutoff=0,c=0.5,final=mean",
+            "rollout_cutoff=0,c=1.4",
+        ),
+        10.0,
     ),
-    "ultimate_tictactoe": (
-        1000,
+    "ultimate_tictactoe": Grid(
+        "ultimate_tictactoe",
+        "iterations=1000",
         "minimax2",
-        ("", "c=0.5", "c=1.0", "c=2.0", "rollout_cutoff=0,c=0.5", "scores=fractional"),
+        ("", "c=0.5", "c=2.0", "rollout_cutoff=0,c=0.5", "scores=fractional"),
     ),
-    "pentago_twist": (300, "alphabeta:depth=2", ("", "c=0.5", "c=1.0", "rollout_cutoff=0,c=0.5")),
+    "pentago_twist": Grid(
+        "pentago_twist",
+        "iterations=300",
+        "alphabeta:depth=2",
+        (
+            GENERIC_SPEC,
+            "c=0.5,rollout_cutoff=none",
+            "c=1.0,rollout_cutoff=none",
+            "rollout_cutoff=0,c=0.5",
+            "rollout_cutoff=0,c=0.1",
+            "",  # the defaults chosen from the five above (the explicit row, other seeds)
+        ),
+    ),
+    # checks of the Pentago Twist choice at a larger budget and at a time budget
+    "pentago_twist_1000": Grid(
+        "pentago_twist",
+        "iterations=1000",
+        "alphabeta:depth=2",
+        (
+            GENERIC_SPEC,
+            "rollout_cutoff=0,c=0.1",
+            "rollout_cutoff=0,c=0.05",
+            "rollout_cutoff=0,c=0.25",
+        ),
+        2 / 3,
+    ),
+    "pentago_twist_0.5s": Grid(
+        "pentago_twist",
+        "iterations=none,seconds=0.5",
+        "alphabeta:depth=2",
+        (GENERIC_SPEC, "rollout_cutoff=0,c=0.1"),
+        1 / 3,
+    ),
 }
-QUICK_GRID = {"tictactoe": (50, "perfect", ("", "c=0.5"))}
+QUICK_GRID = {"tictactoe": Grid("tictactoe", "iterations=50", "perfect", ("", "c=0.5"))}
 
 
 def interval(point: Point) -> tuple[float, float]:
@@ -66,67 +140,87 @@ def interval(point: Point) -> tuple[float, float]:
     return score_interval(point.wins, point.draws, point.losses)
 
 
-def spec_of(iterations: int, options: str) -> str:
-    return f"mcts:iterations={iterations}" + (f",{options}" if options else "")
+def spec_of(budget: str, options: str) -> str:
+    return f"mcts:{budget}" + (f",{options}" if options else "")
+
+
+def _row_text(game: str) -> str:
+    """The game's defaults as spec options (only those that differ from the generic values)."""
+    row = defaults_for(game)
+    changed = [
+        f"{k}={'none' if v is None else v}"
+        for k, v in row._asdict().items()
+        if v != getattr(GENERIC, k)
+    ]
+    return ",".join(changed) or "the generic values"
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_common_arguments(parser, RESULTS / "defaults_sweep")
-    parser.add_argument("--game", nargs="*", default=None, help=f"games ({', '.join(GRIDS)})")
+    parser.add_argument("--game", nargs="*", default=None, help=f"runs ({', '.join(GRIDS)})")
     args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=20, quick_games=2)
+    out, settings = settings_from(args, full_games=60, quick_games=2)
     out = out or RESULTS / ("defaults_sweep" + ("_quick" if args.quick else ""))
-    grids = QUICK_GRID if args.quick else {g: GRIDS[g] for g in (args.game or GRIDS)}
+    grids = QUICK_GRID if args.quick else {name: GRIDS[name] for name in (args.game or GRIDS)}
     start_load = os.getloadavg()
     started = time.time()
     lines = [
         "# Per-game MCTS options against a reference opponent",
         "",
-        f"{settings.games} games per setting (200 for Tic-Tac-Toe; colours swapped in pairs, "
-        "master seed "
-        f"{settings.seed}); iteration budgets, so the load (average "
+        f"{settings.games} games per setting unless stated (colours swapped in pairs, master seed "
+        f"{settings.seed}); iteration budgets but one, so the load (average "
         f"{start_load[0]:.1f} at the start, 2 cores) changes speed, not results. Sorted by score; "
-        "(default) marks the package defaults.",
+        "(defaults) marks the package's per-game defaults, `generic` the values every game used "
+        "before them.",
     ]
     summary: dict[str, object] = {}
-    for game, (iterations, opponent, grid) in grids.items():
-        specs = {float(i): spec_of(iterations, options) for i, options in enumerate(grid)}
+    for name, grid in grids.items():
+        game, budget, opponent = grid.game, grid.budget, grid.opponent
+        specs = {float(i): spec_of(budget, options) for i, options in enumerate(grid.options)}
         series = [Series(game, specs, (opponent,))]
-        # Tic-Tac-Toe games are cheap and its losses rare: ten times the games there
-        scale = 10 if game == "tictactoe" and not args.quick else 1
-        game_settings = settings._replace(games=settings.games * scale)
-        path = out / game / "results.jsonl"
-        records = run_series(game, series, game_settings, path).records
+        games = 2 * max(1, round(settings.games * grid.games_factor / 2))
+        if args.quick:
+            games = settings.games
+        path = out / name / "results.jsonl"
+        records = run_series(game, series, settings._replace(games=games), path).records
         points = sorted(summarise(records, series), key=lambda p: (-p.score, p.losses))
-        default = next(p for p in points if p.spec == spec_of(iterations, ""))
+        default = next((p for p in points if p.spec == spec_of(budget, "")), None)
         lines += [
             "",
-            f"## {game}: `mcts:iterations={iterations},...` against `{opponent}`",
+            f"## {game}: `mcts:{budget},...` against `{opponent}` ({games} games each)",
+            "",
+            f"Defaults (the table's row): `{_row_text(game)}`.",
             "",
             "| options | W/D/L | score [Wilson 95%] |",
             "| --- | --- | --- |",
         ]
         for p in points:
             low, high = interval(p)
-            options = p.spec.partition(",")[2] or "(default)"
+            options = p.spec[len(spec_of(budget, "")) + 1 :] or "(defaults)"
+            options = "generic" if options == GENERIC_SPEC else options
             lines.append(
                 f"| `{options}` | {p.wins}/{p.draws}/{p.losses} | {p.score:.2f} "
                 f"[{low:.2f}, {high:.2f}] |"
             )
         best = points[0]
-        summary[game] = {
-            "iterations": iterations,
+        summary[name] = {
+            "game": game,
+            "budget": budget,
             "opponent": opponent,
             "recommended": best.spec,
+            "table_row": _row_text(game),
             "score": best.score,
             "interval": interval(best),
-            "default_score": default.score,
-            "default_interval": interval(default),
-            "beats_default": interval(best)[0] > interval(default)[1],
             "games": best.games,
-            "default_games": default.games,
         }
+        if default is not None:  # checks without the defaults as typed have no comparison
+            summary[name] |= {
+                "default_score": default.score,
+                "default_interval": interval(default),
+                "beats_default": interval(best)[0] > interval(default)[1],
+                "default_games": default.games,
+            }
     meta = {"wall_seconds": round(time.time() - started, 1), "machine": machine(start_load)}
     lines += ["", f"{meta['wall_seconds']} s wall.", ""]
     out.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,9 @@
 """Pentago Twist report, run again: our MCTS at 2 s per move (and less) against alpha-beta.
 
 The report plays MCTS at 2 s per move with immediate win and block checks but publishes no
-opponent or numbers. This script plays ``mcts:seconds=T`` (package defaults otherwise, which
-include the win and block check ``win_check``) for T = 0.25, 0.5, 1 and 2 s against the
+opponent or numbers. This script plays ``mcts:seconds=T`` with the generic values (random
+playouts, c = 1.4) and with the package's Pentago Twist defaults (the heuristic scores the leaf,
+c = 0.1; both include the win and block check ``win_check``) for T = 0.25, 0.5, 1 and 2 s against the
 package's ``alphabeta`` at fixed depths 2 and 3 (no time limit for alpha-beta).
 
 Time budgets on a shared, loaded machine are distorted: the load averages are stated with the
@@ -14,6 +15,7 @@ Run: ``python -m experiments.pentago_twist_report`` (``--quick`` for the test ru
 
 from __future__ import annotations
 
+from agents.mcts.defaults import GENERIC
 from experiments.common import (
     Series,
     play_and_summarise,
@@ -23,14 +25,27 @@ from experiments.common import (
 )
 
 GAME = "pentago_twist"
+#: The generic MCTS values (random playouts, c = 1.4: every game's defaults before per-game
+#: defaults), written out.
+GENERIC_SPEC = ",".join(
+    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
+)
 SECONDS = (0.25, 0.5, 1.0, 2.0)
 
 
 def build_series(quick: bool) -> list[Series]:
     seconds = (0.1, 0.2) if quick else SECONDS
     opponents = ("alphabeta:depth=2",) if quick else ("alphabeta:depth=2", "alphabeta:depth=3")
-    specs = {t: f"mcts:iterations=None,seconds={t:g}" for t in seconds}
-    return [Series("mcts (defaults)", specs, opponents)]
+    if quick:
+        specs = {t: f"mcts:iterations=None,seconds={t:g}" for t in seconds}
+        return [Series("mcts (defaults)", specs, opponents)]
+    # the order of series fixes each game's seed: append, never reorder
+    generic = {t: f"mcts:iterations=None,seconds={t:g},{GENERIC_SPEC}" for t in seconds}
+    defaults = {t: f"mcts:iterations=None,seconds={t:g}" for t in seconds}
+    return [
+        Series("mcts (generic values)", generic, opponents),
+        Series("mcts (defaults)", defaults, opponents),
+    ]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,8 +1,9 @@
 """Tic-Tac-Toe article, run again: MCTS losses against perfect play by iterations, both seats.
 
 The article claims no loss in 1,000 games after 4,000 playouts per move and calls 200 playouts
-"comparable". This script plays ``mcts:iterations=N`` (the package defaults otherwise) against
-the exact ``perfect`` agent (random choice among the best moves), half the games as X and half as
+"comparable". This script plays ``mcts:iterations=N`` with the generic values (what
+every game used before per-game defaults), with the heuristic leaf of the Tic-Tac-Toe defaults
+written out, and with the per-game defaults themselves, against the exact ``perfect`` agent (random choice among the best moves), half the games as X and half as
 O, and counts losses with Wilson 95% intervals.
 
 Writes ``results_perfect.jsonl`` (resumed if present), ``table.md``, ``summary.json`` and
@@ -13,6 +14,7 @@ Run: ``python -m experiments.tictactoe_article`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
+from agents.mcts.defaults import GENERIC
 from agents.ratings import score_interval
 from experiments.common import (
     Series,
@@ -23,28 +25,47 @@ from experiments.common import (
 )
 
 GAME = "tictactoe_v0"
+#: The generic MCTS values (the package's defaults for every game before per-game defaults).
+GENERIC_SPEC = ",".join(
+    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
+)
 BUDGETS = (50, 100, 200, 400, 1000, 4000)
-
-
-#: the defaults sweep's best Tic-Tac-Toe setting (experiments/defaults_sweep.py): score the leaf
-#: with the game's heuristic instead of a random playout, c = 0.5
-SWEEP_BEST = "rollout_cutoff=0,c=0.5"
+#: The per-game Tic-Tac-Toe defaults written out (the sweep's choice): the heuristic scores the
+#: new leaf, c = 0.5. Budgets from 800 up were added with the per-game defaults.
+HEURISTIC = "rollout_cutoff=0,c=0.5"
+HEURISTIC_BUDGETS = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400)
+#: The package defaults as a user writes them (``mcts:iterations=N``): the same games as
+#: ``HEURISTIC`` up to the seeds while the table's row is that setting.
+DEFAULT_BUDGETS = (50, 200, 1600, 3200)
 
 
 def build_series(quick: bool) -> list[Series]:
-    budgets = (50, 400) if quick else BUDGETS
-    series = [
-        Series("mcts (defaults)", {float(b): f"mcts:iterations={b}" for b in budgets}, ("perfect",))
-    ]
-    if not quick:
-        series.append(
+    if quick:
+        return [
             Series(
-                f"mcts:{SWEEP_BEST}",
-                {float(b): f"mcts:iterations={b},{SWEEP_BEST}" for b in (25, 50, 100, 200, 400)},
+                "mcts (defaults)",
+                {float(b): f"mcts:iterations={b}" for b in (50, 400)},
                 ("perfect",),
             )
-        )
-    return series
+        ]
+    # the order of series and budgets fixes each game's seed: append, never reorder
+    return [
+        Series(
+            "mcts (generic values)",
+            {float(b): f"mcts:iterations={b},{GENERIC_SPEC}" for b in BUDGETS},
+            ("perfect",),
+        ),
+        Series(
+            f"mcts:{HEURISTIC}",
+            {float(b): f"mcts:iterations={b},{HEURISTIC}" for b in HEURISTIC_BUDGETS},
+            ("perfect",),
+        ),
+        Series(
+            "mcts (defaults)",
+            {float(b): f"mcts:iterations={b}" for b in DEFAULT_BUDGETS},
+            ("perfect",),
+        ),
+    ]
 
 
 def main(argv: list[str] | None = None) -> None:

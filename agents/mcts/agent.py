@@ -4,6 +4,7 @@ checks, the search result."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -20,6 +21,8 @@ from agents.base import (
     game_and_state,
     search_buffer_size,
 )
+from agents.mcts.defaults import PER_GAME, MCTSDefaults, resolve
+from agents.mcts.defaults import describe as describe_defaults
 from agents.mcts.driver import (
     GROWTH_SECONDS_PER_NODE,
     SearchSettings,
@@ -59,6 +62,15 @@ class MCTSAgent(ForwardModelAgent):
     an outcome joins the tree when first sampled). The module docstrings of :mod:`agents.mcts`
     describe the tree layout and the compiled loop.
 
+    The options marked *per game* below take their value from the game's row of
+    :data:`agents.mcts.defaults.GAME_DEFAULTS` when not given (the agent learns the game at its
+    first search or :meth:`prepare`); an option given explicitly always wins. The table today:
+    Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
+    lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0`` (its line-potential
+    heuristic at the leaf), Pentago Twist ``c=0.1, rollout_cutoff=0`` (likewise), Tantrix
+    ``c=0.5``; Ultimate Tic-Tac-Toe and games not in the table the generic values given below for
+    each option.
+
     The first decision on a game in a process loads the compiled search from numba's disk cache
     (well under a second; the very first run compiles it, 5-15 s); time budgets count from the
     start of the search itself, so warm up once before timing (the arena does).
@@ -71,16 +83,18 @@ class MCTSAgent(ForwardModelAgent):
             reached ends the search. Compile time is not counted once the kernels are cached.
             The search also ends early if its tree is full and copying it into larger arrays
             would outlast the budget (a tree reused over many searches of one position).
-        c: UCT exploration constant (default ``1.4``, about ``sqrt(2)``; results are in [0, 1]).
-        expand: ``"one"`` (default) adds one child per simulation, in random order;
+        c: UCT exploration constant (per game; generic ``1.4``, about ``sqrt(2)``; results are
+            in [0, 1]).
+        expand: per game; ``"one"`` (generic) adds one child per simulation, in random order;
             ``"all"`` adds every child of a leaf at once and simulates each of them once.
-        rollout: ``"random"`` (default; the game's compiled random playout), ``"minimax2"``
+        rollout: per game; ``"random"`` (generic; the game's compiled random playout), ``"minimax2"``
             (depth-2 minimax moves over the game's heuristic), a numba ``@njit`` function
             ``(state, rng) -> None`` playing to the end in place (runs compiled), or any Python
             callable ``fn(game, state) -> action`` (runs in Python, slow).
-        scores: ``"binary"`` (default; win 1, draw 0.5, loss 0) or ``"fractional"`` (the
+        scores: per game; ``"binary"`` (generic; win 1, draw 0.5, loss 0) or ``"fractional"`` (the
             game's graded ``score``, e.g. Ataxx piece share).
-        final: ``"visits"`` (default; most visited root child) or ``"mean"`` (best mean).
+        final: per game; ``"visits"`` (generic; most visited root child) or ``"mean"`` (best
+            mean).
         win_check: play an immediately winning move without searching, and search only moves
             after which the opponent cannot win at once when such moves exist (default True).
         reuse_tree: keep the subtree of the position reached since the last decision (default
@@ -88,7 +102,8 @@ class MCTSAgent(ForwardModelAgent):
             outcome played, as the arena and env loops report them) or :meth:`restart`; a
             position reached otherwise gets a new tree.
         solver: MCTS-Solver: back up proven wins, losses and draws, never pick a proven loss
-            while something else is left, stop once the root is proven (default True).
+            while something else is left, stop once the root is proven (per game; generic
+            True).
         workers: root parallelism: independent searches in this many processes, root visit
             counts merged (default 1; trees are not reused when above 1).
         evaluator: ``evaluator(observations, masks) -> (priors, values)`` batched over leaves;
@@ -101,7 +116,7 @@ class MCTSAgent(ForwardModelAgent):
         batch_size: leaves per evaluator call (default 8).
         rollout_cutoff: stop compiled rollouts after this many moves and score an unfinished
             game with the game's ``heuristic`` (early playout termination; 0 scores the new leaf
-            itself; default ``None``: play to the end).
+            itself; ``None``: play to the end; per game, generic ``None``).
     """
 
     def __init__(
@@ -110,28 +125,32 @@ class MCTSAgent(ForwardModelAgent):
         seed: int | None = None,
         iterations: int | None = 1000,
         seconds: float | None = None,
-        c: float = 1.4,
-        expand: Literal["one", "all"] = "one",
-        rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random",
-        scores: Literal["binary", "fractional"] = "binary",
-        final: Literal["visits", "mean"] = "visits",
+        c: float = PER_GAME,
+        expand: Literal["one", "all"] = PER_GAME,
+        rollout: Literal["random", "minimax2"] | Callable[..., Any] = PER_GAME,
+        scores: Literal["binary", "fractional"] = PER_GAME,
+        final: Literal["visits", "mean"] = PER_GAME,
         win_check: bool = True,
         reuse_tree: bool = True,
-        solver: bool = True,
+        solver: bool = PER_GAME,
         workers: int = 1,
         evaluator: Callable[..., Any] | None = None,
         c_puct: float = 1.25,
         dirichlet_alpha: float = 0.3,
         dirichlet_fraction: float = 0.25,
         batch_size: int = 8,
-        rollout_cutoff: int | None = None,
+        rollout_cutoff: int | None = PER_GAME,
     ) -> None:
-        _check_choice("expand", expand, _EXPAND)
-        _check_choice("scores", scores, _SCORES)
-        _check_choice("final", final, _FINAL)
+        for name, value, allowed in (
+            ("expand", expand, _EXPAND),
+            ("scores", scores, _SCORES),
+            ("final", final, _FINAL),
+        ):
+            if value is not PER_GAME:
+                _check_choice(name, value, allowed)
         if isinstance(rollout, str):
             _check_choice("rollout", rollout, _ROLLOUTS)
-        elif not callable(rollout):
+        elif rollout is not PER_GAME and not callable(rollout):
             raise InvalidOptionError(
                 f"mcts: rollout must be one of {_ROLLOUTS} or a callable, got {rollout!r}"
             )
@@ -149,11 +168,15 @@ class MCTSAgent(ForwardModelAgent):
             "mcts", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
         )
         workers = check_number("mcts", "workers", workers, 1, MAX_WORKERS, integer=True)
-        rollout_cutoff = check_number(
-            "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
-        )
+        if rollout_cutoff is not PER_GAME:
+            rollout_cutoff = check_number(
+                "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
+            )
         batch_size = check_number("mcts", "batch_size", batch_size, 1, MAX_BATCH, integer=True)
-        c = check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False)
+        if c is not PER_GAME:
+            c = check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False)
+        if solver is not PER_GAME:
+            solver = bool(solver)
         c_puct = check_number("mcts", "c_puct", c_puct, 0.0, MAX_EXPLORATION, integer=False)
         dirichlet_alpha = check_number(
             "mcts", "dirichlet_alpha", dirichlet_alpha, 0.0, MAX_EXPLORATION, integer=False
@@ -162,22 +185,34 @@ class MCTSAgent(ForwardModelAgent):
             "mcts", "dirichlet_fraction", dirichlet_fraction, 0.0, 1.0, integer=False
         )
         self.seed = check_seed(seed)
+        #: The game-dependent options as given (``PER_GAME`` where left to the game's row).
+        self.options = {
+            "c": c,
+            "expand": expand,
+            "rollout": rollout,
+            "scores": scores,
+            "final": final,
+            "solver": solver,
+            "rollout_cutoff": rollout_cutoff,
+        }
+        #: The search settings of the game last searched (before any: the generic defaults).
         self.settings = SearchSettings(
             iterations=None if iterations is None else int(iterations),
             seconds=None if seconds is None else float(seconds),
-            c=float(c),
-            expand_all=expand == "all",
-            rollout=rollout,
-            fractional=scores == "fractional",
-            solver=bool(solver),
+            c=1.4,
+            expand_all=False,
+            rollout="random",
+            fractional=False,
+            solver=True,
             evaluator=evaluator,
             c_puct=float(c_puct),
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
             batch_size=int(batch_size),
-            rollout_cutoff=-1 if rollout_cutoff is None else int(rollout_cutoff),
         )
-        self.final = final
+        self.final = "visits"
+        self._game_name: str | None = None
+        self._use_options(resolve(self.options, ""))
         self.win_check = bool(win_check)
         self.reuse_tree = bool(reuse_tree) and int(workers) == 1
         self.workers = int(workers)
@@ -195,6 +230,11 @@ class MCTSAgent(ForwardModelAgent):
         #: The last :class:`~agents.result.SearchResult`.
         self.last_result: SearchResult | None = None
         self._last_num_actions = 0
+
+    @staticmethod
+    def describe_defaults() -> str:
+        """The per-game defaults table as text (shown by ``mcts-envs list agents``)."""
+        return describe_defaults()
 
     # -- Agent protocol ---------------------------------------------------------------------
     def act_state(self, game: Game, state: np.ndarray) -> int:
@@ -239,6 +279,7 @@ class MCTSAgent(ForwardModelAgent):
         start = time.perf_counter()
         game, state = game_and_state(env_or_game, state)
         state, player = check_decision("MCTS", game, state)
+        self._use_game(game)
         self._last_num_actions = game.info.num_actions
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
         seed = int(self._generator.integers(0, 2**63 - 1))
@@ -305,13 +346,20 @@ class MCTSAgent(ForwardModelAgent):
         take: the search loop with this agent's leaf evaluation (fresh and reused trees, chance
         nodes, solver and PUCT batches are branches of the one loop), the win check, the final
         choice and re-rooting; root-parallel workers prepare too. Prints nothing (callers
-        announce it); does not touch this agent's seed sequence or tree."""
+        announce it); does not touch this agent's seed sequence or tree. Sets the game's
+        defaults (:mod:`agents.mcts.defaults`) for the options not given explicitly."""
+        self._use_game(game)
         probe = MCTSAgent(
             seed=0,
             iterations=16,
             c=self.settings.c,
             expand="all" if self.settings.expand_all else "one",
             rollout=self.settings.rollout,
+            scores="fractional" if self.settings.fractional else "binary",
+            solver=self.settings.solver,
+            rollout_cutoff=None
+            if self.settings.rollout_cutoff < 0
+            else self.settings.rollout_cutoff,
             evaluator=self.settings.evaluator,
             batch_size=min(self.settings.batch_size, 4),
         )
@@ -358,6 +406,28 @@ class MCTSAgent(ForwardModelAgent):
         return state
 
     # -- internals --------------------------------------------------------------------------
+    def _use_game(self, game: Game) -> None:
+        """Take ``game``'s defaults for the options not given explicitly (once per game: the
+        budget in :attr:`settings`, which a tournament may change between moves, is kept)."""
+        name = game.info.name
+        if name != self._game_name:
+            self._use_options(resolve(self.options, name))
+            self._game_name = name
+            self._forget_tree()
+
+    def _use_options(self, options: MCTSDefaults) -> None:
+        cutoff = options.rollout_cutoff
+        self.settings = dataclasses.replace(
+            self.settings,
+            c=float(options.c),
+            expand_all=options.expand == "all",
+            rollout=options.rollout,
+            fractional=options.scores == "fractional",
+            solver=bool(options.solver),
+            rollout_cutoff=-1 if cutoff is None else int(cutoff),
+        )
+        self.final = options.final
+
     def _leaf_kernel(self, game: Game) -> Any:
         kind, playout = rollout_kind(self.settings.rollout, game)
         if self.settings.evaluator is not None or kind == LEAF_EXTERNAL:

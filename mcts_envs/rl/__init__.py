@@ -2,15 +2,32 @@
 
 * :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv`: a Gymnasium vector env of one seat against
   a batched opponent, on the compiled :class:`~mcts_envs.vector.VectorGame`;
-* :mod:`~mcts_envs.rl.opponents`: random and policy opponents (search agents:
+* :mod:`~mcts_envs.rl.opponents`: random, policy and epsilon-noisy opponents (search agents:
   ``agents.opponents.agent_opponent``);
+* :func:`~mcts_envs.rl.exact.outcome_against_random`: the exact outcome of a deterministic
+  policy against a random player (small games);
 * :class:`~mcts_envs.rl.selfplay.OpponentPool`: frozen snapshots of a learner as opponents;
 * :mod:`mcts_envs.rl.sb3` (needs the ``train`` extra): a Stable-Baselines3 ``VecEnv`` adapter
   that ``MaskablePPO`` trains on, and a self-play callback.
 """
 
-from mcts_envs.rl.opponents import OpponentView, policy_opponent, random_opponent
+from mcts_envs.rl.exact import ExactOutcome, outcome_against_random
+from mcts_envs.rl.opponents import (
+    OpponentView,
+    epsilon_opponent,
+    policy_opponent,
+    random_opponent,
+)
 from mcts_envs.rl.selfplay import OpponentPool
 from mcts_envs.rl.vector_env import LearnerVectorEnv
 
-__all__ = ["LearnerVectorEnv", "OpponentPool", "OpponentView", "policy_opponent", "random_opponent"]
+__all__ = [
+    "ExactOutcome",
+    "LearnerVectorEnv",
+    "OpponentPool",
+    "OpponentView",
+    "epsilon_opponent",
+    "outcome_against_random",
+    "policy_opponent",
+    "random_opponent",
+]

@@ -20,16 +20,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from mcts_envs.core.errors import IllegalActionError
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.seeding import check_seed
 
 __all__ = [
+    "EpsilonOpponent",
     "OpponentView",
     "PolicyOpponent",
     "RandomOpponent",
     "check_opponent_actions",
+    "epsilon_opponent",
     "policy_opponent",
     "random_opponent",
+    "subview",
 ]
 
 
@@ -99,6 +102,64 @@ class PolicyOpponent:
 def policy_opponent(fn: Callable[[np.ndarray, np.ndarray], Any], name: str = "policy"):
     """A :class:`PolicyOpponent` (e.g. a frozen network's batched ``predict``)."""
     return PolicyOpponent(fn, name)
+
+
+def subview(view: OpponentView, rows: np.ndarray) -> OpponentView:
+    """The rows ``rows`` of ``view`` (an opponent's view of fewer envs)."""
+    return OpponentView(
+        view.observation[rows],
+        view.action_mask[rows],
+        view.states[rows],
+        view.env_indices[rows],
+        view.players[rows],
+        view.game,
+    )
+
+
+class EpsilonOpponent:
+    """``base``, except that each move is uniformly random with probability ``epsilon``.
+
+    A strong ``base`` (e.g. the perfect player) made noisy this way reaches the positions a random
+    player creates and still punishes the learner's mistakes there. ``reset(seed)`` re-seeds the
+    noise and resets ``base``; ``new_games`` is passed on to ``base``.
+
+    Raises:
+        InvalidOptionError: for ``epsilon`` outside [0, 1].
+    """
+
+    def __init__(self, base: Any, epsilon: float, seed: int | None = None) -> None:
+        if not 0.0 <= float(epsilon) <= 1.0:
+            raise InvalidOptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
+        self.base = base
+        self.epsilon = float(epsilon)
+        self.name = f"{getattr(base, 'name', type(base).__name__)}~{self.epsilon:g}"
+        self.generator = np.random.default_rng(check_seed(seed))
+
+    def reset(self, seed: int | None) -> None:
+        self.generator = np.random.default_rng(check_seed(seed))
+        hook = getattr(self.base, "reset", None)
+        if hook is not None:
+            hook(None if seed is None else seed + 1)
+
+    def new_games(self, env_indices: np.ndarray) -> None:
+        hook = getattr(self.base, "new_games", None)
+        if hook is not None:
+            hook(env_indices)
+
+    def __call__(self, view: OpponentView) -> np.ndarray:
+        noisy = self.generator.random(len(view.env_indices)) < self.epsilon
+        actions = np.empty(len(view.env_indices), np.int64)
+        if noisy.any():
+            actions[noisy] = sample_legal(view.action_mask[noisy], self.generator)
+        if not noisy.all():
+            rows = np.flatnonzero(~noisy)
+            actions[rows] = np.asarray(self.base(subview(view, rows))).reshape(-1)
+        return actions
+
+
+def epsilon_opponent(base: Any, epsilon: float, seed: int | None = None) -> EpsilonOpponent:
+    """An :class:`EpsilonOpponent`."""
+    return EpsilonOpponent(base, epsilon, seed)
 
 
 def check_opponent_actions(actions: Any, view: OpponentView, who: str) -> np.ndarray:

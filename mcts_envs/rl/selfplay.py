@@ -20,7 +20,7 @@ import numpy as np
 
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.rl.opponents import OpponentView, sample_legal
+from mcts_envs.rl.opponents import OpponentView, sample_legal, subview
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -118,7 +118,7 @@ class OpponentPool:
             rows = np.flatnonzero(chosen == index)
             if index <= -2:
                 opponent = self.fixed[-2 - index][0]
-                actions[rows] = np.asarray(opponent(_rows_of(view, rows))).reshape(-1)
+                actions[rows] = np.asarray(opponent(subview(view, rows))).reshape(-1)
             elif index == -1:
                 actions[rows] = sample_legal(view.action_mask[rows], self.generator)
             else:
@@ -128,14 +128,3 @@ class OpponentPool:
 
     def __len__(self) -> int:
         return len(self.policies)
-
-
-def _rows_of(view: OpponentView, rows: np.ndarray) -> OpponentView:
-    return OpponentView(
-        view.observation[rows],
-        view.action_mask[rows],
-        view.states[rows],
-        view.env_indices[rows],
-        view.players[rows],
-        view.game,
-    )

@@ -84,6 +84,14 @@ def test_mcts_never_loses_to_alphabeta_at_tictactoe():
 
 
 @pytest.mark.slow
+def test_ataxx_defaults_beat_minimax2_at_1000_iterations():
+    """The issue's target for the per-game defaults (agents.mcts.defaults): at least 80%."""
+    result = play_match("ataxx", "mcts:iterations=1000", "minimax2", 100, seed=2024)
+    assert result.a.games == 100
+    assert result.a.wins >= 80
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "opponent", "threshold"),
     [

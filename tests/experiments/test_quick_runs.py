@@ -65,3 +65,30 @@ def test_uttt_openspiel_quick(tmp_path):
     probe = json.loads((tmp_path / "probe.json").read_text())[0]
     assert probe["simulations_ratio"] > 0
     assert {k for k in probe if k.startswith(("mcts", "openspiel"))} == set(records[0]["agents"])
+
+
+def test_tictactoe_replies_quick():
+    from experiments.tictactoe_replies import FIRST_MOVES, losing_replies
+
+    counts = losing_replies("rollout_cutoff=0,c=0.5", 100, 3)
+    assert set(counts) == set(FIRST_MOVES)
+    for bad, chosen in counts.values():
+        assert sum(chosen.values()) == 3 and 0 <= bad <= 3
+    # after X's corner, only the centre draws: the exact solver is the oracle of "losing"
+    bad, chosen = counts["corner"]
+    assert bad == sum(n for action, n in chosen.items() if action != 4)
+
+
+def test_defaults_sweep_quick(tmp_path):
+    from experiments.defaults_sweep import main
+
+    main(["--quick", "--out", str(tmp_path)])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    run = summary["games"]["tictactoe"]
+    assert run["table_row"] == "c=0.5,rollout_cutoff=0"  # the row the defaults apply
+    assert run["recommended"].startswith("mcts:iterations=50")
+    assert run["default_games"] == 2 and "beats_default" in run
+    records = read_records(tmp_path / "tictactoe" / "results_perfect.jsonl")
+    assert len(records) == 4 and all(
+        r["result"] != "draw" or r["returns"] == [0.0, 0.0] for r in records
+    )

@@ -1,0 +1,122 @@
+"""Per-game MCTS defaults: the options an ``mcts`` agent uses on a game when its spec leaves them out.
+
+One global setting is not strong on every game: random playouts are hopeless in Ataxx (0 of 20
+games against ``minimax2`` at 1,000 iterations) but the best leaf evaluation in Ultimate
+Tic-Tac-Toe, and the heuristic's values span a much narrower range than win/loss results, so the
+exploration constant that suits one evaluation is far too large for the other. Each game
+therefore has its own defaults, chosen by the documented sweep in ``experiments/defaults_sweep.py``
+(README, "Per-game MCTS defaults"). An option given explicitly (``mcts:c=1.4`` or
+``MCTSAgent(c=1.4)``) always wins over the table; an agent learns the game at its first search
+or :meth:`~agents.mcts.MCTSAgent.prepare`, and one agent may play several games.
+
+The table (evidence against each game's reference opponent; Wilson intervals in the README):
+
+* ``ataxx``: ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf). Against
+  ``minimax2`` at 1,000 iterations: 110 wins of 120 (generic: 0 of 60).
+* ``tictactoe``: ``c=0.5, rollout_cutoff=0`` (the line-potential heuristic). Against ``perfect``:
+  fewer losses than generic at every budget, none in 1,000 games at 200 and at 1,600-6,400.
+* ``ultimate_tictactoe``: generic (random playouts, ``c=1.4``). Against ``minimax2`` at 1,000
+  iterations: 0.91 score; no setting of the sweep separated from it.
+* ``pentago_twist``: ``c=0.1, rollout_cutoff=0`` (the line-potential heuristic). Against
+  ``alphabeta:depth=2``: 0.57 score at 300 iterations (generic 0.31), 20/0/0 at 0.5 s per move.
+* ``tantrix``: ``c=0.5`` (random playouts): the Tantrix report's constant; against ``oliver`` at
+  equal time c = 0 to 1 did not separate (40 games each).
+
+Every other option keeps its generic value (:data:`GENERIC`): ``expand="one"``,
+``rollout="random"``, ``scores="binary"``, ``final="visits"``, ``solver=True``. Games not in the
+table (a user's own :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's
+defaults before per-game defaults existed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NamedTuple
+
+
+class PerGame:
+    """The default value of an :class:`~agents.mcts.MCTSAgent` option that depends on the game
+    (shown as ``per game`` in ``mcts-envs list``); :data:`PER_GAME` is its one instance."""
+
+    def __repr__(self) -> str:
+        return "per game"
+
+    def __reduce__(self) -> str:
+        return "PER_GAME"  # pickles as the module-level instance
+
+
+#: The marker default of the per-game options (``option is PER_GAME``: not given explicitly).
+PER_GAME = PerGame()
+
+
+class MCTSDefaults(NamedTuple):
+    """The game-dependent options of :class:`~agents.mcts.MCTSAgent` (see its docstring for
+    their meaning). ``rollout_cutoff=None`` plays rollouts to the end."""
+
+    c: float = 1.4
+    expand: Literal["one", "all"] = "one"
+    rollout: Literal["random", "minimax2"] = "random"
+    scores: Literal["binary", "fractional"] = "binary"
+    final: Literal["visits", "mean"] = "visits"
+    solver: bool = True
+    rollout_cutoff: int | None = None
+
+
+#: The options of games without an entry (and the package's single defaults before this table).
+GENERIC = MCTSDefaults()
+
+#: Game name (``game.info.name``) -> its defaults. Ultimate Tic-Tac-Toe keeps the generic values
+#: on purpose: no setting of the sweep separated from them.
+GAME_DEFAULTS: dict[str, MCTSDefaults] = {
+    # heuristic (stone share) at the new leaf, no playout; the share moves by a few hundredths
+    # per move, so the exploration constant is about a hundredth of the generic one
+    "ataxx": MCTSDefaults(c=0.005, rollout_cutoff=0),
+    # the line-potential heuristic at the new leaf: far fewer losses to perfect play than random
+    # playouts at every budget measured (none from 1,600 iterations up; see the README)
+    "tictactoe": MCTSDefaults(c=0.5, rollout_cutoff=0),
+    "ultimate_tictactoe": MCTSDefaults(),
+    # the line-potential heuristic at the new leaf (its values move by about a tenth per move)
+    "pentago_twist": MCTSDefaults(c=0.1, rollout_cutoff=0),
+    # the Tantrix report's constant; c = 0 to 1 did not separate against oliver (40 games each)
+    "tantrix": MCTSDefaults(c=0.5),
+}
+
+#: The option names the table sets.
+OPTIONS: tuple[str, ...] = MCTSDefaults._fields
+
+
+def defaults_for(game_name: str) -> MCTSDefaults:
+    """The per-game defaults of ``game_name`` (:data:`GENERIC` for a game not in the table)."""
+    return GAME_DEFAULTS.get(game_name, GENERIC)
+
+
+def resolve(explicit: dict[str, Any], game_name: str) -> MCTSDefaults:
+    """The options for ``game_name``: each value of ``explicit`` that is not :data:`PER_GAME`
+    wins; the others come from the game's row of the table."""
+    given = {k: v for k, v in explicit.items() if v is not PER_GAME}
+    return defaults_for(game_name)._replace(**given)
+
+
+def describe() -> str:
+    """The table as text, one line per game (for ``mcts-envs list``)."""
+    lines = ["  per-game defaults (options not given in the spec):"]
+    for name, row in sorted(GAME_DEFAULTS.items()):
+        changed = [
+            f"{k}={getattr(row, k)!r}" for k in OPTIONS if getattr(row, k) != getattr(GENERIC, k)
+        ]
+        lines.append(f"    {name}: " + (", ".join(changed) if changed else "the generic values"))
+    generic = ", ".join(f"{k}={getattr(GENERIC, k)!r}" for k in OPTIONS)
+    lines.append(f"    generic (other games): {generic}")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "GAME_DEFAULTS",
+    "GENERIC",
+    "OPTIONS",
+    "PER_GAME",
+    "MCTSDefaults",
+    "PerGame",
+    "defaults_for",
+    "describe",
+    "resolve",
+]
