@@ -1,20 +1,25 @@
 """Batched stepping throughput: VectorGame (Python-driven and fully compiled) beside pgx and our AEC env.
 
 For every game and N in ``--sizes`` (default 1, 64, 1024), env steps per second with uniformly
-random legal actions chosen from the masks:
+random legal actions:
 
-* ``python``: one :meth:`VectorGame.step` call per batch from a Python loop, actions sampled
-  from ``legal_action_mask`` with NumPy (so the figure includes the sampling and the copies a
-  user gets back);
+* ``python``: one :meth:`VectorGame.step` call per batch from a Python loop, actions from
+  :meth:`VectorGame.random_actions` (compiled, per-env generators), batches returned as views
+  (``copy=False``);
+* ``python+numpy``: the same loop as a user without our sampler writes it: fresh arrays per step
+  (``copy=True``, the default) and actions sampled from ``legal_action_mask`` with NumPy;
 * ``compiled``: :meth:`VectorGame.random_rollout`, the same step (observations, masks, rewards,
-  auto-reset) inside one compiled loop; ``compiled+threads`` the same on numba's thread pool;
-* ``aec``: our PettingZoo AEC env, one game at a time (``last``, mask sample, ``step``);
+  auto-reset) inside one compiled loop on one thread; ``compiled+threads`` the same on numba's
+  thread pool (all cores);
+* ``aec``: our PettingZoo AEC env, one game at a time (``last``, mask sample, ``step``), and
+  ``compiled/aec`` the ratio of the one-thread compiled loop to it (per core);
 * ``pgx`` (Tic-Tac-Toe; needs the ``bench`` extra: ``pip install pgx jax``): ``jax.jit(jax.vmap(
   env.step))`` driven from Python one batch at a time, and a fully jitted ``lax.fori_loop``, both
   with random legal actions from ``jax.random.categorical`` over the masked logits.
 
 Every figure is the median of ``--repeats`` runs of about ``--seconds`` each, after an untimed
-warm-up (compiles or loads the code). Figures on a shared machine are noisy.
+warm-up (compiles or loads the code). The script ends with the issue's targets as ratios. Figures
+on a shared machine are noisy: the load average is printed at the start and the end.
 
 Usage: ``python benchmarks/vector_throughput.py [--games tictactoe,...] [--sizes 1,64,1024]
 [--seconds 1.0] [--repeats 3] [--no-pgx] [--warm-cache]``
@@ -29,6 +34,7 @@ import statistics
 import time
 
 import measure
+import numba
 import numpy as np
 
 import mcts_envs
@@ -54,8 +60,23 @@ def timed(run_once, seconds: float) -> float:
             return steps / elapsed
 
 
-def python_driven(name: str, num_envs: int, seconds: float, threads: bool = False) -> float:
-    vg = VectorGame(name, num_envs, seed=0, threads=threads)
+def python_driven(name: str, num_envs: int, seconds: float) -> float:
+    """Python loop: ``step(random_actions())`` on views (``copy=False``)."""
+    vg = VectorGame(name, num_envs, seed=0, copy=False)
+    vg.reset()
+    actions = np.empty(num_envs, np.int64)
+    vg.step(vg.random_actions(actions))  # warm-up
+
+    def once() -> int:
+        vg.step(vg.random_actions(actions))
+        return num_envs
+
+    return timed(once, seconds)
+
+
+def python_numpy(name: str, num_envs: int, seconds: float) -> float:
+    """Python loop: fresh arrays per step (``copy=True``) and NumPy sampling from the masks."""
+    vg = VectorGame(name, num_envs, seed=0)
     rng = np.random.default_rng(0)
     batch = vg.reset()
     batch = vg.step(random_legal(batch.legal_action_mask, rng))  # warm-up
@@ -75,20 +96,20 @@ def compiled_loop(name: str, num_envs: int, seconds: float, threads: bool = Fals
     steps = 1
     while True:  # grow the loop until one call takes a fair share of the time
         tic = time.perf_counter()
-        vg.random_rollout(steps, seed=steps)
+        vg.random_rollout(steps)
         elapsed = time.perf_counter() - tic
         if elapsed > seconds / 4 or steps > 10**7:
             break
         steps *= 4
-    return timed(lambda: (vg.random_rollout(steps, seed=steps), num_envs * steps)[1], seconds)
+    return timed(lambda: (vg.random_rollout(steps), num_envs * steps)[1], seconds)
 
 
 def aec_steps(name: str, seconds: float) -> float:
     return measure.env_moves_per_second(lambda: mcts_envs.make(name), seconds)
 
 
-def pgx_figures(sizes: list[int], seconds: float) -> dict[tuple[str, int], float]:
-    """Steps/s of pgx Tic-Tac-Toe, Python-driven and fully jitted, per batch size."""
+def pgx_figures(sizes: list[int], seconds: float, repeats: int) -> dict[tuple[str, int], float]:
+    """Steps/s of pgx Tic-Tac-Toe, Python-driven and fully jitted, per batch size (medians)."""
     import jax
     import jax.numpy as jnp
     import pgx
@@ -134,7 +155,7 @@ def pgx_figures(sizes: list[int], seconds: float) -> dict[tuple[str, int], float
             jax.block_until_ready(state.rewards)
             return size
 
-        figures[("python", size)] = timed(once, seconds)
+        figures[("python", size)] = statistics.median(timed(once, seconds) for _ in range(repeats))
         length = max(1, 2**16 // size)
         loop = make_loop(length)
         jax.block_until_ready(loop(state, key))
@@ -145,8 +166,18 @@ def pgx_figures(sizes: list[int], seconds: float) -> dict[tuple[str, int], float
             jax.block_until_ready(state.rewards)
             return size * length
 
-        figures[("jit loop", size)] = timed(looped, seconds)
+        figures[("jit loop", size)] = statistics.median(
+            timed(looped, seconds) for _ in range(repeats)
+        )
     return figures
+
+
+def load() -> str:
+    """The 1-minute load average (a shared machine's noise), or '?' where unknown."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -167,48 +198,70 @@ def main(argv: list[str] | None = None) -> None:
 
     print(
         f"mcts-envs {mcts_envs.__version__}; {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores (shared: figures are noisy); median of {args.repeats} x "
-        f"{args.seconds:g} s; env steps per second"
+        f"{os.cpu_count()} cores, {numba.get_num_threads()} numba threads (shared: figures are "
+        f"noisy); median of {args.repeats} x {args.seconds:g} s; env steps per second; "
+        f"load average {load()} at the start"
     )
-    header = f"| {'game':<18} | {'N':>5} | {'python':>11} | {'compiled':>11} | {'compiled+threads':>16} | {'aec (1 env)':>11} |"
-    print(header)
-    print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    columns = ("game", "N", "python", "python+numpy", "compiled", "compiled+threads", "aec")
+    print("| " + " | ".join(columns) + " | compiled/aec |")
+    print("| --- | ---: |" + " ---: |" * (len(columns) - 1))
+    results: dict[tuple[str, int], dict[str, float]] = {}
     for name in games:
         print(f"  (compiling or loading {name}'s batch functions...)", flush=True)
         tic = time.perf_counter()
-        vg = VectorGame(name, 2, seed=0, threads=True)
-        vg.compile(rollout=True)
+        VectorGame(name, 2, seed=0, threads=True).compile(rollout=True)
         VectorGame(name, 2, seed=0).compile(rollout=True)
         compile_time = time.perf_counter() - tic
         aec = median(aec_steps, name, args.seconds)
         for size in sizes:
-            python = median(python_driven, name, size, args.seconds)
-            compiled = median(compiled_loop, name, size, args.seconds)
-            threaded = median(compiled_loop, name, size, args.seconds, True) if size > 1 else None
-            threaded_text = f"{threaded:>16,.0f}" if threaded else f"{'-':>16}"
+            row = results[(name, size)] = {
+                "python": median(python_driven, name, size, args.seconds),
+                "python+numpy": median(python_numpy, name, size, args.seconds),
+                "compiled": median(compiled_loop, name, size, args.seconds),
+                "compiled+threads": (
+                    median(compiled_loop, name, size, args.seconds, True) if size > 1 else 0.0
+                ),
+                "aec": aec,
+            }
+            cells = [f"{row[c]:,.0f}" if row[c] else "-" for c in columns[2:]]
             print(
-                f"| {name:<18} | {size:>5} | {python:>11,.0f} | {compiled:>11,.0f} | "
-                f"{threaded_text} | {aec:>11,.0f} |",
+                f"| {name} | {size} | " + " | ".join(cells) + f" | {row['compiled'] / aec:.0f}x |",
                 flush=True,
             )
         print(f"  ({name}: compile or cache load {compile_time:.1f} s)", flush=True)
-    if not args.no_pgx and "tictactoe" in games:
-        try:
-            figures = pgx_figures([int(s) for s in args.pgx_sizes.split(",")], args.seconds)
-        except ImportError:
-            print("pgx/jax not installed (pip install -e '.[bench]'); pgx figures skipped")
-            return
-        import jax
-        import pgx
+    print(f"load average {load()} at the end of our rows", flush=True)
+    if args.no_pgx or "tictactoe" not in games:
+        return
+    pgx_sizes = [int(s) for s in args.pgx_sizes.split(",")]
+    try:
+        figures = pgx_figures(pgx_sizes, args.seconds, args.repeats)
+    except ImportError:
+        print("pgx/jax not installed (pip install -e '.[bench]'); pgx figures skipped")
+        return
+    import jax
+    import pgx
 
-        print(f"\npgx {pgx.__version__} / jax {jax.__version__} Tic-Tac-Toe on CPU")
-        print("| N | pgx python-driven | pgx jit loop |\n|---|---|---|")
-        for size in [int(s) for s in args.pgx_sizes.split(",")]:
-            print(
-                f"| {size} | {figures[('python', size)]:,.0f} | "
-                f"{figures[('jit loop', size)]:,.0f} |",
-                flush=True,
-            )
+    print(f"\npgx {pgx.__version__} / jax {jax.__version__} Tic-Tac-Toe on CPU (load {load()})")
+    print("| N | pgx python-driven | pgx jit loop |\n| ---: | ---: | ---: |")
+    for size in pgx_sizes:
+        print(
+            f"| {size} | {figures[('python', size)]:,.0f} | {figures[('jit loop', size)]:,.0f} |",
+            flush=True,
+        )
+    best = max(figures[("jit loop", size)] for size in pgx_sizes)
+    ours = {size: results[("tictactoe", size)] for size in sizes if ("tictactoe", size) in results}
+    if not ours:
+        return
+    top = max(ours)
+    compiled = max(max(r["compiled"], r["compiled+threads"]) for r in ours.values())
+    print(f"\nTargets (pgx's best jit loop: {best:,.0f} steps/s):")
+    print(
+        f"- python-driven at N = {top}: {ours[top]['python'] / best:.2f}x pgx (target 2x); "
+        f"python+numpy {ours[top]['python+numpy'] / best:.2f}x"
+    )
+    print(
+        f"- compiled loop (best of one thread and threads): {compiled / best:.2f}x pgx (target 10x)"
+    )
 
 
 if __name__ == "__main__":

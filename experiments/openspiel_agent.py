@@ -8,18 +8,19 @@ keeps an OpenSpiel state in step with the game (``restart`` / ``inform``); a dec
 bot once or twice (board, then cell) and both calls count toward the move's time, since the
 tournament times the whole ``act_state`` call.
 
-Importing this module registers the kind ``openspiel_mcts`` (options ``simulations``, ``uct_c``,
-``rollouts``, ``solve``) with :func:`agents.spec.register_agent`. Needs ``pyspiel``
+Importing this module registers the kind ``openspiel_mcts`` (options ``simulations``, ``seconds``,
+``uct_c``, ``rollouts``, ``solve``) with :func:`agents.spec.register_agent`. Needs ``pyspiel``
 (``pip install 'mcts-envs[bench]'``).
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
+from agents.base import MAX_SECONDS, MIN_SECONDS, ForwardModelAgent
 from agents.spec import register_agent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, require_optional
 from mcts_envs.core.game import Game
@@ -28,6 +29,17 @@ from mcts_envs.core.seeding import check_seed
 
 NAME = "openspiel_mcts"
 OPENSPIEL_GAME = "ultimate_tic_tac_toe"
+#: ``max_simulations`` when only a time budget is given (OpenSpiel's C++ takes an int).
+UNLIMITED = 2**31 - 1
+#: OpenSpiel's tree memory limit per decision (MB); far above what 1 s of search uses.
+MEMORY_MB = 1000
+#: The least time a decision gets (the cell decision of a free move whose board decision
+#: overran its half): OpenSpiel's clock needs a positive limit.
+MIN_DECISION_SECONDS = 1e-3
+#: Simulations after which OpenSpiel's root has children: its search expands a node on the
+#: node's second visit, so a search its clock stopped after one simulation (a process
+#: descheduled on a loaded machine) has no move to give; it is done again with this many.
+ROOT_EXPANDED = 2
 
 
 def free_move(os_state: Any) -> bool:
@@ -80,12 +92,24 @@ def apply_ours(os_state: Any, action: int) -> None:
 class OpenSpielMCTS(ForwardModelAgent):
     """OpenSpiel's C++ ``MCTSBot`` with random rollouts, following our game.
 
+    Budget: ``simulations`` per OpenSpiel decision, ``seconds`` per whole move, or both (the
+    first reached ends a decision). A time budget uses the bot's own wall clock
+    (``max_wall_clock_time``), checked between simulations inside the C++ search; on a free
+    move the board decision gets half of ``seconds`` and the cell decision the rest of the
+    move's time, so the whole move (both decisions) takes ``seconds``, the budget our MCTS gets
+    for one decision of the same move.
+
     Args:
-        seed: the bot's and the rollout evaluator's seed.
-        simulations: ``max_simulations`` per OpenSpiel decision (a free move makes two).
+        seed: seeds the rollout evaluator and, through a generator, each decision's bot.
+        simulations: ``max_simulations`` per OpenSpiel decision (a free move makes two);
+            ``None`` for time only.
+        seconds: wall-clock seconds per whole move (default ``None``: simulations only).
         uct_c: OpenSpiel's UCT constant (2 in its examples).
         rollouts: random rollouts per leaf.
         solve: OpenSpiel's MCTS-Solver switch.
+
+    Raises:
+        InvalidOptionError: for a budget that is missing, not a number or out of range.
     """
 
     name = NAME
@@ -94,32 +118,69 @@ class OpenSpielMCTS(ForwardModelAgent):
         self,
         *,
         seed: int | None = None,
-        simulations: int = 1000,
+        simulations: int | None = 1000,
+        seconds: float | None = None,
         uct_c: float = 2.0,
         rollouts: int = 1,
         solve: bool = True,
     ) -> None:
-        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
+        if simulations is None and seconds is None:
+            raise InvalidOptionError(f"{NAME}: give a budget: simulations, seconds or both")
+        if simulations is not None and (
+            isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1
+        ):
             raise InvalidOptionError(
-                f"{NAME}: simulations must be an int >= 1, got {simulations!r}"
+                f"{NAME}: simulations must be an int >= 1 or none, got {simulations!r}"
+            )
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not MIN_SECONDS <= seconds <= MAX_SECONDS
+        ):
+            raise InvalidOptionError(
+                f"{NAME}: seconds must be a number in [{MIN_SECONDS}, {MAX_SECONDS}] or none, "
+                f"got {seconds!r}"
             )
         self.pyspiel = require_optional("pyspiel", "bench")
         self.seed = check_seed(seed)
-        seed_value = int(self.seed if self.seed is not None else 0) % (2**31)
+        self.simulations = UNLIMITED if simulations is None else int(simulations)
+        self.seconds = None if seconds is None else float(seconds)
+        self.uct_c = float(uct_c)
+        self.solve = bool(solve)
+        self._generator = np.random.default_rng(self.seed)
         self.os_game = self.pyspiel.load_game(OPENSPIEL_GAME)
-        evaluator = self.pyspiel.RandomRolloutEvaluator(int(rollouts), seed_value)
-        self.bot = self.pyspiel.MCTSBot(
-            self.os_game,
-            evaluator,
-            float(uct_c),
-            simulations,
-            1000,
-            bool(solve),
-            seed_value,
-            False,
+        self.evaluator = self.pyspiel.RandomRolloutEvaluator(
+            int(rollouts), int(self._generator.integers(0, 2**31 - 1))
         )
         self.os_state = self.os_game.new_initial_state()
         self._initial = make_game("ultimate_tictactoe").initial_state()
+        #: The last move: OpenSpiel simulations (both decisions of a free move) and seconds.
+        self.last_search: dict[str, Any] = {}
+
+    def _bot(self, seconds: float | None, simulations: int | None = None) -> Any:
+        """A bot for one decision (fresh tree, as OpenSpiel's ``step`` builds one anyway)."""
+        return self.pyspiel.MCTSBot(
+            self.os_game,
+            self.evaluator,
+            self.uct_c,
+            self.simulations if simulations is None else simulations,
+            MEMORY_MB,
+            self.solve,
+            int(self._generator.integers(0, 2**31 - 1)),
+            False,
+            self.pyspiel.ChildSelectionPolicy.UCT,
+            -1.0 if seconds is None else max(seconds, MIN_DECISION_SECONDS),
+        )
+
+    def _decide(self, os_state: Any, seconds: float | None) -> tuple[int, int]:
+        """One OpenSpiel decision: ``(action, simulations)``, as ``MCTSBot.step`` picks it
+        (the root's best child), with the root's visit count."""
+        root = self._bot(seconds).mcts_search(os_state)
+        best = root.best_child()
+        if best is None:  # the clock stopped it before the root's second visit (a loaded machine)
+            root = self._bot(None, simulations=ROOT_EXPANDED).mcts_search(os_state)
+            best = root.best_child()
+        return int(best.action), int(root.explore_count)
 
     def restart(self, state: np.ndarray) -> None:
         """Start from ``state``: only the initial position is supported (OpenSpiel cannot load
@@ -139,13 +200,23 @@ class OpenSpielMCTS(ForwardModelAgent):
         apply_ours(self.os_state, int(action))
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
-        """Ask the bot for a move (board then cell on a free move); both decisions are timed."""
+        """Ask the bot for a move (board then cell on a free move); both decisions share the
+        move's time budget and are timed as one move."""
+        start = time.perf_counter()
         os_state = self.os_state.clone()
         if free_move(os_state):
-            board = int(self.bot.step(os_state))
+            board, first = self._decide(
+                os_state, None if self.seconds is None else self.seconds / 2
+            )
             os_state.apply_action(board)
-            return from_openspiel(board, int(self.bot.step(os_state)))
-        return from_openspiel(forced_board(os_state), int(self.bot.step(os_state)))
+            left = None if self.seconds is None else self.seconds - (time.perf_counter() - start)
+            cell, second = self._decide(os_state, left)
+            action, simulations = from_openspiel(board, cell), first + second
+        else:
+            cell, simulations = self._decide(os_state, self.seconds)
+            action = from_openspiel(forced_board(os_state), cell)
+        self.last_search = {"simulations": simulations, "seconds": time.perf_counter() - start}
+        return action
 
 
 register_agent(NAME, OpenSpielMCTS)

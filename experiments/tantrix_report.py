@@ -13,10 +13,18 @@ against ``oliver:depth=8,seconds=T``, iterative deepening inside the budget):
 * **by c** (figure 15): ``c`` in 0, 0.35, 0.5, 0.75, 1 at the fixed time ``--fixed-time``;
 * **by time** (figure 16): ``c = 0.5`` at each of ``--times``.
 
-MCTS runs with ``win_check=false``: on Tantrix the package's immediate-win / block check runs
-before the search and can use up a small budget by itself (at 0.1 s the first decision ends with
-"the search ended before expanding the root"), so it is switched off for every point alike. Each playing process prepares its agents untimed first
-(:func:`agents.tournament.prepare_agents`), as every tournament does.
+MCTS runs with the package defaults (the immediate-win / block check on) except ``c``, plus the
+options of ``--mcts-options`` (e.g. ``rollout_cutoff=0``) for every point alike. An earlier run
+switched the check off (``win_check=false``): in the engine of that time the check could use up a
+small budget before the search began; the engine has been fixed since. Each playing process
+prepares its agents untimed first (:func:`agents.tournament.prepare_agents`), as every tournament
+does. Equal time is checked, not assumed: the table shows each side's measured mean think seconds
+per decision (from the records' timing, every decision counted). The two do not spend a budget
+alike: MCTS searches every decision for its whole budget (a single legal placement too), while
+the bot plays a single placement at once and, deepening iteratively, starts no iteration it does
+not expect to finish, so at ``oliver:seconds=T`` it thinks about 0.55 T per decision against
+MCTS's T. ``--bot-factor`` gives the bot that many times the MCTS budget (1.8 makes the measured
+times equal within a few percent).
 
 Games are played with the tournament tools (:mod:`agents.tournament`): one gauntlet per time
 (the bot against the MCTS specs of that time), in colour-swapped game pairs that share their
@@ -30,7 +38,8 @@ Wilson 95% interval of the score), ``table.md`` and the figures ``fig15_by_c.png
 MCTS sometimes stops before expanding the root), 2 games per point, in-process.
 
 Usage: ``python experiments/tantrix_report.py [--quick] [--games 20] [--fixed-time 0.1]
-[--times 0.05 0.1 0.2 0.4] [--workers 2] [--seed 14] [--out-dir DIR] [--no-play]``
+[--times 0.05 0.1 0.2 0.4] [--c-values 0 0.35 0.5] [--time-c 0.5] [--mcts-options OPTS]
+[--workers 2] [--seed 14] [--out-dir DIR] [--no-play]``
 (rerun with the same arguments to resume; a larger ``--games`` extends every point, since the first
 games of a longer plan are the same tasks).
 """
@@ -66,7 +75,9 @@ REPORT_CLAIM = "68.2% vs GoodBot, 71.8% vs Oliver over 340 games at up to 6 s/mo
 
 
 class Settings(NamedTuple):
-    """One run: c values at ``fixed_time``, times at ``c = 0.5``, games per point, seed, etc."""
+    """One run: c values at ``fixed_time``, times at ``c = time_c``, games per point, seed,
+    extra MCTS ``options`` (``"k=v,..."``, the same for every point), the bot's budget as
+    ``bot_factor`` times the MCTS budget, etc."""
 
     c_values: tuple[float, ...]
     fixed_time: float
@@ -77,23 +88,29 @@ class Settings(NamedTuple):
     depth: int
     out_dir: Path
     play: bool = True
+    options: str = ""
+    time_c: float = 0.5
+    bot_factor: float = 1.0
 
 
-def mcts_spec(c: float, seconds: float) -> str:
-    """The MCTS side of a point (time budget only, no win check: see the module docstring)."""
-    return f"mcts:iterations=none,seconds={seconds},c={c},win_check=false"
+def mcts_spec(c: float, seconds: float, options: str = "") -> str:
+    """The MCTS side of a point: time budget only, ``c``, package defaults plus ``options``."""
+    extra = f",{options}" if options else ""
+    return f"mcts:iterations=none,seconds={seconds},c={c}{extra}"
 
 
-def bot_spec(seconds: float, depth: int) -> str:
-    """The Oliver-style bot at the same time per move."""
-    return f"oliver:depth={depth},seconds={seconds}"
+def bot_spec(seconds: float, depth: int, factor: float = 1.0) -> str:
+    """The Oliver-style bot at ``factor`` times the MCTS budget ``seconds`` (see
+    :data:`Settings`: a factor above 1 makes up for the time its iterative deepening leaves
+    unused, so that both sides' *measured* time per decision match)."""
+    return f"oliver:depth={depth},seconds={round(seconds * factor, 4):g}"
 
 
 def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> list[dict]:
     """Play the gauntlet of the bot at ``seconds`` against MCTS with each of ``c_values``."""
     rules = GameRules("tantrix")
-    specs = [mcts_spec(c, seconds) for c in c_values]
-    gauntlet = bot_spec(seconds, settings.depth)
+    specs = [mcts_spec(c, seconds, settings.options) for c in c_values]
+    gauntlet = bot_spec(seconds, settings.depth, settings.bot_factor)
     plan = plan_tournament(rules, specs, settings.games, settings.seed, gauntlet=gauntlet)
     path = settings.out_dir / f"games_T{seconds}.jsonl"
     opening = plan.tasks[0].opening
@@ -122,6 +139,7 @@ def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> l
 def point_rows(records: Sequence[dict], settings: Settings) -> list[dict]:
     """One row per (c, seconds) point: MCTS's W/D/L against the bot, win rate, score, interval."""
     rows = []
+    think = _think_seconds(records)
     for (a, b), stats in tally(records).items():
         bot, mcts = (a, b) if a.startswith("oliver") else (b, a)
         flip = a.startswith("oliver")
@@ -130,6 +148,7 @@ def point_rows(records: Sequence[dict], settings: Settings) -> list[dict]:
         options = dict(item.split("=") for item in mcts.split(":", 1)[1].split(","))
         games = wins + draws + losses
         low, high = score_interval(wins, draws, losses)
+        win_low, win_high = score_interval(wins, 0, draws + losses)
         rows.append(
             {
                 "mcts": mcts,
@@ -144,10 +163,35 @@ def point_rows(records: Sequence[dict], settings: Settings) -> list[dict]:
                 "score": (wins + 0.5 * draws) / games,
                 "wilson_low": low,
                 "wilson_high": high,
+                "win_low": win_low,
+                "win_high": win_high,
+                "mcts_seconds_per_decision": round(think[mcts][0] / max(think[mcts][1], 1), 4),
+                "bot_seconds_per_decision": round(
+                    think[(bot, mcts)][0] / max(think[(bot, mcts)][1], 1), 4
+                ),
+                "options": settings.options,
                 "seed": settings.seed,
             }
         )
     return sorted(rows, key=lambda row: (row["seconds"], row["c"]))
+
+
+def _think_seconds(records: Sequence[dict]) -> dict[Any, list[float]]:
+    """Total think seconds and decisions: per MCTS spec (key ``spec``) and per bot facing it
+    (key ``(bot, spec)``), from the records' timing."""
+    totals: dict[Any, list[float]] = {}
+    for record in records:
+        a, b = record["agents"]
+        seat_a = record["seat_a"]
+        think = (record.get("timing") or {}).get("think_seconds") or [0.0, 0.0]
+        moves = record.get("moves") or [0, 0]
+        bot_seat = seat_a if a.startswith("oliver") else 1 - seat_a
+        bot, mcts = (a, b) if a.startswith("oliver") else (b, a)
+        for key, seat in ((mcts, 1 - bot_seat), ((bot, mcts), bot_seat)):
+            entry = totals.setdefault(key, [0.0, 0])
+            entry[0] += float(think[seat])
+            entry[1] += int(moves[seat])
+    return totals
 
 
 def write_table(rows: Sequence[dict], settings: Settings, elapsed: float, path: Path) -> None:
@@ -157,21 +201,28 @@ def write_table(rows: Sequence[dict], settings: Settings, elapsed: float, path: 
         "",
         f"Report: {REPORT_CLAIM}.",
         f"Here: {settings.games} games per point (colour-swapped pairs sharing their draws), "
-        f"master seed {settings.seed}, bot `{bot_spec(0, settings.depth).replace(',seconds=0', '')}`"
-        f" at the same time per move as MCTS, MCTS `iterations=none,win_check=false`; "
+        f"master seed {settings.seed}, bot `oliver:depth={settings.depth}` at "
+        f"{settings.bot_factor:g} x the MCTS budget per move (column s/move), MCTS `iterations=none,seconds=T,c=C"
+        f"{',' + settings.options if settings.options else ''}` (defaults otherwise, win check on); "
         f"{settings.workers} worker process(es) on {os.cpu_count()} cores of a shared machine "
         f"(load average {load[0]:.1f} when this table was written), {elapsed / 60:.1f} min of "
         f"play in total over the runs in runs.jsonl "
         f"({platform.python_version()}, {platform.machine()}).",
         "",
-        "| c | s/move | games | MCTS W/D/L | MCTS win rate | score | Wilson 95% (score) |",
-        "|---:|---:|---:|---:|---:|---:|---|",
+        "Measured think time: mean seconds per decision of each side over every decision (MCTS "
+        "searches a single legal placement for its whole budget; the bot plays it at once).",
+        "",
+        "| c | s/move | games | MCTS W/D/L | MCTS win rate [Wilson 95%] | score [Wilson 95%] | "
+        "measured s/decision (MCTS / bot) |",
+        "|---:|---:|---:|---:|---|---|---|",
     ]
     for row in rows:
         lines.append(
             f"| {row['c']} | {row['seconds']} | {row['games']} | "
-            f"{row['wins']}/{row['draws']}/{row['losses']} | {row['win_rate']:.3f} | "
-            f"{row['score']:.3f} | [{row['wilson_low']:.3f}, {row['wilson_high']:.3f}] |"
+            f"{row['wins']}/{row['draws']}/{row['losses']} | {row['win_rate']:.3f} "
+            f"[{row['win_low']:.3f}, {row['win_high']:.3f}] | {row['score']:.3f} "
+            f"[{row['wilson_low']:.3f}, {row['wilson_high']:.3f}] | "
+            f"{row['mcts_seconds_per_decision']:.3f} / {row['bot_seconds_per_decision']:.3f} |"
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -202,6 +253,7 @@ def draw_figure(rows: Sequence[dict], x_key: str, path: Path, title: str, log_x:
         )  # fmt: skip
     axes.axhline(0.5, color="grey", lw=0.8, ls=":")
     axes.axhline(0.718, color="tab:red", lw=0.8, ls="--", label="report: 71.8% vs Oliver (6 s)")
+    axes.axhline(0.68, color="tab:green", lw=0.8, ls="-.", label="issue 14 target: 68%")
     if log_x:
         axes.set_xscale("log")
         axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
@@ -225,9 +277,9 @@ def run(settings: Settings) -> list[dict]:
     records: list[dict] = []
     times = sorted(set(settings.times) | {settings.fixed_time})
     for seconds in times:
-        c_values = [0.5]
+        c_values = [settings.time_c] if seconds in settings.times else []
         if seconds == settings.fixed_time:
-            c_values = sorted(set(settings.c_values) | {0.5})
+            c_values = sorted(set(settings.c_values) | set(c_values))
         if settings.play:
             records += run_time(settings, seconds, c_values)
         else:
@@ -250,7 +302,7 @@ def run(settings: Settings) -> list[dict]:
             stream.write(json.dumps(row) + "\n")
     write_table(rows, settings, elapsed, settings.out_dir / "table.md")
     by_c = [r for r in rows if r["seconds"] == settings.fixed_time]
-    by_time = [r for r in rows if r["c"] == 0.5]
+    by_time = [r for r in rows if r["c"] == settings.time_c]
     draw_figure(
         by_c, "c", settings.out_dir / "fig15_by_c.png",
         f"Tantrix, figure 15 again: MCTS vs Oliver-style bot by c at {settings.fixed_time} s/move",
@@ -258,7 +310,8 @@ def run(settings: Settings) -> list[dict]:
     )  # fmt: skip
     draw_figure(
         by_time, "seconds", settings.out_dir / "fig16_by_time.png",
-        "Tantrix, figure 16 again: MCTS (c = 0.5) vs Oliver-style bot by time per move",
+        f"Tantrix, figure 16 again: MCTS (c = {settings.time_c:g}) vs Oliver-style bot by time "
+        "per move",
         log_x=True,
     )  # fmt: skip
     return rows
@@ -271,6 +324,14 @@ def parse_settings(argv: Sequence[str] | None = None) -> Settings:
     parser.add_argument("--fixed-time", type=float, default=0.1)
     parser.add_argument("--times", type=float, nargs="+", default=[0.05, 0.1, 0.2, 0.4])
     parser.add_argument("--c-values", type=float, nargs="+", default=list(C_VALUES))
+    parser.add_argument("--time-c", type=float, default=0.5, help="c of the by-time sweep")
+    parser.add_argument(
+        "--bot-factor", type=float, default=1.0,
+        help="the bot's budget is this times the MCTS budget (to equalise measured time)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--mcts-options", default="", help='extra MCTS options for every point, "k=v,..."'
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--depth", type=int, default=8, help="deepest iteration of the bot")
     parser.add_argument("--seed", type=int, default=14)
@@ -281,10 +342,14 @@ def parse_settings(argv: Sequence[str] | None = None) -> Settings:
     )  # fmt: skip
     args = parser.parse_args(argv)
     if args.quick:
-        return Settings((0.5, 1.0), 0.03, (0.03, 0.05), 2, args.seed, 1, 2, args.out_dir)
+        return Settings(
+            (0.5, 1.0), 0.03, (0.03, 0.05), 2, args.seed, 1, 2, args.out_dir,
+            options=args.mcts_options,
+        )  # fmt: skip
     return Settings(
         tuple(args.c_values), args.fixed_time, tuple(args.times), args.games, args.seed,
-        args.workers, args.depth, args.out_dir, not args.no_play,
+        args.workers, args.depth, args.out_dir, not args.no_play, args.mcts_options, args.time_c,
+        args.bot_factor,
     )  # fmt: skip
 
 

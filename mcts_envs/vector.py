@@ -37,10 +37,19 @@ ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``ille
 the env auto-resets.
 
 **Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks, one per thread, with
-identical results (per-env generators). Measured on 2 cores (``benchmarks/vector_throughput.py``):
-it pays off in the compiled loop (:meth:`VectorGame.random_rollout`) of the four board games at
-N = 64 and 1024 (1.3-3.5x), not for Tantrix (its per-env observation and mask, 90 kB and 121 kB,
-do not fit the cache).
+identical results (per-env generators). Each parallel call is a fork-join of numba's thread pool
+and waits for its slowest thread: it paid off in the compiled loop
+(:meth:`VectorGame.random_rollout`) of the board games at N = 64 and 1024 when the cores were
+lightly shared (1.3-3.5x on 2 cores), and not when they were oversubscribed by other processes,
+nor for one :meth:`VectorGame.step` per Python call at small N. See
+``benchmarks/vector_throughput.py`` and the README for figures.
+
+**Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
+mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
+``O(legal actions)``, not ``O(num_actions)``. ``copy=True`` (default, as Gymnasium's
+``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
+buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
+legal actions in compiled code from per-env generators.
 """
 
 from __future__ import annotations
@@ -54,10 +63,17 @@ from numba import njit, prange
 from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, describe_actions
 from mcts_envs.core.jit import entry_point, pin_identity
+from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed, rng_below, rng_choice_weighted
 
-__all__ = ["ILLEGAL_ACTION_MODES", "VectorBatch", "VectorGame", "observation_kernel"]
+__all__ = [
+    "ILLEGAL_ACTION_MODES",
+    "ObservationKernel",
+    "VectorBatch",
+    "VectorGame",
+    "observation_kernel",
+]
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
 #: Room for the chance outcomes drawn in one step of one env (games with chance only).
@@ -65,7 +81,8 @@ MAX_CHANCE_PER_STEP = 128
 
 
 class VectorBatch(NamedTuple):
-    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return (fresh arrays each call).
+    """What :meth:`VectorGame.reset` and :meth:`VectorGame.step` return: fresh arrays each call, or
+    with ``copy=False`` the same read-only views every call, overwritten by the next one.
 
     Attributes:
         observation: ``[N, *observation_shape]`` from the view of ``current_player``.
@@ -104,6 +121,8 @@ class _Buffers(NamedTuple):
     initial: np.ndarray  # int64[S] the initial state (may be a chance node)
     observation: np.ndarray  # [N, *obs]
     mask: np.ndarray  # bool[N, A]
+    legal: np.ndarray  # int64[N, max_legal]: the legal actions behind each mask row
+    num_legal: np.ndarray  # int64[N] legal actions at the current position
     player: np.ndarray  # int64[N]
     rewards: np.ndarray  # float32[N, 2]
     terminated: np.ndarray  # bool[N]
@@ -112,8 +131,10 @@ class _Buffers(NamedTuple):
     illegal: np.ndarray  # bool[N]
     chance_log: np.ndarray  # int64[N, MAX_CHANCE_PER_STEP or 0]
     chance_count: np.ndarray  # int64[N]
-    active: np.ndarray  # bool[N] envs stepped by the next step call
-    num_legal: np.ndarray  # int64[N] legal actions at the current position
+    active: np.ndarray  # bool[N] envs stepped by the next step call (when not all)
+    scratch: np.ndarray  # int64[chunks, chance_size]: chance outcomes, one row per chunk
+    probabilities: np.ndarray  # float64[chunks, chance_size]: their probabilities
+    result: np.ndarray  # float64[chunks, 2]: returns of a finished game
 
 
 class _Kernels(NamedTuple):
@@ -132,19 +153,35 @@ class _Config(NamedTuple):
 
     max_moves: int  # truncate after this many player moves; 0: never
     penalty: float  # reward magnitude of an illegal action ("penalty" mode)
-    scratch_size: int  # room for legal actions or chance outcomes
-    chance_size: int  # room for chance probabilities
+    chance_size: int  # room for chance outcomes and their probabilities
+    zero_observation: bool  # zero an observation row before the kernel writes it
+    check: bool  # "raise" mode: refuse a step with an illegal action before changing anything
+    has_chance: bool  # the game has chance nodes
 
 
 class _Work(NamedTuple):
-    """Working buffers of one chunk of envs (allocated once per compiled call and chunk)."""
+    """Working buffers of one chunk of envs (borrowed rows of the buffers' work arrays)."""
 
-    scratch: np.ndarray  # int64[scratch_size]: legal actions / chance outcomes
+    scratch: np.ndarray  # int64[chance_size]: chance outcomes
     probabilities: np.ndarray  # float64[chance_size]
     result: np.ndarray  # float64[2]: returns of a finished game
 
 
-def observation_kernel(game: Any) -> Any:
+class ObservationKernel(NamedTuple):
+    """A game's compiled ``observation_planes(state, player, out)`` and how it writes ``out``.
+
+    Attributes:
+        kernel: the numba dispatcher.
+        writes_every_entry: True when the kernel writes every entry of ``out`` (the game's
+            kernels module sets ``OBSERVATION_WRITES_EVERY_ENTRY``); otherwise ``out`` must be
+            zeroed first.
+    """
+
+    kernel: Any
+    writes_every_entry: bool
+
+
+def observation_kernel(game: Any) -> ObservationKernel:
     """The compiled ``observation_planes(state, player, out)`` kernel of ``game``'s module.
 
     Every built-in game defines it in ``mcts_envs/games/<game>/kernels.py`` beside its rules.
@@ -154,24 +191,58 @@ def observation_kernel(game: Any) -> Any:
     """
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
-        kernel = importlib.import_module(f"{package}.kernels").observation_planes
+        module = importlib.import_module(f"{package}.kernels")
+        kernel = module.observation_planes
     except (ImportError, AttributeError):
         raise InvalidOptionError(
             f"{game.info.name}: VectorGame needs a compiled observation_planes kernel in "
             f"{package}.kernels"
         ) from None
-    return pin_identity(kernel)
+    writes_all = bool(getattr(module, "OBSERVATION_WRITES_EVERY_ENTRY", False))
+    return ObservationKernel(pin_identity(kernel), writes_all)
 
 
 # -- compiled per-env work -----------------------------------------------------------------------
+# Every compiled entry point first takes borrowed views of the buffers (no reference counting:
+# the arrays outlive the call), so the per-env views below cost nothing; with counted views the
+# atomic increments took about nine tenths of a Tic-Tac-Toe step.
+
+
+@njit(cache=True, inline="always")
+def _borrowed(buf):
+    """``buf`` as borrowed views (valid during the compiled call that holds ``buf``)."""
+    return _Buffers(
+        borrow(buf.states),
+        borrow(buf.rngs),
+        borrow(buf.moves),
+        borrow(buf.initial),
+        borrow(buf.observation),
+        borrow(buf.mask),
+        borrow(buf.legal),
+        borrow(buf.num_legal),
+        borrow(buf.player),
+        borrow(buf.rewards),
+        borrow(buf.terminated),
+        borrow(buf.truncated),
+        borrow(buf.final_states),
+        borrow(buf.illegal),
+        borrow(buf.chance_log),
+        borrow(buf.chance_count),
+        borrow(buf.active),
+        borrow(buf.scratch),
+        borrow(buf.probabilities),
+        borrow(buf.result),
+    )
 
 
 @njit(cache=True, inline="always")
 def _sample_chance(k, buf, i, work):
     """Sample through chance nodes of env ``i`` with its own generator; returns the player."""
     state = buf.states[i]
-    rng = buf.rngs[i : i + 1]
     player = k.current_player(state)
+    if player != CHANCE:
+        return player
+    rng = buf.rngs[i : i + 1]
     log = buf.chance_log[i]
     while player == CHANCE:
         count = k.chance_outcomes(state, work.scratch, work.probabilities)
@@ -185,28 +256,36 @@ def _sample_chance(k, buf, i, work):
 
 
 @njit(cache=True, inline="always")
-def _observe(k, buf, i, player, scratch):
-    """Write env ``i``'s observation, mask and player (a decision node of ``player``)."""
+def _observe(k, buf, i, player, config):
+    """Write env ``i``'s observation, mask, legal list and player (a decision node of ``player``).
+
+    The mask row is updated incrementally: the previous legal actions (``legal[i,
+    :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
+    mask entries, not ``num_actions``.
+    """
     state = buf.states[i]
     buf.player[i] = player
     obs = buf.observation[i]
-    obs[...] = 0
+    if config.zero_observation:
+        obs[...] = 0
     k.observation_planes(state, player, obs)
     mask = buf.mask[i]
-    mask[:] = False
-    count = k.legal_actions(state, scratch)
+    legal = buf.legal[i]
+    for j in range(buf.num_legal[i]):
+        mask[legal[j]] = False
+    count = k.legal_actions(state, legal)
     for j in range(count):
-        mask[scratch[j]] = True
-    buf.num_legal[i] = count  # scratch[:count] keeps the legal actions until its next use
+        mask[legal[j]] = True
+    buf.num_legal[i] = count
 
 
 @njit(cache=True, inline="always")
-def _restart(k, buf, i, work):
+def _restart(k, buf, i, work, config):
     """Put env ``i`` at the start of a new game (sampling the deal) and observe it."""
     buf.states[i, :] = buf.initial
     buf.moves[i] = 0
-    player = _sample_chance(k, buf, i, work)
-    _observe(k, buf, i, player, work.scratch)
+    player = _sample_chance(k, buf, i, work) if config.has_chance else k.current_player(buf.initial)
+    _observe(k, buf, i, player, config)
 
 
 @njit(cache=True, inline="always")
@@ -221,43 +300,45 @@ def _clear_flags(buf, i):
 
 
 @njit(cache=True, inline="always")
-def _step_env(k, buf, i, action, config, work):
-    """One step of env ``i`` (``action`` legal, or illegal in penalty mode), auto-resetting."""
-    state = buf.states[i]
-    _clear_flags(buf, i)
-    mover = buf.player[i]
-    if action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]:
-        buf.rewards[i, mover] = -config.penalty
-        buf.terminated[i] = True
-        buf.illegal[i] = True
-        buf.final_states[i, :] = state
-    else:
-        k.apply_action(state, action)
-        buf.moves[i] += 1
-        player = _sample_chance(k, buf, i, work)
-        if player == TERMINAL:
-            k.returns(state, work.result)
-            buf.rewards[i, 0] = work.result[0]
-            buf.rewards[i, 1] = work.result[1]
-            buf.terminated[i] = True
-            buf.final_states[i, :] = state
-        elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
-            buf.truncated[i] = True
-            buf.final_states[i, :] = state
-        else:
-            _observe(k, buf, i, player, work.scratch)
-            return
-    _restart(k, buf, i, work)
+def _end_game(k, buf, i, work, config):
+    """Keep env ``i``'s final state and start its next game (flags already set)."""
+    buf.final_states[i, :] = buf.states[i]
+    _restart(k, buf, i, work, config)
 
 
 @njit(cache=True, inline="always")
-def _make_work(config):
-    """Fresh working buffers for one chunk of envs."""
-    return _Work(
-        np.empty(config.scratch_size, np.int64),
-        np.empty(config.chance_size, np.float64),
-        np.zeros(2, np.float64),
-    )
+def _step_env(k, buf, i, action, config, work, trusted):
+    """One step of env ``i``, auto-resetting. ``trusted``: ``action`` is known to be legal
+    (checked before the step, or drawn from the legal actions); otherwise an illegal one ends
+    the game with a penalty."""
+    _clear_flags(buf, i)
+    if not trusted and (action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]):
+        buf.rewards[i, buf.player[i]] = -config.penalty
+        buf.terminated[i] = True
+        buf.illegal[i] = True
+        _end_game(k, buf, i, work, config)
+        return
+    state = buf.states[i]
+    k.apply_action(state, action)
+    buf.moves[i] += 1
+    player = _sample_chance(k, buf, i, work) if config.has_chance else k.current_player(state)
+    if player == TERMINAL:
+        k.returns(state, work.result)
+        buf.rewards[i, 0] = work.result[0]
+        buf.rewards[i, 1] = work.result[1]
+        buf.terminated[i] = True
+        _end_game(k, buf, i, work, config)
+    elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
+        buf.truncated[i] = True
+        _end_game(k, buf, i, work, config)
+    else:
+        _observe(k, buf, i, player, config)
+
+
+@njit(cache=True, inline="always")
+def _work(buf, chunk):
+    """The working buffers of chunk ``chunk`` (rows of ``buf``'s; borrowed when ``buf`` is)."""
+    return _Work(buf.scratch[chunk], buf.probabilities[chunk], buf.result[chunk])
 
 
 @njit(cache=True)
@@ -268,47 +349,75 @@ def _chunk_bounds(num_envs, chunks, c):
 
 @njit(cache=True)
 def _reset_all(k, buf, config):
-    work = _make_work(config)
+    buf = _borrowed(buf)
+    work = _work(buf, 0)
     for i in range(buf.states.shape[0]):
         _clear_flags(buf, i)
-        _restart(k, buf, i, work)
+        _restart(k, buf, i, work, config)
+
+
+@njit(cache=True, inline="always")
+def _first_illegal(buf, actions, all_active):
+    """Index of the first stepped env whose action is not legal, or -1."""
+    num_actions = buf.mask.shape[1]
+    for i in range(actions.shape[0]):
+        if not all_active and not buf.active[i]:
+            continue
+        action = actions[i]
+        if action < 0 or action >= num_actions or not buf.mask[i, action]:
+            return i
+    return -1
 
 
 @njit(cache=True)
-def _step_chunk(k, buf, actions, lo, hi, config):
-    work = _make_work(config)
+def _step_chunk(k, buf, actions, chunk, lo, hi, config, all_active):
+    buf = _borrowed(buf)
+    actions = borrow(actions)
+    work = _work(buf, chunk)
     for i in range(lo, hi):
-        if buf.active[i]:
-            _step_env(k, buf, i, actions[i], config, work)
+        if all_active or buf.active[i]:
+            _step_env(k, buf, i, actions[i], config, work, config.check)
         else:
             _clear_flags(buf, i)
 
 
 @njit(cache=True)
-def _step_serial(k, buf, actions, config, chunks):
-    _step_chunk(k, buf, actions, 0, buf.states.shape[0], config)
+def _step_serial(k, buf, actions, config, chunks, all_active):
+    """One step of every (active) env; returns -1, or (``check``) the first illegal env."""
+    if config.check:
+        bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
+        if bad >= 0:
+            return bad
+    _step_chunk(k, buf, actions, 0, 0, buf.states.shape[0], config, all_active)
+    return -1
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(k, buf, actions, config, chunks):
+def _step_parallel(k, buf, actions, config, chunks, all_active):
+    """:func:`_step_serial` on ``chunks`` threads (envs split in contiguous chunks)."""
+    if config.check:
+        bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
+        if bad >= 0:
+            return bad
     for c in prange(chunks):
         lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        _step_chunk(k, buf, actions, lo, hi, config)
+        _step_chunk(k, buf, actions, c, lo, hi, config, all_active)
+    return -1
 
 
 @njit(cache=True)
-def _rollout_chunk(k, buf, action_rngs, num_steps, lo, hi, config):
+def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
     """``num_steps`` uniformly random legal steps of envs ``lo..hi``; returns games finished."""
-    work = _make_work(config)
-    scratch = work.scratch
+    buf = _borrowed(buf)
+    action_rngs = borrow(action_rngs)
+    work = _work(buf, chunk)
     finished = 0
     for i in range(lo, hi):
         rng = action_rngs[i : i + 1]
-        # _step_env ends with _observe, which leaves the legal actions in scratch[:num_legal[i]]
-        k.legal_actions(buf.states[i], scratch)
+        legal = buf.legal[i]
         for _ in range(num_steps):
-            action = scratch[rng_below(rng, buf.num_legal[i])]
-            _step_env(k, buf, i, action, config, work)
+            action = legal[rng_below(rng, buf.num_legal[i])]
+            _step_env(k, buf, i, action, config, work, True)
             if buf.terminated[i] or buf.truncated[i]:
                 finished += 1
     return finished
@@ -316,7 +425,7 @@ def _rollout_chunk(k, buf, action_rngs, num_steps, lo, hi, config):
 
 @njit(cache=True)
 def _rollout_serial(k, buf, action_rngs, num_steps, config, chunks):
-    return _rollout_chunk(k, buf, action_rngs, num_steps, 0, buf.states.shape[0], config)
+    return _rollout_chunk(k, buf, action_rngs, num_steps, 0, 0, buf.states.shape[0], config)
 
 
 @njit(cache=True, parallel=True)
@@ -324,21 +433,19 @@ def _rollout_parallel(k, buf, action_rngs, num_steps, config, chunks):
     finished = np.zeros(chunks, np.int64)
     for c in prange(chunks):
         lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, lo, hi, config)
+        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, c, lo, hi, config)
     return finished.sum()
 
 
 @njit(cache=True)
-def _first_illegal(mask, actions, active):
-    """Index of the first active env whose action is not legal, or -1."""
-    num_actions = mask.shape[1]
-    for i in range(actions.shape[0]):
-        if not active[i]:
-            continue
-        action = actions[i]
-        if action < 0 or action >= num_actions or not mask[i, action]:
-            return i
-    return -1
+def _random_actions(legal, num_legal, rngs, out):
+    """``out[i]``: a uniformly random entry of ``legal[i, :num_legal[i]]`` drawn with ``rngs[i]``."""
+    legal = borrow(legal)
+    num_legal = borrow(num_legal)
+    rngs = borrow(rngs)
+    out = borrow(out)
+    for i in range(out.shape[0]):
+        out[i] = legal[i, rng_below(rngs[i : i + 1], num_legal[i])]
 
 
 def env_rngs(seed: int | None, num_envs: int) -> np.ndarray:
@@ -357,22 +464,37 @@ def env_rngs(seed: int | None, num_envs: int) -> np.ndarray:
     )
 
 
+#: XOR-ed into the env generators' seeds to get the action generators (a stream apart).
+_ACTION_STREAM = np.uint64(0xA5A5A5A5A5A5A5A5)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class VectorGame:
     """``num_envs`` games of one kind stepped together by compiled code (see the module docstring).
 
     Args:
         game: a registered game name (``mcts_envs.list_games()``).
         num_envs: ``N``, the number of games (>= 1).
-        seed: seed of the per-env chance generators (``None``: fresh entropy).
+        seed: seed of the per-env chance generators and of :meth:`random_actions` (``None``:
+            fresh entropy).
         max_moves: truncate a game after this many player moves (``None``: never).
         illegal_action: ``"raise"`` (default) or ``"penalty"`` (see the module docstring).
         penalty: the reward magnitude of an illegal action in ``"penalty"`` mode.
         threads: step the envs on numba's thread pool (same results; see the module docstring).
+        copy: ``True`` (default): :meth:`reset` and :meth:`step` return fresh arrays.
+            ``False``: they return read-only views of the vector's own buffers, overwritten by
+            the next :meth:`reset` or :meth:`step` (copy what you keep; faster for large ``N``).
         **game_kwargs: the game's options (e.g. Tantrix's ``colors``).
 
     Raises:
         UnknownGameError: for an unknown game.
-        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action`` or option.
+        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``
+            or option.
         InvalidSeedError: for a bad seed.
     """
 
@@ -386,6 +508,7 @@ class VectorGame:
         illegal_action: str = "raise",
         penalty: float = 1.0,
         threads: bool = False,
+        copy: bool = True,
         **game_kwargs: Any,
     ) -> None:
         if (
@@ -402,32 +525,41 @@ class VectorGame:
             raise InvalidOptionError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
             )
+        if not isinstance(copy, (bool, np.bool_)):
+            raise InvalidOptionError(f"copy must be True or False, got {copy!r}")
         self.game = make_game(game, **game_kwargs)
         self.num_envs = int(num_envs)
         self.max_moves = max_moves
         self.illegal_action = illegal_action
         self.penalty = float(penalty)
         self.threads = bool(threads)
+        self.copy = bool(copy)
         info = self.game.info
         self.info = info
         n = self.num_envs
         kernels = self.game.kernels
+        observation = observation_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
             kernels.apply_action,
             kernels.chance_outcomes,
             kernels.returns,
-            observation_kernel(self.game),
+            observation.kernel,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
+        seed = check_seed(seed)
+        self._chunks = chunks = int(min(n, _num_threads())) if threads else 1
+        chance_size = int(max(info.max_chance_outcomes, 1))
         self._buf = _Buffers(
             states=np.zeros((n, info.state_size), np.int64),
-            rngs=env_rngs(check_seed(seed), n),
+            rngs=env_rngs(seed, n),
             moves=np.zeros(n, np.int64),
             initial=self.game.initial_state(),
             observation=np.zeros((n, *info.observation_shape), info.observation_dtype),
             mask=np.zeros((n, info.num_actions), np.bool_),
+            legal=np.zeros((n, max(info.max_legal_actions, 1)), np.int64),
+            num_legal=np.zeros(n, np.int64),
             player=np.zeros(n, np.int64),
             rewards=np.zeros((n, 2), np.float32),
             terminated=np.zeros(n, np.bool_),
@@ -437,15 +569,32 @@ class VectorGame:
             chance_log=np.zeros((n, chance_room), np.int64),
             chance_count=np.zeros(n, np.int64),
             active=np.ones(n, np.bool_),
-            num_legal=np.zeros(n, np.int64),
+            scratch=np.zeros((chunks, chance_size), np.int64),
+            probabilities=np.zeros((chunks, chance_size), np.float64),
+            result=np.zeros((chunks, 2), np.float64),
         )
+        self._action_rngs = self._buf.rngs ^ _ACTION_STREAM
         self._config = _Config(
             max_moves=int(max_moves or 0),
             penalty=self.penalty,
-            scratch_size=int(max(info.max_legal_actions, info.max_chance_outcomes, 1)),
-            chance_size=int(max(info.max_chance_outcomes, 1)),
+            chance_size=chance_size,
+            zero_observation=not observation.writes_every_entry,
+            check=illegal_action == "raise",
+            has_chance=bool(info.has_chance),
         )
-        self._chunks = int(min(n, _num_threads())) if threads else 1
+        buf = self._buf
+        self._views = VectorBatch(
+            observation=_read_only(buf.observation),
+            legal_action_mask=_read_only(buf.mask),
+            current_player=_read_only(buf.player),
+            rewards=_read_only(buf.rewards),
+            terminated=_read_only(buf.terminated),
+            truncated=_read_only(buf.truncated),
+            final_state=_read_only(buf.final_states),
+            illegal=_read_only(buf.illegal),
+            chance_outcomes=_read_only(buf.chance_log),
+            num_chance_outcomes=_read_only(buf.chance_count),
+        )
         self._compiled: dict[str, Any] = {}
         self._started = False
 
@@ -463,27 +612,39 @@ class VectorGame:
             rngs = np.zeros(self.num_envs, np.uint64)
             samples = {
                 "reset": (_reset_all, (k, buf, config)),
-                "step": (_step_serial, (k, buf, actions, config, 1)),
-                "step_parallel": (_step_parallel, (k, buf, actions, config, 1)),
+                "step": (_step_serial, (k, buf, actions, config, 1, True)),
+                "step_parallel": (_step_parallel, (k, buf, actions, config, 1, True)),
                 "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1)),
                 "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1)),
+                "random_actions": (_random_actions, (buf.legal, buf.num_legal, rngs, actions)),
             }
             dispatcher, sample = samples[name]
             entry = self._compiled[name] = entry_point(dispatcher, sample)
         return entry
 
+    def _call(self, name: str, *args: Any) -> Any:
+        """Call entry ``name``; the kernels, buffers and config (ours, fixed) are checked once."""
+        entry = self._entry(name)
+        if not hasattr(entry, "compiled"):  # a plain dispatcher (no direct entry points)
+            return entry(*args)
+        entry.check(args, persistent=(0, 1, 3) if name != "random_actions" else (0, 1))
+        return entry.compiled(*args)
+
     def compile(self, rollout: bool = False) -> None:
         """Compile (or load) the step (and with ``rollout`` the compiled loop) before timing."""
         suffix = "_parallel" if self.threads else ""
-        for name in ("reset", "step" + suffix) + (("rollout" + suffix,) if rollout else ()):
+        names = ("reset", "step" + suffix, "random_actions")
+        for name in names + (("rollout" + suffix,) if rollout else ()):
             self._entry(name)
 
     # -- API ----------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> VectorBatch:
-        """Start a new game in every env; ``seed`` re-seeds the per-env chance generators.
+        """Start a new game in every env; ``seed`` re-seeds the per-env chance generators and
+        those of :meth:`random_actions`.
 
         Returns:
-            The first positions (rewards zero, no flags set).
+            The first positions (rewards zero, no flags set); views overwritten by the next
+            call when the vector was built with ``copy=False``.
 
         Raises:
             InvalidSeedError: for a bad seed.
@@ -491,7 +652,8 @@ class VectorGame:
         seed = check_seed(seed)
         if seed is not None:
             self._buf.rngs[:] = env_rngs(seed, self.num_envs)
-        self._entry("reset")(self._kernels, self._buf, self._config)
+            self._action_rngs[:] = self._buf.rngs ^ _ACTION_STREAM
+        self._call("reset", self._kernels, self._buf, self._config)
         self._started = True
         return self._batch()
 
@@ -506,6 +668,10 @@ class VectorGame:
                 batch). Lets a caller step only the envs where one seat
                 is on move (e.g. an opponent's moves).
 
+        Returns:
+            The batch after the step; with ``copy=False`` read-only views of the vector's
+            buffers that the next :meth:`step` or :meth:`reset` overwrites.
+
         Raises:
             RuntimeError: before :meth:`reset`.
             IllegalActionError: (``"raise"`` mode) if an action is illegal or outside the action
@@ -516,9 +682,8 @@ class VectorGame:
         if not self._started:
             raise RuntimeError("VectorGame: call reset() before step()")
         actions = self._check_actions(actions)
-        if active is None:
-            self._buf.active[:] = True
-        else:
+        all_active = active is None
+        if not all_active:
             active = np.asarray(active)
             if active.shape != (self.num_envs,) or active.dtype != np.bool_:
                 raise InvalidOptionError(
@@ -526,37 +691,75 @@ class VectorGame:
                     f"{active.dtype}{active.shape}"
                 )
             self._buf.active[:] = active
-        if self.illegal_action == "raise":
-            bad = int(_first_illegal(self._buf.mask, actions, self._buf.active))
-            if bad >= 0:
-                raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
-        if self.threads and self._chunks > 1:
-            self._entry("step_parallel")(
-                self._kernels, self._buf, actions, self._config, self._chunks
-            )
-        else:
-            self._entry("step")(self._kernels, self._buf, actions, self._config, 1)
+        name = "step_parallel" if self.threads and self._chunks > 1 else "step"
+        bad = self._call(
+            name, self._kernels, self._buf, actions, self._config, self._chunks, all_active
+        )
+        if bad >= 0:
+            raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         return self._batch()
 
-    def random_rollout(self, num_steps: int, seed: int | None = 0) -> int:
+    def random_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action for every env at its current position (compiled).
+
+        Env ``i``'s choices come from its own generator, seeded from ``(seed, i)`` (the
+        constructor's or the last :meth:`reset`'s seed, a stream apart from the chance
+        generators), so they do not depend on ``N`` or threads. Draws from the legal actions
+        kept beside the mask: ``O(1)`` per env, no scan of the mask.
+
+        Args:
+            out: optional ``int64[N]`` array to write into (returned).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            InvalidOptionError: for an ``out`` that is not a writable ``int64[N]`` array.
+        """
+        if not self._started:
+            raise RuntimeError("VectorGame: call reset() before random_actions()")
+        if out is None:
+            out = np.empty(self.num_envs, np.int64)
+        elif (
+            not isinstance(out, np.ndarray)
+            or out.shape != (self.num_envs,)
+            or out.dtype != np.int64
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
+        ):
+            raise InvalidOptionError(
+                f"out must be a writable contiguous int64 array of shape ({self.num_envs},)"
+            )
+        buf = self._buf
+        self._call("random_actions", buf.legal, buf.num_legal, self._action_rngs, out)
+        return out
+
+    def random_rollout(self, num_steps: int, seed: int | None = None) -> int:
         """Play ``num_steps`` uniformly random legal steps in every env inside one compiled loop.
 
         The fully compiled loop of the benchmarks: each step computes the same observations,
-        masks, rewards and auto-resets as :meth:`step`. Returns the number of games finished.
-        Action choices come from per-env generators seeded by ``seed`` (independent of threads).
+        masks, rewards and auto-resets as :meth:`step` (the batch arrays hold the last step's).
+        Returns the number of games finished. Actions come from the generators of
+        :meth:`random_actions` (per env, so independent of ``N`` and threads), continued from
+        where they are, or first re-seeded from ``seed`` when it is given.
+
+        Raises:
+            InvalidSeedError: for a bad seed.
         """
+        seed = check_seed(seed)
         if not self._started:
             self.reset()
-        rngs = env_rngs(check_seed(seed), self.num_envs)
-        rngs ^= np.uint64(0xA5A5A5A5A5A5A5A5)  # a stream apart from the chance generators
-        if self.threads and self._chunks > 1:
-            return int(
-                self._entry("rollout_parallel")(
-                    self._kernels, self._buf, rngs, int(num_steps), self._config, self._chunks
-                )
-            )
+        if seed is not None:
+            self._action_rngs[:] = env_rngs(seed, self.num_envs) ^ _ACTION_STREAM
+        name = "rollout_parallel" if self.threads and self._chunks > 1 else "rollout"
         return int(
-            self._entry("rollout")(self._kernels, self._buf, rngs, int(num_steps), self._config, 1)
+            self._call(
+                name,
+                self._kernels,
+                self._buf,
+                self._action_rngs,
+                int(num_steps),
+                self._config,
+                self._chunks,
+            )
         )
 
     @property
@@ -595,19 +798,9 @@ class VectorGame:
         )
 
     def _batch(self) -> VectorBatch:
-        buf = self._buf
-        return VectorBatch(
-            observation=buf.observation.copy(),
-            legal_action_mask=buf.mask.copy(),
-            current_player=buf.player.copy(),
-            rewards=buf.rewards.copy(),
-            terminated=buf.terminated.copy(),
-            truncated=buf.truncated.copy(),
-            final_state=buf.final_states.copy(),
-            illegal=buf.illegal.copy(),
-            chance_outcomes=buf.chance_log.copy(),
-            num_chance_outcomes=buf.chance_count.copy(),
-        )
+        if not self.copy:
+            return self._views
+        return VectorBatch(*(view.copy() for view in self._views))
 
     def __repr__(self) -> str:
         return f"VectorGame({self.info.name!r}, num_envs={self.num_envs})"

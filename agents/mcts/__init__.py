@@ -4,12 +4,15 @@ Modules, one concept each:
 
 * :mod:`~agents.mcts.tree`: the preallocated array tree (integer node ids, named sentinels).
 * :mod:`~agents.mcts.search`: the one compiled loop (:func:`~agents.mcts.search.run_chunk`):
-  UCT or PUCT selection, expansion, injected leaf evaluation, backup, the root mask; the
-  immediate-win / block-loss check.
+  expansion, injected leaf evaluation, backup, the root mask.
+* :mod:`~agents.mcts.selection`: UCT and PUCT selection, chance sampling (compiled, inlined).
+* :mod:`~agents.mcts.threats`: the immediate-win / block-loss check before a search.
 * :mod:`~agents.mcts.rollout`: compiled rollout policies (minimax2, cutoff playouts).
 * :mod:`~agents.mcts.solver`: MCTS-Solver proofs.
-* :mod:`~agents.mcts.puct`: the evaluator interface from Python, its checks, root noise.
-* :mod:`~agents.mcts.driver`: one search under an iteration or time budget.
+* :mod:`~agents.mcts.puct`: leaves evaluated in Python: the evaluator interface, its checks,
+  root noise, Python rollouts.
+* :mod:`~agents.mcts.driver`: the per-game :class:`~agents.mcts.driver.Engine`: one search
+  under an iteration or time budget.
 * :mod:`~agents.mcts.final`: the root's children (sparse) and the final choice.
 * :mod:`~agents.mcts.parallel`: root parallelism over processes.
 * :mod:`~agents.mcts.agent`: :class:`MCTSAgent`, the public entry point (``search`` returns an

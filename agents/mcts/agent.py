@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -19,22 +20,19 @@ from agents.base import (
     check_decision,
     check_number,
     game_and_state,
-    search_buffer_size,
 )
-from agents.mcts.counting import CountingEvaluator, counts_of
+from agents.mcts.counting import CountingEvaluator, counts_of, unwrap
 from agents.mcts.defaults import PER_GAME, MCTSDefaults, resolve
 from agents.mcts.defaults import describe as describe_defaults
 from agents.mcts.driver import (
     GROWTH_SECONDS_PER_NODE,
+    Engine,
     SearchSettings,
-    choose,
     engine,
     initial_capacity,
-    rollout_kind,
-    run_search,
 )
+from agents.mcts.final import choose
 from agents.mcts.parallel import RootParallel
-from agents.mcts.search import LEAF_EXTERNAL
 from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, UNPROVEN, VISITS, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
@@ -205,7 +203,8 @@ class MCTSAgent(ForwardModelAgent):
             rollout="random",
             fractional=False,
             solver=True,
-            evaluator=evaluator,
+            # counted, so each search result can report its evaluator calls
+            evaluator=None if evaluator is None else CountingEvaluator(evaluator),
             c_puct=float(c_puct),
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
@@ -222,6 +221,8 @@ class MCTSAgent(ForwardModelAgent):
         self.name = "mcts:" + ",".join(budget)
         self._generator = np.random.default_rng(self.seed)
         self._parallel = RootParallel(self.workers) if self.workers > 1 else None
+        self._engine: Engine | None = None
+        self._engine_thread = 0
         self._tree: Tree | None = None
         self._tree_game: type | None = None
         self._root_state: np.ndarray | None = None
@@ -283,13 +284,11 @@ class MCTSAgent(ForwardModelAgent):
         self._use_game(game)
         self._last_num_actions = game.info.num_actions
         deadline = None if self.settings.seconds is None else start + self.settings.seconds
+        search_engine = self._engine_for(game)
         seed = int(self._generator.integers(0, 2**63 - 1))
         allowed = None
         if self.win_check:
-            actions = np.empty(search_buffer_size(game), np.int64)
-            safe = np.zeros(len(actions), np.int8)
-            checks = engine(game.kernels, self._leaf_kernel(game)).checks
-            win, count = checks(game.kernels, np.ascontiguousarray(state), actions, safe)
+            win, allowed = search_engine.threats(state)
             if win >= 0:
                 self._forget_tree()
                 return self._finish(
@@ -307,26 +306,18 @@ class MCTSAgent(ForwardModelAgent):
                     ),
                     start,
                 )
-            if 0 < int(safe[:count].sum()) < count:
-                allowed = actions[:count][safe[:count] == 1].copy()
-        settings = self.settings
-        if settings.evaluator is not None:  # a fresh count of evaluator calls per search
-            settings = dataclasses.replace(
-                settings, evaluator=CountingEvaluator(settings.evaluator)
-            )
+        before = counts_of(self.settings.evaluator)
         if self._parallel is not None:
-            summary = self._parallel.search(game, state, settings, seed, allowed)
+            summary = self._parallel.search(game, state, self.settings, seed, allowed)
             calls, leaves = self._parallel.evaluator_counts
             reused = False
         else:
             tree, reused = self._tree_for(game, state, deadline)
-            summary = run_search(game, tree, state, settings, seed, allowed, deadline)
-            calls, leaves = counts_of(settings.evaluator)
-        index, probs, value = choose(summary, self.final, self.settings.solver)
+            summary = search_engine.search(tree, state, seed, allowed, deadline)
+            after = counts_of(self.settings.evaluator)
+            calls, leaves = after[0] - before[0], after[1] - before[1]
+        index, probs, means, value = choose(summary, self.final == "mean", self.settings.solver)
         children = summary.children
-        means = np.full(len(children.visits), np.nan)
-        np.divide(children.sums, children.visits, out=means, where=children.visits > 0)
-        means = 2.0 * (means if player == 0 else 1.0 - means) - 1.0
         return self._finish(
             SearchResult(
                 action=int(children.actions[index]),
@@ -370,7 +361,7 @@ class MCTSAgent(ForwardModelAgent):
             rollout_cutoff=None
             if self.settings.rollout_cutoff < 0
             else self.settings.rollout_cutoff,
-            evaluator=self.settings.evaluator,
+            evaluator=unwrap(self.settings.evaluator),
             batch_size=min(self.settings.batch_size, 4),
         )
         state = game.initial_state()
@@ -391,7 +382,7 @@ class MCTSAgent(ForwardModelAgent):
         """Follow the game: ``action`` (a move or chance outcome) was played from the position
         last searched or informed. The next search re-roots the kept tree at the position
         reached, without looking for it."""
-        if self._tree is not None:
+        if self.reuse_tree and self._tree is not None:
             self._followed.append(int(action))
 
     def restart(self, state: np.ndarray) -> None:
@@ -413,9 +404,20 @@ class MCTSAgent(ForwardModelAgent):
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["_parallel"] = RootParallel(self.workers) if self.workers > 1 else None
+        state["_engine"] = None  # rebuilt on the next decision
         return state
 
     # -- internals --------------------------------------------------------------------------
+    def _engine_for(self, game: Game) -> Engine:
+        """The search engine of ``game`` under the current settings in this thread (kept across
+        decisions: engines share buffers between the searches of one thread)."""
+        kept, thread = self._engine, threading.get_ident()
+        stale = kept is None or kept.game is not game or kept.settings is not self.settings
+        if stale or self._engine_thread != thread:
+            kept = self._engine = engine(game, self.settings)
+            self._engine_thread = thread
+        return kept
+
     def _use_game(self, game: Game) -> None:
         """Take ``game``'s defaults for the options not given explicitly (once per game: the
         budget in :attr:`settings`, which a tournament may change between moves, is kept)."""
@@ -437,12 +439,6 @@ class MCTSAgent(ForwardModelAgent):
             rollout_cutoff=-1 if cutoff is None else int(cutoff),
         )
         self.final = options.final
-
-    def _leaf_kernel(self, game: Game) -> Any:
-        kind, playout = rollout_kind(self.settings.rollout, game)
-        if self.settings.evaluator is not None or kind == LEAF_EXTERNAL:
-            return game.kernels.random_playout
-        return playout
 
     def _finish(self, result: SearchResult, start: float) -> SearchResult:
         result.seconds = time.perf_counter() - start
@@ -481,11 +477,13 @@ class MCTSAgent(ForwardModelAgent):
             cost = tree.subtree_estimate(node) * GROWTH_SECONDS_PER_NODE
             if cost > 0.5 * (deadline - time.perf_counter()):
                 node = NO_NODE
-        if node == NO_NODE:
-            tree = Tree(initial_capacity(game, self.settings))
-        else:
+        if node != NO_NODE:
             tree.reroot(node)
-        self._tree = tree if self.reuse_tree else None
+        elif tree is not None and tree.capacity >= initial_capacity(game, self.settings):
+            tree.clear()  # the kept arrays, pages already mapped
+        else:
+            tree = Tree(initial_capacity(game, self.settings))
+        self._tree = tree
         self._tree_game = type(game)
         self._root_state = state.copy()
         self._followed = []
@@ -506,8 +504,8 @@ class MCTSAgent(ForwardModelAgent):
         """The line the last search expects: its chosen action, then from each node reached
         the most visited child (ties: the first), while that child has been visited and the
         node is a decision (the line stops at chance nodes and the end of the game); at most
-        ``max_length`` actions. Just the chosen action when no tree was kept (``reuse_tree``
-        off, several workers, an immediate win); empty before any search."""
+        ``max_length`` actions. Just the chosen action when the search kept no tree (several
+        workers, an immediate win); empty before any search."""
         if self.last_result is None or max_length < 1:
             return []
         line = [int(self.last_result.action)]

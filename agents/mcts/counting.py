@@ -1,9 +1,11 @@
 """Counting the evaluator calls of one search (for :class:`~agents.result.SearchResult`).
 
-The MCTS agent wraps its evaluator in a fresh :class:`CountingEvaluator` for every search, so
-the search result can say how many batched calls the search made and how many leaves they
-held, whatever the evaluator is (a :class:`~agents.torch_evaluator.TorchEvaluator`, a plain
-function). Root-parallel workers count their own calls and return them with their summaries.
+The MCTS agent keeps its evaluator wrapped in a :class:`CountingEvaluator` (its
+``settings.evaluator``; the user's evaluator is its ``evaluator`` attribute), and each search
+result reports the difference of the counts across the search: how many batched calls the search
+made and how many leaves they held, whatever the evaluator is (a
+:class:`~agents.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers count
+their own calls the same way and return them with their summaries.
 """
 
 from __future__ import annotations
@@ -38,3 +40,8 @@ def counts_of(evaluator: Any) -> tuple[int, int]:
     if isinstance(evaluator, CountingEvaluator):
         return evaluator.calls, evaluator.leaves
     return 0, 0
+
+
+def unwrap(evaluator: Any) -> Any:
+    """The evaluator inside a :class:`CountingEvaluator` (anything else as it is)."""
+    return evaluator.evaluator if isinstance(evaluator, CountingEvaluator) else evaluator

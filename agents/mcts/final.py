@@ -7,6 +7,7 @@ microseconds, where the same NumPy expressions on small arrays cost tens.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -14,7 +15,18 @@ import numpy as np
 from numba import njit
 
 from agents.mcts.solver import RANK_DRAW, RANK_LOSS, RANK_UNPROVEN, RANK_WIN, proven_rank
+from agents.mcts.tree import (
+    ACTION,
+    FIRST_CHILD,
+    NO_NODE,
+    NUM_CHILDREN,
+    PROVEN,
+    ROOT,
+    VISITS,
+    Tree,
+)
 from mcts_envs.core.errors import SearchError
+from mcts_envs.core.numba_compat import entry_point
 
 # Which root children stay candidates after the solver's filter.
 KEEP_ALL, KEEP_WINS, KEEP_NON_LOSSES = 0, 1, 2
@@ -69,9 +81,31 @@ def _is_candidate(proven, player, keep):
 
 
 @njit(cache=True)
-def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, probs):
-    """Choose the child to play; fill ``probs`` (over the children); return ``(index, value)``
-    with the value in [-1, 1] for ``player`` (``index`` is -1 if there is no child).
+def root_children(tree, root_mask, actions, visits, sums, proven):
+    """Write the root's children (masked moves left out): action, visits, value sum (player
+    0's view) and solver value. Returns how many were written."""
+    links = tree.links
+    first = links[ROOT, FIRST_CHILD]
+    if first == NO_NODE:
+        return 0
+    size = 0
+    for child in range(first, first + links[ROOT, NUM_CHILDREN]):
+        action = links[child, ACTION]
+        if root_mask.shape[0] > 0 and root_mask[action] == 0:
+            continue
+        actions[size] = action
+        visits[size] = links[child, VISITS]
+        sums[size] = tree.value_sum[child]
+        proven[size] = tree.flags[child, PROVEN]
+        size += 1
+    return size
+
+
+@njit(cache=True)
+def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, probs, means):
+    """Choose the child to play; fill ``probs`` (over the children) and ``means`` (each child's
+    mean in [-1, 1] for ``player``, NaN if unvisited); return ``(index, value)`` with the value
+    in [-1, 1] for ``player`` (``index`` is -1 if there is no child).
 
     Solver: a proven win is taken (``probs`` uniform over the proven wins, value 1); proven
     losses are avoided while anything else is left (value -1 if nothing else is; value 0 if
@@ -135,6 +169,8 @@ def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, p
     for i in range(size):
         total += visits[i]
         wins += proven_rank(proven[i], player) == RANK_WIN
+        mean = sums[i] / visits[i] if visits[i] > 0 else np.nan
+        means[i] = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
     for i in range(size):
         if solved and value == 1.0:
             probs[i] = 1.0 / wins if proven_rank(proven[i], player) == RANK_WIN else 0.0
@@ -180,18 +216,74 @@ def decide(stats: RootStatistics, final: str, use_solver: bool) -> tuple[int, np
         np.ascontiguousarray(stats.value_sum[actions], np.float64),
         np.ascontiguousarray(stats.proven[actions], np.int8),
     )
-    probs = np.empty(len(actions), np.float64)
-    index, value = final_choice(
-        children,
+    summary = RootSummary(
         stats.player,
-        final == "mean",
-        use_solver,
+        children,
         stats.root_visits,
         stats.root_value_sum,
-        probs,
+        stats.root_proven,
+        stats.simulations,
+        stats.nodes,
     )
-    if index < 0:
-        raise SearchError("the search ended before expanding the root: no action to choose")
+    index, probs, _, value = choose(summary, final == "mean", use_solver)
     dense = np.zeros(len(stats.visits), np.float64)
     dense[actions] = probs
     return int(actions[index]), dense, float(value)
+
+
+@functools.cache
+def _entry_points() -> tuple:
+    """Direct entry points of :func:`root_children` and :func:`final_choice` (their arguments
+    are built in this module, so their types hold by construction)."""
+    children = RootChildren(np.zeros(1, np.int64), np.zeros(1), np.zeros(1), np.zeros(1, np.int8))
+    mask = np.zeros(0, np.int8)
+    return (
+        entry_point(root_children, (Tree(16).arrays(), mask, *children)).compiled,
+        entry_point(final_choice, (children, 0, False, False, 1, 0.5, *children[1:3])).compiled,
+    )
+
+
+def summarise_root(tree: Tree, player: int, mask: np.ndarray, simulations: int) -> RootSummary:
+    """The :class:`RootSummary` of ``tree`` after a search (masked root moves left out;
+    ``mask`` is the search's ``int8`` root mask, empty for none)."""
+    size = int(tree.links[ROOT, NUM_CHILDREN])
+    buffers = RootChildren(
+        np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size, np.int8)
+    )
+    written = _entry_points()[0](tree.arrays(), mask, *buffers)
+    return RootSummary(
+        player=player,
+        children=RootChildren(*(array[:written] for array in buffers))
+        if written < size
+        else buffers,
+        root_visits=int(tree.links[ROOT, VISITS]),
+        root_value_sum=float(tree.value_sum[ROOT]),
+        root_proven=int(tree.flags[ROOT, PROVEN]),
+        simulations=simulations,
+        nodes=tree.num_nodes,
+    )
+
+
+def choose(summary: RootSummary, by_mean: bool, use_solver: bool) -> tuple:
+    """``(child index, probabilities over the children, each child's mean value in [-1, 1] for
+    the mover (NaN if unvisited), root value in [-1, 1] for the mover)`` by :func:`final_choice`
+    for a summary from :func:`summarise_root` or a merge of them.
+
+    Raises:
+        SearchError: if the root has no child (no simulation ran).
+    """
+    size = len(summary.children.actions)
+    probs, means = np.empty(size), np.empty(size)
+    index, value = _entry_points()[1](
+        summary.children,
+        summary.player,
+        by_mean,
+        use_solver,
+        summary.root_visits,
+        summary.root_value_sum,
+        probs,
+        means,
+    )
+    if index < 0:
+        raise SearchError("the search ended before expanding the root: no action to choose")
+    return index, probs, means, value

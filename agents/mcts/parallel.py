@@ -32,8 +32,10 @@ def search_in_worker(
     """Run one search on a fresh tree (the function each worker process executes); returns its
     summary and the ``(calls, leaves)`` of its evaluator (see :mod:`agents.mcts.counting`)."""
     tree = Tree(initial_capacity(game, settings))
+    before = counts_of(settings.evaluator)  # a counting evaluator arrives with the parent's count
     summary = run_search(game, tree, state, settings, seed, allowed)
-    return summary, counts_of(settings.evaluator)
+    after = counts_of(settings.evaluator)
+    return summary, (after[0] - before[0], after[1] - before[1])
 
 
 def merge(results: list[RootSummary]) -> RootSummary:

@@ -1,4 +1,5 @@
-"""PUCT leaf evaluation from Python: the evaluator interface, its checks, root Dirichlet noise.
+"""Leaves evaluated in Python: the PUCT evaluator interface, its checks, root Dirichlet noise,
+and Python rollout policies.
 
 The evaluator interface (a learned model or anything else)::
 
@@ -13,7 +14,8 @@ The compiled loop (:func:`agents.mcts.search.run_chunk`, PUCT selection) collect
 leaves under a virtual loss; :func:`evaluate_leaves` calls the evaluator on them once, and
 :func:`agents.mcts.search.finish_pending` expands them with the priors and backs up the values.
 Terminal and proven leaves never reach the evaluator. :class:`RootNoise` mixes Dirichlet noise
-into the root priors for one search.
+into the root priors for one search. A Python rollout policy (``rollout=fn``) takes the same
+path: :func:`external_values` plays each pending leaf to the end with it.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.mcts.search import NEEDS_EVALUATION
+from agents.mcts.search import NEEDS_EVALUATION, terminal_result
 from agents.mcts.tree import FIRST_CHILD, NO_NODE, NUM_CHILDREN, ROOT, Tree
 from mcts_envs.core.errors import SearchError
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.seeding import rng_choice_weighted
 
 
 class RootNoise:
@@ -117,3 +121,31 @@ def check_evaluation(output: Any, batch: int, num_actions: int) -> tuple[np.ndar
     if not (np.isfinite(priors).all() and np.isfinite(values).all()):
         raise SearchError(f"the evaluator must return {expected}; got NaN or infinity")
     return priors, values
+
+
+def python_rollout(game, state: np.ndarray, policy, rng: np.ndarray, fractional: bool) -> float:
+    """Play ``state`` to the end with a Python policy (chance outcomes drawn with the search's
+    own generator ``rng``); the result from player 0's view."""
+    state = state.copy()
+    while (player := game.current_player(state)) != TERMINAL:
+        if player == CHANCE:
+            outcomes, probabilities = game.chance_outcomes(state)
+            action = int(outcomes[rng_choice_weighted(rng, probabilities, len(outcomes))])
+        else:
+            action = int(policy(game, state))
+        state = game.apply(state, action)
+    returns, score = game.kernels.returns, game.kernels.score
+    return float(terminal_result(returns, score, state, fractional, np.empty(2)))
+
+
+def external_values(game, settings, pending, rng: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``(results, priors)`` of the pending leaves (:class:`agents.mcts.search.Pending`), from
+    the evaluator or the Python rollout policy of ``settings``."""
+    size = int(pending.size[0])
+    if settings.evaluator is not None:
+        return evaluate_leaves(game, settings.evaluator, pending.states, pending.statuses, size)
+    rollout, fractional = settings.rollout, settings.fractional
+    results = [
+        python_rollout(game, pending.states[b], rollout, rng, fractional) for b in range(size)
+    ]
+    return np.array(results), np.zeros((size, 0))

@@ -20,20 +20,14 @@ Values are simulation results from player 0's view in [0, 1] (see :mod:`agents.m
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from agents.mcts.borrow import borrow
 from agents.mcts.rollout import policy_playout
-from agents.mcts.solver import (
-    is_proven_loss,
-    proven_from_returns,
-    proven_result,
-    settle_proven,
-)
+from agents.mcts.selection import SELECT_PUCT, SELECT_UCT, sample_chance_child, select_child
+from agents.mcts.solver import proven_from_returns, proven_result, settle_proven
 from agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
@@ -42,16 +36,17 @@ from agents.mcts.tree import (
     NUM_EXPANDED,
     PLAYER,
     PROVEN,
-    PROVEN_WIN_1,
     ROOT,
     UNKNOWN_PLAYER,
     UNPROVEN,
     VISITS,
-    TreeArrays,
     attach_children,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL
-from mcts_envs.core.seeding import rng_below, rng_uniform
+from mcts_envs.core.numba_compat import borrow
+from mcts_envs.core.seeding import rng_below
+
+__all__ = ["SELECT_PUCT", "SELECT_UCT"]  # re-exported: the loop settings name them
 
 # What :func:`descend` stopped at.
 #: A node reached for the first time: simulate from ``state``.
@@ -67,19 +62,8 @@ NEEDS_EVALUATION = 3
 #: stop and raise rather than index the tree with ``NO_NODE``.
 SEARCH_FAILED = 4
 
-#: Selection rules.
-SELECT_UCT, SELECT_PUCT = 0, 1
 #: Leaf evaluations: a compiled playout kernel, depth-2 minimax playouts, or Python (batched).
 LEAF_PLAYOUT, LEAF_MINIMAX2, LEAF_EXTERNAL = 0, 1, 2
-
-#: ``1 / n`` and ``1 / sqrt(n)`` for small visit counts: UCT selection reads them instead of
-#: dividing and taking a square root for every child (the cost that dominates wide nodes), and
-#: ``sqrt(ln n)`` for the parent instead of a logarithm per selection (``n >= 1``).
-TABLE_SIZE = 4096
-INVERSE = np.concatenate(([0.0], 1.0 / np.arange(1, TABLE_SIZE)))
-INVERSE_SQRT = np.sqrt(INVERSE)
-SQRT_LOG = np.sqrt(np.log(np.maximum(np.arange(TABLE_SIZE), 1)))
-TABLE_SIZE_U32 = np.uint32(TABLE_SIZE)
 
 
 class LoopSettings(NamedTuple):
@@ -107,7 +91,7 @@ class LoopSettings(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """Working buffers of one search (allocated once per search, reused by every chunk)."""
+    """Working buffers of the searches of one engine (allocated once, reused by every chunk)."""
 
     state: np.ndarray  # int64[state_size]: the state being descended / simulated
     leaf_state: np.ndarray  # int64[state_size]: the leaf of an "all" expansion
@@ -166,6 +150,18 @@ def terminal_result(returns, score, state, fractional, values):
 
 
 @njit(cache=True, inline="always")
+def score_terminal(k, t, s, cfg, node):
+    """The result (player 0's view) of the finished game ``s.state`` at ``node``; with the
+    solver on, ``node`` is proven by the game's returns."""
+    result = terminal_result(k.returns, k.score, s.state, cfg.fractional, s.values)
+    if cfg.solver:
+        if cfg.fractional:  # else terminal_result left the returns in s.values
+            k.returns(s.state, s.values)
+        t.flags[node, PROVEN] = proven_from_returns(s.values[0], s.values[1])
+    return result
+
+
+@njit(cache=True, inline="always")
 def allowed_at(t, child, node, root_mask):
     """Whether selection may enter ``child`` of ``node`` (only root moves can be masked)."""
     return node != ROOT or root_mask.shape[0] == 0 or root_mask[t.links[child, ACTION]] != 0
@@ -195,146 +191,6 @@ def allocate_children(k, t, s, node, player, state, expanded_now, rng):
 
 
 @njit(cache=True, inline="always")
-def player_value(value_sum, visits, player):
-    """Mean result of a node from ``player``'s view (0.5 if unvisited)."""
-    if visits == 0:
-        return 0.5
-    mean = value_sum / visits
-    return mean if player == 0 else 1.0 - mean
-
-
-@njit(cache=True, inline="always")
-def _uct_scale(links, node, c):
-    parent_visits = max(links[node, VISITS], 1)
-    if parent_visits < TABLE_SIZE:
-        return c * SQRT_LOG[parent_visits]
-    return c * math.sqrt(math.log(parent_visits))
-
-
-@njit(cache=True, inline="always")
-def _uct_score(value_sum, child, visits, offset, sign, scale):
-    """``Q + scale / sqrt(n)`` for the mover (``offset``/``sign`` map player 0's mean to it)."""
-    if visits < TABLE_SIZE_U32:
-        inverse = INVERSE[visits]
-        inverse_sqrt = INVERSE_SQRT[visits]
-    else:
-        inverse = 1.0 / visits
-        inverse_sqrt = math.sqrt(inverse)
-    return offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
-
-
-@njit(cache=True, inline="always")
-def select_uct_fast(links, value_sum, node, player, c):
-    """UCT without solver or mask: the child maximising ``Q + c * sqrt(ln N / n)``
-    (unvisited first), with table lookups instead of divisions and roots for small counts."""
-    # Arithmetic rather than conditional constants: the compiler then keeps one multiply in
-    # the loop instead of re-deriving a select from ``player`` for every child.
-    offset = np.float64(player)
-    sign = 1.0 - 2.0 * offset
-    scale = _uct_scale(links, node, c)
-    best = NO_NODE
-    best_score = -np.inf
-    # Unsigned indices: numba then skips its negative-index wrapping on every read.
-    start = np.uint64(links[node, FIRST_CHILD])
-    for i in range(links[node, NUM_EXPANDED]):
-        child = start + np.uint64(i)
-        visits = np.uint32(links[child, VISITS])
-        if visits == 0:
-            return np.int64(child)
-        score = _uct_score(value_sum, child, visits, offset, sign, scale)
-        if score > best_score:
-            best_score = score
-            best = np.int64(child)
-    return best
-
-
-@njit(cache=True, inline="always")
-def select_uct_checked(t, node, player, c, use_solver, root_mask, masked):
-    """UCT as :func:`select_uct_fast`, also skipping masked root moves and (``use_solver``)
-    children proven lost for ``player`` unless all are (then the most visited of those)."""
-    links = t.links
-    offset = np.float64(player)
-    sign = 1.0 - 2.0 * offset
-    scale = _uct_scale(links, node, c)
-    lost = PROVEN_WIN_1 - player  # the proven value that is a loss for ``player``
-    best = NO_NODE
-    best_score = -np.inf
-    fallback = NO_NODE
-    start = np.uint64(links[node, FIRST_CHILD])
-    for i in range(links[node, NUM_EXPANDED]):
-        child = start + np.uint64(i)
-        if masked and root_mask[links[child, ACTION]] == 0:
-            continue
-        visits = np.uint32(links[child, VISITS])
-        if use_solver and t.flags[child, PROVEN] == lost:
-            if fallback == NO_NODE or visits > links[fallback, VISITS]:
-                fallback = np.int64(child)
-            continue
-        if visits == 0:
-            return np.int64(child)
-        score = _uct_score(t.value_sum, child, visits, offset, sign, scale)
-        if score > best_score:
-            best_score = score
-            best = np.int64(child)
-    return fallback if best == NO_NODE else best
-
-
-@njit(cache=True, inline="always")
-def select_puct(t, node, player, c, use_solver, root_mask, masked):
-    """The child maximising ``Q + c * P * sqrt(N) / (1 + n)`` for ``player``; unvisited
-    children take the node's own mean as ``Q`` (first-play urgency). Masked root moves and
-    (``use_solver``) children proven lost are skipped unless all are proven lost."""
-    links = t.links
-    first = links[node, FIRST_CHILD]
-    sqrt_visits = math.sqrt(max(links[node, VISITS], 1))
-    first_play = player_value(t.value_sum[node], links[node, VISITS], player)
-    best = NO_NODE
-    best_score = -np.inf
-    fallback = NO_NODE
-    for i in range(links[node, NUM_CHILDREN]):
-        child = first + i
-        if masked and root_mask[links[child, ACTION]] == 0:
-            continue
-        visits = links[child, VISITS]
-        if use_solver and is_proven_loss(t.flags[child, PROVEN], player):
-            if fallback == NO_NODE or visits > links[fallback, VISITS]:
-                fallback = child
-            continue
-        q = first_play if visits == 0 else player_value(t.value_sum[child], visits, player)
-        score = q + c * t.prior[child] * sqrt_visits / (1.0 + visits)
-        if score > best_score:
-            best_score = score
-            best = child
-    return fallback if best == NO_NODE else best
-
-
-@njit(cache=True, inline="always")
-def select_child(t, node, player, cfg, root_mask):
-    """The child to follow from decision ``node`` by the configured rule (``NO_NODE`` if no
-    score compares, e.g. NaN)."""
-    masked = node == ROOT and root_mask.shape[0] > 0
-    if cfg.selection == SELECT_PUCT:
-        return select_puct(t, node, player, cfg.c, cfg.solver, root_mask, masked)
-    if cfg.solver or masked:
-        return select_uct_checked(t, node, player, cfg.c, cfg.solver, root_mask, masked)
-    return select_uct_fast(t.links, t.value_sum, node, player, cfg.c)
-
-
-@njit(cache=True, inline="always")
-def sample_chance_child(links, prior, node, rng):
-    """A child of chance node ``node`` drawn by the outcome probabilities (stored as priors)."""
-    first = links[node, FIRST_CHILD]
-    size = links[node, NUM_CHILDREN]
-    u = rng_uniform(rng)
-    acc = 0.0
-    for i in range(size - 1):
-        acc += prior[first + i]
-        if u < acc:
-            return first + i
-    return first + size - 1
-
-
-@njit(cache=True, inline="always")
 def descend(k, t, s, cfg, root_state, rng, root_mask):
     """Select from the root to a leaf, replaying the edge actions into ``s.state``.
 
@@ -348,7 +204,7 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
     flags = t.flags
     state = s.state
     path = s.path
-    puct = cfg.selection == 1
+    puct = cfg.selection == SELECT_PUCT
     state[:] = root_state
     node = ROOT
     depth = 0
@@ -359,11 +215,7 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
             player = k.current_player(state)
             flags[node, PLAYER] = player
         if player == TERMINAL:
-            s.result[0] = terminal_result(k.returns, k.score, state, cfg.fractional, s.values)
-            if cfg.solver:
-                if cfg.fractional:  # else terminal_result left the returns in s.values
-                    k.returns(state, s.values)
-                flags[node, PROVEN] = proven_from_returns(s.values[0], s.values[1])
+            s.result[0] = score_terminal(k, t, s, cfg, node)
             return HAS_RESULT, depth
         if cfg.solver and flags[node, PROVEN] != UNPROVEN:
             s.result[0] = proven_result(flags[node, PROVEN])
@@ -474,7 +326,7 @@ def evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # UAI isready answers while a chunk runs
 def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pending, iterations):
     """Run up to ``iterations`` simulations; returns how many completed, or -1 if the search
     failed (``SEARCH_FAILED``: no child to select, or a NaN leaf value; nothing was written
@@ -486,35 +338,8 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
     or the pending batch is full.
     """
     # Borrowed views (no reference counting per kernel call): the caller's arrays outlive them.
-    t = TreeArrays(
-        borrow(tree.links),
-        borrow(tree.flags),
-        borrow(tree.value_sum),
-        borrow(tree.prior),
-        borrow(tree.count),
-    )
-    s = Scratch(
-        borrow(scratch.state),
-        borrow(scratch.leaf_state),
-        borrow(scratch.child),
-        borrow(scratch.grandchild),
-        borrow(scratch.path),
-        borrow(scratch.actions),
-        borrow(scratch.replies),
-        borrow(scratch.probabilities),
-        borrow(scratch.values),
-        borrow(scratch.result),
-    )
-    root_state = borrow(root_state)
-    rng = borrow(rng)
-    root_mask = borrow(root_mask)
-    pending = Pending(
-        borrow(pending.paths),
-        borrow(pending.depths),
-        borrow(pending.statuses),
-        borrow(pending.states),
-        borrow(pending.size),
-    )
+    t, s, pending = borrow(tree), borrow(scratch), borrow(pending)
+    root_state, rng, root_mask = borrow(root_state), borrow(rng), borrow(root_mask)
     capacity = t.value_sum.shape[0]
     batch = pending.depths.shape[0]
     done = 0
@@ -556,12 +381,7 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
                 t.flags[new, PLAYER] = mover
                 s.path[depth + 1] = new
                 if mover == TERMINAL:
-                    outcome = terminal_result(k.returns, k.score, s.state, cfg.fractional, s.values)
-                    if cfg.solver:
-                        if cfg.fractional:
-                            k.returns(s.state, s.values)
-                        t.flags[new, PROVEN] = proven_from_returns(s.values[0], s.values[1])
-                    backup(t, s.path, depth + 1, outcome, cfg.solver)
+                    backup(t, s.path, depth + 1, score_terminal(k, t, s, cfg, new), cfg.solver)
                     done += 1
                 else:
                     outcome = evaluate_leaf(
@@ -600,62 +420,3 @@ def finish_pending(k, tree, pending, results, priors, use_solver):
             if d < depth:
                 settle_proven(t.links, t.flags, node, pending.paths[b, d + 1], use_solver)
     pending.size[0] = 0
-
-
-@njit(cache=True)
-def immediate_checks(k, state, actions, safe):
-    """Immediate-win and block-loss checks for the player to move in ``state``.
-
-    Writes the legal actions into ``actions`` and ``safe[i] = 1`` when after ``actions[i]`` the
-    opponent (if on move) has no move that wins at once. Returns ``(winning action or -1,
-    number of legal actions)``.
-    """
-    me = k.current_player(state)
-    count = k.legal_actions(state, actions)
-    child = np.empty(state.shape[0], np.int64)
-    grandchild = np.empty(state.shape[0], np.int64)
-    replies = np.empty(actions.shape[0], np.int64)
-    values = np.empty(2, np.float64)
-    for i in range(count):
-        child[:] = state
-        k.apply_action(child, actions[i])
-        mover = k.current_player(child)
-        safe[i] = 1
-        if mover == TERMINAL:
-            k.returns(child, values)
-            if values[me] > values[1 - me]:
-                return actions[i], count
-            if values[me] < values[1 - me]:
-                safe[i] = 0
-        elif mover == 1 - me:
-            reply_count = k.legal_actions(child, replies)
-            for j in range(reply_count):
-                grandchild[:] = child
-                k.apply_action(grandchild, replies[j])
-                if k.current_player(grandchild) == TERMINAL:
-                    k.returns(grandchild, values)
-                    if values[mover] > values[me]:
-                        safe[i] = 0
-                        break
-    return -1, count
-
-
-@njit(cache=True)
-def root_children(tree, root_mask, actions, visits, sums, proven):
-    """Write the root's children (masked moves left out): action, visits, value sum (player
-    0's view) and solver value. Returns how many were written."""
-    links = tree.links
-    first = links[ROOT, FIRST_CHILD]
-    if first == NO_NODE:
-        return 0
-    size = 0
-    for child in range(first, first + links[ROOT, NUM_CHILDREN]):
-        action = links[child, ACTION]
-        if root_mask.shape[0] > 0 and root_mask[action] == 0:
-            continue
-        actions[size] = action
-        visits[size] = links[child, VISITS]
-        sums[size] = tree.value_sum[child]
-        proven[size] = tree.flags[child, PROVEN]
-        size += 1
-    return size

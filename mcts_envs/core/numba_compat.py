@@ -203,19 +203,33 @@ if USE_BORROW:
     from numba.extending import intrinsic
     from numba.np.arrayobj import make_array
 
+    def _borrowable(value: Any) -> bool:
+        if isinstance(value, types.Array):
+            return True
+        return isinstance(value, types.BaseTuple) and all(_borrowable(item) for item in value)
+
+    def _borrowed(context, builder, value_type, value):
+        if isinstance(value_type, types.Array):
+            view = make_array(value_type)(context, builder, value=value)
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            return view._getvalue()
+        for index, item_type in enumerate(value_type):
+            item = _borrowed(context, builder, item_type, builder.extract_value(value, index))
+            value = builder.insert_value(value, item, index)
+        return value
+
     @intrinsic
-    def borrow(typingctx, array):
-        """The same array data and shape, not reference-counted (see module docstring). Valid
-        only while the original array is alive: use it inside the function holding it."""
-        if not isinstance(array, types.Array):
+    def borrow(typingctx, value):
+        """The same array data and shape, not reference-counted (see module docstring); a tuple
+        or named tuple of arrays gives the same tuple of borrowed views. Valid only while the
+        original arrays are alive: use it inside the function holding them."""
+        if not _borrowable(value):
             return None
 
         def codegen(context, builder, signature, args):
-            view = make_array(array)(context, builder, value=args[0])
-            view.meminfo = cgutils.get_null_value(view.meminfo.type)
-            return view._getvalue()
+            return _borrowed(context, builder, value, args[0])
 
-        return array(array), codegen
+        return value(value), codegen
 
 else:
     if not numba.config.CACHE_DIR:
@@ -226,9 +240,9 @@ else:
         numba.config.CACHE_DIR = os.path.join(numba.config.CACHE_DIR, "no-borrow")
 
     @njit(inline="always")
-    def borrow(array):
-        """Borrowed views are off (``MCTS_ENVS_NO_BORROW``): the array itself."""
-        return array
+    def borrow(value):
+        """Borrowed views are off (``MCTS_ENVS_NO_BORROW``): the array (or tuple) itself."""
+        return value
 
 
 def _monotonic_clock() -> tuple[Any, int] | None:

@@ -25,6 +25,8 @@ def check_seed(seed: object, *, allow_none: bool = True) -> int | None:
     Allowed: ``None`` (when ``allow_none``) or a non-negative integer (``int`` or NumPy integer,
     not ``bool``).
     """
+    if type(seed) is int and seed >= 0:  # the common case, without the slower ABC check
+        return seed
     if seed is None and allow_none:
         return None
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
@@ -49,7 +51,9 @@ def make_rng(seed: int) -> np.ndarray:
     """
     seed = check_seed(seed, allow_none=False)
     if seed < 2**64:
-        return _seed_sequence_word(np.uint64(seed))
+        out = np.empty(1, np.uint64)  # filled in place: returning a new array costs more
+        _seed_sequence_word(np.uint64(seed), out)
+        return out
     word = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)
     return np.asarray(word, dtype=np.uint64)
 
@@ -81,8 +85,8 @@ def _mix(x, y):
 
 
 @njit(cache=True)
-def _seed_sequence_word(seed):
-    """``SeedSequence(seed).generate_state(1, np.uint64)`` for ``0 <= seed < 2**64``."""
+def _seed_sequence_word(seed, out):
+    """``out[0] = SeedSequence(seed).generate_state(1, np.uint64)[0]`` for ``0 <= seed < 2**64``."""
     # The entropy words: the seed's 32-bit words, least significant first ([0] for 0).
     entropy = np.zeros(2, np.uint64)
     words = 0
@@ -103,7 +107,6 @@ def _seed_sequence_word(seed):
             if i_src != i_dst:
                 pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hash_const))
     # generate_state: two 32-bit words, little-endian halves of the uint64.
-    out = np.empty(1, np.uint64)
     state = _INIT_B
     halves = np.empty(2, np.uint64)
     for i in range(2):
@@ -112,7 +115,6 @@ def _seed_sequence_word(seed):
         value = (value * state) & _MASK32
         halves[i] = value ^ (value >> np.uint64(16))
     out[0] = halves[0] | (halves[1] << np.uint64(32))
-    return out
 
 
 def rng_from_generator(generator: np.random.Generator) -> np.ndarray:

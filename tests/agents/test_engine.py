@@ -19,7 +19,7 @@ import mcts_envs
 from agents import make_agent
 from agents.alphabeta import BYTES_PER_ENTRY, AlphaBetaAgent
 from agents.mcts import MCTSAgent
-from agents.mcts.search import select_uct_checked, select_uct_fast
+from agents.mcts.selection import select_uct_checked, select_uct_fast
 from agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,

@@ -394,7 +394,7 @@ def test_search_result_reports_this_searchs_evaluator_calls_and_leaves():
         assert max(sizes) <= 8 and result.evaluated_leaves <= result.simulations
         agent.inform(result.action)
         state = ULTIMATE.apply(state, result.action)
-    assert agent.settings.evaluator is evaluator  # the agent keeps the user's evaluator
+    assert agent.settings.evaluator.evaluator is evaluator  # wrapped, not replaced
     # Without an evaluator, and for an immediate win, there is nothing to count.
     plain = MCTSAgent(seed=4, iterations=100).search(ULTIMATE, ULTIMATE.initial_state())
     assert (plain.evaluator_calls, plain.evaluated_leaves, plain.mean_batch) == (0, 0, 0.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.mcts.driver import RootStatistics, decide
+from agents.mcts.final import RootStatistics, decide
 from agents.mcts.tree import PROVEN_DRAW, PROVEN_WIN_0, PROVEN_WIN_1, UNPROVEN
 
 

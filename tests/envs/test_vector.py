@@ -12,7 +12,7 @@ import pytest
 
 import mcts_envs
 from mcts_envs.core.game import CHANCE, TERMINAL
-from mcts_envs.vector import VectorGame
+from mcts_envs.vector import VectorGame, observation_kernel
 
 STEPS = {"tictactoe": 40, "ultimate_tictactoe": 120, "pentago_twist": 60, "ataxx": 60, "tantrix": 6}
 
@@ -213,3 +213,90 @@ def test_active_steps_only_the_chosen_envs():
     assert batch.current_player.tolist() == [1, 0, 1]
     with pytest.raises(mcts_envs.InvalidOptionError, match="active"):
         vg.step(np.array([0, 0, 1]), active=np.array([1, 0, 1]))
+
+
+def test_views_hold_the_same_batches_as_copies_and_are_read_only():
+    fresh = VectorGame("ultimate_tictactoe", 6, seed=2)
+    views = VectorGame("ultimate_tictactoe", 6, seed=2, copy=False)
+    expected, got = fresh.reset(), views.reset()
+    previous = None
+    for _ in range(40):
+        for field in expected._fields:
+            np.testing.assert_array_equal(getattr(got, field), getattr(expected, field))
+        with pytest.raises(ValueError, match="read-only"):
+            got.legal_action_mask[0, 0] = True
+        if previous is not None:  # views of the same buffers: the last batch was overwritten
+            assert np.shares_memory(previous.observation, got.observation)
+            np.testing.assert_array_equal(previous.current_player, got.current_player)
+        assert expected.observation.flags.writeable  # a fresh array the caller owns
+        previous = got
+        actions = fresh.random_actions()
+        np.testing.assert_array_equal(views.random_actions(), actions)
+        expected, got = fresh.step(actions), views.step(actions)
+    with pytest.raises(mcts_envs.InvalidOptionError, match="copy"):
+        VectorGame("tictactoe", 1, copy="yes")
+
+
+def test_random_actions_are_legal_uniform_and_independent_of_num_envs():
+    small = VectorGame("ultimate_tictactoe", 3, seed=7)
+    large = VectorGame("ultimate_tictactoe", 8, seed=7)
+    batch, _ = small.reset(), large.reset()
+    for _ in range(30):
+        actions, more = small.random_actions(), large.random_actions()
+        assert batch.legal_action_mask[np.arange(3), actions].all()
+        np.testing.assert_array_equal(more[:3], actions)
+        batch = small.step(actions)
+        large.step(more)
+    np.testing.assert_array_equal(large.states[:3], small.states)
+    one = VectorGame("tictactoe", 1, seed=0)
+    one.reset()
+    draws = np.array([one.random_actions()[0] for _ in range(900)])
+    counts = np.bincount(draws, minlength=9)
+    assert counts.min() > 60 and counts.max() < 140  # nine legal actions, about 100 each
+    out = np.empty(1, np.int64)
+    assert one.random_actions(out) is out
+    with pytest.raises(mcts_envs.InvalidOptionError, match="out"):
+        one.random_actions(np.empty(1, np.int32))
+    with pytest.raises(RuntimeError, match="reset"):
+        VectorGame("tictactoe", 1).random_actions()
+
+
+def test_compiled_rollout_plays_what_python_steps_with_random_actions_play():
+    compiled = VectorGame("pentago_twist", 5, seed=4)
+    stepped = VectorGame("pentago_twist", 5, seed=4)
+    compiled.reset()
+    stepped.reset()
+    finished = compiled.random_rollout(30)
+    ended = 0
+    for _ in range(30):
+        batch = stepped.step(stepped.random_actions())
+        ended += int(batch.terminated.sum() + batch.truncated.sum())
+    assert finished == ended
+    np.testing.assert_array_equal(compiled.states, stepped.states)
+    again = VectorGame("pentago_twist", 5, seed=9)
+    again.reset()
+    again.random_rollout(10, seed=4)  # re-seeds the action generators only
+    again.random_rollout(20)
+    first = VectorGame("pentago_twist", 5, seed=9)
+    first.reset()
+    first.random_rollout(30, seed=4)
+    np.testing.assert_array_equal(again.states, first.states)
+
+
+@pytest.mark.parametrize("name", mcts_envs.list_games())
+def test_observation_kernels_that_claim_to_write_every_entry_do(name):
+    game = mcts_envs.make_game(name)
+    kernel = observation_kernel(game)
+    if not kernel.writes_every_entry:
+        pytest.skip(f"{name}'s observation kernel needs a zeroed output")
+    rng = np.random.default_rng(0)
+    state = game.initial_state()
+    for _ in range(12):
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        for seat in (0, 1):
+            out = np.full(game.info.observation_shape, 7, game.info.observation_dtype)
+            kernel.kernel(state, seat, out)
+            np.testing.assert_array_equal(out, game.observation(state, seat))
+        state = game.apply(state, int(rng.choice(game.legal_actions(state))))

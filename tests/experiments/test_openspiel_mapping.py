@@ -75,3 +75,75 @@ def test_agent_plays_legal_moves_from_both_seats():
             action = int(rng.choice(game.legal_actions(state)))
         state = game.apply(state, action)
         bot.inform(action)
+
+
+def test_free_move_counts_both_decisions():
+    """A free move is two OpenSpiel searches (board, then cell): the move's simulation count
+    is their sum; a forced move is one search."""
+    from agents.spec import make_agent
+
+    game = make_game("ultimate_tictactoe")
+    bot = make_agent("openspiel_mcts:simulations=40", seed=5)
+    state = game.initial_state()  # the first move is free
+    bot.restart(state)
+    action = bot.act_state(game, state)
+    assert bot.last_search["simulations"] == 80
+    state = game.apply(state, action)
+    bot.inform(action)
+    reply = int(game.legal_actions(state)[0])  # forced onto the board the cell pointed to
+    state = game.apply(state, reply)
+    bot.inform(reply)
+    assert not free_move(bot.os_state)
+    assert bot.act_state(game, state) in set(game.legal_actions(state).tolist())
+    assert bot.last_search["simulations"] == 40
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "openspiel_mcts:simulations=none",  # no budget at all
+        "openspiel_mcts:simulations=0",
+        "openspiel_mcts:simulations=none,seconds=0",
+        "openspiel_mcts:seconds=-1",
+    ],
+)
+def test_bad_budgets_are_refused(spec):
+    from agents.spec import make_agent
+    from mcts_envs.core.errors import InvalidOptionError
+
+    with pytest.raises(InvalidOptionError, match="openspiel_mcts"):
+        make_agent(spec, seed=0)
+
+
+def test_time_budget_plays_legal_moves():
+    """``seconds`` alone (OpenSpiel's own clock) gives legal moves that follow the game."""
+    from agents.spec import make_agent
+
+    game = make_game("ultimate_tictactoe")
+    bot = make_agent("openspiel_mcts:simulations=none,seconds=0.005", seed=2)
+    state = game.initial_state()
+    bot.restart(state)
+    for _ in range(6):
+        action = bot.act_state(game, state)
+        assert action in set(game.legal_actions(state).tolist())
+        assert bot.last_search["simulations"] >= 1
+        state = game.apply(state, action)
+        bot.inform(action)
+
+
+def test_search_stopped_after_one_simulation_still_moves():
+    """OpenSpiel expands a node on its second visit: a search its clock stops after one
+    simulation (a loaded machine) has a root without children. The agent searches again with
+    enough simulations to give a move (here forced by a one-simulation budget)."""
+    from agents.spec import make_agent
+
+    root = pyspiel.MCTSBot(
+        pyspiel.load_game("ultimate_tic_tac_toe"),
+        pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 1, 100, True, 0, False,
+    ).mcts_search(pyspiel.load_game("ultimate_tic_tac_toe").new_initial_state())  # fmt: skip
+    assert root.best_child() is None  # OpenSpiel's own behaviour, which the agent works around
+    game = make_game("ultimate_tictactoe")
+    bot = make_agent("openspiel_mcts:simulations=1", seed=0)
+    state = game.initial_state()
+    bot.restart(state)
+    assert bot.act_state(game, state) in set(game.legal_actions(state).tolist())

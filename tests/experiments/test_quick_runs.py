@@ -59,7 +59,12 @@ def test_uttt_openspiel_quick(tmp_path):
     main(["--quick", "--out", str(tmp_path)])
     records, summary = outputs(tmp_path, "winrate")
     assert len(records) == 2 and all(r["termination"] == "end" for r in records)
-    assert summary["calibration"][0]["simulations"] >= 1
+    # both sides on a time budget; the table states both sides' measured time per move
+    assert all("seconds=0.05" in spec for r in records for spec in r["agents"])
+    assert all(p["opponent_seconds_per_move"] > 0 for p in summary["points"])
+    probe = json.loads((tmp_path / "probe.json").read_text())[0]
+    assert probe["simulations_ratio"] > 0
+    assert {k for k in probe if k.startswith(("mcts", "openspiel"))} == set(records[0]["agents"])
 
 
 def test_tictactoe_replies_quick():

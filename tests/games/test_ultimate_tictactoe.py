@@ -206,3 +206,36 @@ def test_compiled_playout_plays_the_kth_legal_action_of_its_generator():
             legal = GAME.legal_actions(state)
             state = GAME.apply(state, int(legal[rng_below(rng, len(legal))]))
         np.testing.assert_array_equal(GAME.random_playout(GAME.initial_state(), seed), state)
+
+
+def reference_planes(position, viewer):
+    """The ``[9, 9, 5]`` observation of ``viewer`` (0 or 1) from the reference position."""
+    cells, _target, _player = position
+    planes = np.zeros((9, 9, 5), np.int8)
+    legal = set(reference_moves(position))
+    for board in range(9):
+        status = board_status(cells, board)
+        for cell in range(9):
+            row, col = (board // 3) * 3 + cell // 3, (board % 3) * 3 + cell % 3
+            planes[row, col, 0] = cells[board][cell] == viewer + 1
+            planes[row, col, 1] = cells[board][cell] == 2 - viewer
+            planes[row, col, 2] = status == "XO"[viewer]
+            planes[row, col, 3] = status == "XO"[1 - viewer]
+            planes[row, col, 4] = board * 9 + cell in legal
+    return planes
+
+
+def test_observations_agree_with_the_reference_for_both_viewers():
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        state, position = GAME.initial_state(), reference_start()
+        while True:
+            for viewer in (0, 1):
+                np.testing.assert_array_equal(
+                    GAME.observation(state, viewer), reference_planes(position, viewer)
+                )
+            legal = GAME.legal_actions(state)
+            if len(legal) == 0:
+                break
+            move = int(rng.choice(legal))
+            state, position = GAME.apply(state, move), reference_play(position, move)

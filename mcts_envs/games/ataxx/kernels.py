@@ -371,6 +371,10 @@ def destinations(state, player):
     return dilate(dilate(own)) & empty
 
 
+#: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
+OBSERVATION_WRITES_EVERY_ENTRY = True
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[7, 7, 4]`` planes into ``out`` from ``player``'s view.

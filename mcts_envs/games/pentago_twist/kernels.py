@@ -277,6 +277,10 @@ def random_playout(state, rng):
         empty_count -= 1
 
 
+#: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
+OBSERVATION_WRITES_EVERY_ENTRY = True
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[6, 6, 2]`` planes into ``out``: plane 0 ``player``'s stones, 1 the other's."""

@@ -169,6 +169,10 @@ def random_playout(state, rng):
         mark(state, np.int64(NTH_EMPTY[occupied, pick]))
 
 
+#: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
+OBSERVATION_WRITES_EVERY_ENTRY = True
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[3, 3, 2]`` planes into ``out``: plane 0 ``player``'s marks, plane 1 the other's."""

@@ -72,21 +72,32 @@ def current_player(state):
     return state[TO_MOVE]
 
 
+@njit(cache=True, inline="always")
+def playable_boards(state):
+    """Bits of the boards the mover may play in (0 once the game is over).
+
+    The mover plays in the board it was sent to; if that board is closed (won or full) or the
+    game just started, in any open board.
+    """
+    if state[STATUS] != ONGOING:
+        return 0
+    boards = FULL & ~state[CLOSED]
+    target = state[TARGET]
+    if target != ANY_BOARD:
+        boards &= np.int64(1) << target
+    return boards
+
+
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes the legal actions (increasing) into ``out``; returns their count.
 
-    The mover plays in the board it was sent to; if that board is closed (won or full) or the
-    game just started, in any empty cell of any open board.
+    The empty cells of the :func:`playable_boards`.
     """
-    if state[STATUS] != ONGOING:
-        return 0
+    boards = playable_boards(state)
     count = 0
-    target = state[TARGET]
     for board in range(NUM_BOARDS):
-        if target != ANY_BOARD and board != target:
-            continue
-        if (state[CLOSED] >> board) & 1:
+        if not (boards >> board) & 1:
             continue
         occupied = state[X_BOARDS + board] | state[O_BOARDS + board]
         for cell in range(9):
@@ -206,6 +217,10 @@ def random_playout(state, rng):
             pick -= BIT_COUNT[empty]
 
 
+#: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
+OBSERVATION_WRITES_EVERY_ENTRY = True
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[9, 9, 5]`` planes on the 9x9 grid into ``out`` (see the env's game card).
@@ -213,25 +228,23 @@ def observation_planes(state, player, out):
     Planes: 0 ``player``'s marks, 1 the opponent's, 2 cells of boards won by ``player``,
     3 cells of boards won by the opponent, 4 cells where the player on move may play.
     """
-    out[:] = 0
     own_base = X_BOARDS if player == 0 else O_BOARDS
     other_base = O_BOARDS if player == 0 else X_BOARDS
     own_won = state[WON_X + player]
     other_won = state[WON_X + 1 - player]
+    boards = playable_boards(state)  # plane 4: the empty cells of these (the legal actions)
     for board in range(NUM_BOARDS):
+        own = state[own_base + board]
+        other = state[other_base + board]
+        playable = FULL & ~(own | other) if (boards >> board) & 1 else 0
         for cell in range(9):
             row = (board // 3) * 3 + cell // 3
             col = (board % 3) * 3 + cell % 3
-            out[row, col, 0] = (state[own_base + board] >> cell) & 1
-            out[row, col, 1] = (state[other_base + board] >> cell) & 1
+            out[row, col, 0] = (own >> cell) & 1
+            out[row, col, 1] = (other >> cell) & 1
             out[row, col, 2] = (own_won >> board) & 1
             out[row, col, 3] = (other_won >> board) & 1
-    moves = np.empty(NUM_CELLS, np.int64)
-    count = legal_actions(state, moves)
-    for index in range(count):
-        board = moves[index] // 9
-        cell = moves[index] % 9
-        out[(board // 3) * 3 + cell // 3, (board % 3) * 3 + cell % 3, 4] = 1
+            out[row, col, 4] = (playable >> cell) & 1
 
 
 @njit(cache=True)
