@@ -197,6 +197,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--simulations", type=int, default=100, help="PUCT sims (self-play, eval)")
     parser.add_argument("--anchors", default="10,50,250,1250", help="mcts iteration budgets")
     parser.add_argument("--games-per-pair", type=int, default=20)
+    parser.add_argument(
+        "--anchor-c",
+        type=float,
+        default=1.4,
+        help="the anchors' UCT constant, pinned (the measured run used 1.4; the package's "
+        "per-game default may change)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bootstrap", type=int, default=500)
     parser.add_argument("--out", type=Path, default=ROOT / "experiments/results/alphazero_uttt")
@@ -210,7 +217,7 @@ def main(argv: list[str] | None = None) -> dict:
     if args.quick:
         args.minutes, args.checkpoint_minutes, args.simulations = 0.3, 0.15, 8
         args.anchors, args.games_per_pair, args.bootstrap = "4,16", 2, 20
-    anchors = [f"mcts:iterations={int(k)}" for k in args.anchors.split(",")]
+    anchors = [f"mcts:iterations={int(k)},c={args.anchor_c}" for k in args.anchors.split(",")]
     out = args.out
     (out / "games").mkdir(parents=True, exist_ok=True)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)

@@ -108,6 +108,6 @@ def test_alphazero_uttt_curve_quick(tmp_path):
     for row in rows:
         games = sum(sum(v[k] for k in ("wins", "draws", "losses")) for v in row["against"].values())
         assert games == 4  # two anchors, one game pair each
-    assert curve["anchors"]["mcts:iterations=4"]["elo"] == 0.0
+    assert curve["anchors"]["mcts:iterations=4,c=1.4"]["elo"] == 0.0
     assert (tmp_path / "curve.png").stat().st_size > 5000
     assert "Bradley-Terry" in (tmp_path / "ratings.txt").read_text()
