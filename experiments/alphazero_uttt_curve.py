@@ -11,8 +11,8 @@ training behind it, anchors as horizontal lines) is drawn.
 
 Run from the repository root (torch from the ``train`` extra, matplotlib from ``plots``)::
 
-    nohup python experiments/alphazero_uttt_curve.py > uttt_curve.log 2>&1 &
-    python experiments/alphazero_uttt_curve.py --quick      # a smoke run (about a minute)
+    nohup python -m experiments.alphazero_uttt_curve > uttt_curve.log 2>&1 &
+    python -m experiments.alphazero_uttt_curve --quick     # a smoke run (about a minute)
 
 Writes to ``--out`` (default ``experiments/results/alphazero_uttt``): ``train.log``,
 ``games/*.jsonl`` (every game record), ``ratings.txt`` (the full rating report),
