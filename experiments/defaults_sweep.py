@@ -26,7 +26,7 @@ import os
 import time
 from typing import NamedTuple
 
-from agents.mcts.defaults import GENERIC, defaults_for
+from agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
 from agents.ratings import score_interval
 from experiments.common import (
     RESULTS,
@@ -37,11 +37,6 @@ from experiments.common import (
     run_series,
     settings_from,
     summarise,
-)
-
-#: The generic values written out as spec options (explicit options win over the table).
-GENERIC_SPEC = ",".join(
-    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
 )
 
 
@@ -148,13 +143,7 @@ def spec_of(budget: str, options: str) -> str:
 
 def _row_text(game: str) -> str:
     """The game's defaults as spec options (only those that differ from the generic values)."""
-    row = defaults_for(game)
-    changed = [
-        f"{k}={'none' if v is None else v}"
-        for k, v in row._asdict().items()
-        if v != getattr(GENERIC, k)
-    ]
-    return ",".join(changed) or "the generic values"
+    return spec_options(defaults_for(game), only_changed=True) or "the generic values"
 
 
 def main(argv: list[str] | None = None) -> None:

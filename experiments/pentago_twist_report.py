@@ -15,7 +15,7 @@ Run: ``python -m experiments.pentago_twist_report`` (``--quick`` for the test ru
 
 from __future__ import annotations
 
-from agents.mcts.defaults import GENERIC
+from agents.mcts.defaults import GENERIC_SPEC
 from experiments.common import (
     Series,
     play_and_summarise,
@@ -25,11 +25,6 @@ from experiments.common import (
 )
 
 GAME = "pentago_twist"
-#: The generic MCTS values (random playouts, c = 1.4: every game's defaults before per-game
-#: defaults), written out.
-GENERIC_SPEC = ",".join(
-    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
-)
 SECONDS = (0.25, 0.5, 1.0, 2.0)
 
 

@@ -14,7 +14,7 @@ Run: ``python -m experiments.tictactoe_article`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-from agents.mcts.defaults import GENERIC
+from agents.mcts.defaults import GENERIC_SPEC
 from agents.ratings import score_interval
 from experiments.common import (
     Series,
@@ -25,10 +25,6 @@ from experiments.common import (
 )
 
 GAME = "tictactoe_v0"
-#: The generic MCTS values (the package's defaults for every game before per-game defaults).
-GENERIC_SPEC = ",".join(
-    f"{name}={'none' if value is None else value}" for name, value in GENERIC._asdict().items()
-)
 BUDGETS = (50, 100, 200, 400, 1000, 4000)
 #: The per-game Tic-Tac-Toe defaults written out (the sweep's choice): the heuristic scores the
 #: new leaf, c = 0.5. Budgets from 800 up were added with the per-game defaults.

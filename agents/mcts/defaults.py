@@ -98,15 +98,28 @@ def resolve(explicit: dict[str, Any], game_name: str) -> MCTSDefaults:
     return defaults_for(game_name)._replace(**given)
 
 
+def spec_options(row: MCTSDefaults, only_changed: bool = False) -> str:
+    """``row`` as ``mcts:`` spec options (``"c=0.5,rollout_cutoff=0"``; ``None`` as ``none``),
+    all of them or only those that differ from :data:`GENERIC`; parsed back by
+    :func:`agents.spec.make_agent` to the same options."""
+    return ",".join(
+        f"{k}={'none' if v is None else v}"
+        for k, v in row._asdict().items()
+        if not only_changed or v != getattr(GENERIC, k)
+    )
+
+
+#: The generic values written out as spec options (explicit options win over the table).
+GENERIC_SPEC = spec_options(GENERIC)
+
+
 def describe() -> str:
     """The table as text, one line per game (for ``mcts-envs list``)."""
     lines = ["  per-game defaults (options not given in the spec):"]
     for name, row in sorted(GAME_DEFAULTS.items()):
-        changed = [
-            f"{k}={getattr(row, k)!r}" for k in OPTIONS if getattr(row, k) != getattr(GENERIC, k)
-        ]
-        lines.append(f"    {name}: " + (", ".join(changed) if changed else "the generic values"))
-    generic = ", ".join(f"{k}={getattr(GENERIC, k)!r}" for k in OPTIONS)
+        changed = spec_options(row, only_changed=True).replace(",", ", ")
+        lines.append(f"    {name}: " + (changed or "the generic values"))
+    generic = GENERIC_SPEC.replace(",", ", ")
     lines.append(f"    generic (other games): {generic}")
     return "\n".join(lines)
 
@@ -114,6 +127,7 @@ def describe() -> str:
 __all__ = [
     "GAME_DEFAULTS",
     "GENERIC",
+    "GENERIC_SPEC",
     "OPTIONS",
     "PER_GAME",
     "MCTSDefaults",
@@ -121,4 +135,5 @@ __all__ = [
     "defaults_for",
     "describe",
     "resolve",
+    "spec_options",
 ]
