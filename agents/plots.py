@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.ratings import format_elo, rate, score_interval, tally
+from agents.ratings import format_elo, rate, record_between, score_interval, tally
 from agents.spec import parse_spec
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
@@ -106,13 +106,7 @@ def plot_winrate_vs_budget(
         for opponent in opponents:
             points = []
             for budget, spec in sorted(members.items()):
-                wins = draws = losses = 0
-                if (spec, opponent) in stats:
-                    s = stats[(spec, opponent)]
-                    wins, draws, losses = s.wins, s.draws, s.losses
-                elif (opponent, spec) in stats:
-                    s = stats[(opponent, spec)]
-                    wins, draws, losses = s.losses, s.draws, s.wins
+                wins, draws, losses = record_between(stats, spec, opponent) or (0, 0, 0)
                 games = wins + draws + losses
                 if games:
                     points.append((budget, wins, draws, losses, games))

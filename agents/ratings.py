@@ -44,6 +44,7 @@ __all__ = [
     "llr_trinomial",
     "parse_sprt",
     "rate",
+    "record_between",
     "score_interval",
 ]
 
@@ -209,6 +210,20 @@ def tally(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], PairingSta
             continue
         stats.setdefault((a, b), PairingStats(a, b)).add(points, pair, colour)
     return stats
+
+
+def record_between(
+    stats: dict[tuple[str, str], PairingStats], a: str, b: str
+) -> tuple[int, int, int] | None:
+    """``(wins, draws, losses)`` of ``a`` against ``b`` in a :func:`tally` (whichever way round
+    the pairing is keyed), or ``None`` if they never met."""
+    if (a, b) in stats:
+        s = stats[(a, b)]
+        return s.wins, s.draws, s.losses
+    if (b, a) in stats:
+        s = stats[(b, a)]
+        return s.losses, s.draws, s.wins
+    return None
 
 
 # -- Bradley-Terry ------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.ratings import score_interval, tally
+from agents.ratings import record_between, score_interval, tally
 from agents.tournament import (
     GameRules,
     make_backend,
@@ -220,14 +220,10 @@ def summarise(records: Sequence[dict[str, Any]], series: Sequence[Series]) -> li
     for entry in series:
         for budget, spec in sorted(entry.specs.items()):
             for opponent in entry.opponents:
-                if (spec, opponent) in stats:
-                    s = stats[(spec, opponent)]
-                    wins, draws, losses = s.wins, s.draws, s.losses
-                elif (opponent, spec) in stats:
-                    s = stats[(opponent, spec)]
-                    wins, draws, losses = s.losses, s.draws, s.wins
-                else:
+                met = record_between(stats, spec, opponent)
+                if met is None:
                     continue
+                wins, draws, losses = met
                 low, high = score_interval(wins, 0, draws + losses)
                 t = think.get((spec, opponent), [0.0, 1.0, 0.0, 1.0])
                 points.append(

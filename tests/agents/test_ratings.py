@@ -156,3 +156,13 @@ def test_cli_ratings_recomputes_from_a_file(tmp_path):
     text = out.getvalue()
     assert "random = 0" in text and "SPRT LLR" in text
     assert main(["ratings", str(path), "--anchor", "nobody"], out=io.StringIO()) == 2
+
+
+def test_record_between_reads_a_pairing_either_way_round():
+    # x beat y twice, drew once, lost once; y-vs-x records land in the same (x, y) pairing
+    stats = r.tally(
+        _records("x", "y", ["a", "draw"]) + _records("y", "x", ["b", "a"]) + _records("p", "q", [])
+    )
+    assert r.record_between(stats, "x", "y") == (2, 1, 1)
+    assert r.record_between(stats, "y", "x") == (1, 1, 2)
+    assert r.record_between(stats, "x", "q") is None
