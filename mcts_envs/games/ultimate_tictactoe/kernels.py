@@ -83,6 +83,10 @@ def _build_row_planes() -> np.ndarray:
 
 #: Observation entries of a row of three cells of a local board (see :func:`observation_planes`).
 ROW_PLANES = _build_row_planes()
+#: ``SPREAD_3[bits]``: bit ``b`` of the 9-bit ``bits`` moved to bit ``3 * b``.
+SPREAD_3 = np.array(
+    [sum(((bits >> b) & 1) << (3 * b) for b in range(9)) for bits in range(1 << 9)], np.uint64
+)
 ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 
@@ -118,21 +122,34 @@ def playable_boards(state):
     return boards
 
 
+@njit(cache=True, inline="always")
+def _list_empty_cells(state, board, out, count):
+    """Appends the actions of the empty cells of ``board`` to ``out[count:]``; returns the new
+    count (cells from :data:`NTH_EMPTY_CELL`, no branch per cell)."""
+    occupied = np.uint64(state[X_BOARDS + board] | state[O_BOARDS + board])
+    empty = np.int64(EMPTY_CELLS[occupied])
+    base = board * 9
+    for k in range(empty):
+        out[count + k] = base + NTH_EMPTY_CELL[occupied, k]
+    return count + empty
+
+
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes the legal actions (increasing) into ``out``; returns their count.
 
-    The empty cells of the :func:`playable_boards`, listed per board from :data:`NTH_EMPTY_CELL`.
+    The empty cells of the :func:`playable_boards`.
     """
+    if state[STATUS] != ONGOING:
+        return 0
+    target = state[TARGET]
+    if target != ANY_BOARD and not (state[CLOSED] >> target) & 1:
+        return _list_empty_cells(state, target, out, 0)
     boards = playable_boards(state)
     count = 0
     for board in range(NUM_BOARDS):
         if (boards >> board) & 1:
-            occupied = np.uint64(state[X_BOARDS + board] | state[O_BOARDS + board])
-            base = board * 9
-            for k in range(EMPTY_CELLS[occupied]):
-                out[count + k] = base + NTH_EMPTY_CELL[occupied, k]
-            count += EMPTY_CELLS[occupied]
+            count = _list_empty_cells(state, board, out, count)
     return count
 
 
@@ -269,23 +286,21 @@ def observation_planes(state, player, out):
         raise ValueError("ultimate_tictactoe: observation_planes writes an int8[9, 9, 5] array")
     own_base = X_BOARDS if player == 0 else O_BOARDS
     other_base = O_BOARDS if player == 0 else X_BOARDS
-    own_won = state[WON_X + player]
-    other_won = state[WON_X + 1 - player]
-    boards = playable_boards(state)  # plane 4: the empty cells of these (the legal actions)
+    own_won = np.uint64(state[WON_X + player])
+    other_won = np.uint64(state[WON_X + 1 - player])
+    boards = np.uint64(playable_boards(state))  # plane 4: the empty cells of these
+    # 3 bits per board (won by player, won by the opponent, playable), board b at bits 3b..3b+2
+    flags = SPREAD_3[own_won] | SPREAD_3[other_won] << 1 | SPREAD_3[boards] << 2
     for band in range(3):  # a row of three local boards: grid rows 3 * band .. 3 * band + 2
-        for board in range(3 * band, 3 * band + 3):
-            flags = (
-                (own_won >> board) & 1
-                | ((other_won >> board) & 1) << 1
-                | ((boards >> board) & 1) << 2
-            ) << 6
-            own = state[own_base + board]
-            other = state[other_base + board]
-            left = 3 * (board - 3 * band)
-            for row in range(3):
-                index = np.uint64((own >> (3 * row)) & 7 | ((other >> (3 * row)) & 7) << 3 | flags)
+        for row in range(3):
+            grid_row = 3 * band + row
+            for col in range(3):
+                board = 3 * band + col
+                own = (state[own_base + board] >> (3 * row)) & 7
+                other = (state[other_base + board] >> (3 * row)) & 7
+                index = np.uint64(own | other << 3 | ((flags >> (3 * board)) & 7) << 6)
                 for entry in range(15):
-                    out[3 * band + row, left + entry // 5, entry % 5] = ROW_PLANES[index, entry]
+                    out[grid_row, 3 * col + entry // 5, entry % 5] = ROW_PLANES[index, entry]
 
 
 @njit(cache=True)
