@@ -241,6 +241,42 @@ def test_five_detection_matches_line_masks_and_reference():
         assert bool(k.has_five(bits)) == by_lines == ref_has_five(board, 1)
 
 
+def test_lowest_cell_and_row_bits_tables():
+    for index in range(64):  # the de Bruijn table inverts every one-bit word (all 64 bits)
+        word = (1 << index) * k.DE_BRUIJN % (1 << 64)
+        assert k.LOWEST_CELL[word >> 58] == index
+    for cell in range(36):
+        assert k.cell_of_bit(1 << cell) == cell
+    for pattern in range(64):
+        assert k.ROW_BITS[pattern].tolist() == [(pattern >> col) & 1 for col in range(6)]
+
+
+def test_observations_match_the_reference_board_in_random_games(game):
+    """Every position of random games, from both players' views, against a cell-by-cell reading
+    of the reference's 2-D board (and the planes are written whatever ``out`` held before)."""
+    rng = np.random.default_rng(7)
+    out = np.empty((6, 6, 2), np.int8)
+    for _ in range(60):
+        state, position = game.initial_state(), ref_initial()
+        while True:
+            for player in (0, 1):
+                expected = np.zeros((6, 6, 2), np.int8)
+                for row in range(6):
+                    for col in range(6):
+                        owner = position[0][row][col]
+                        if owner:
+                            expected[row, col, 0 if owner == player + 1 else 1] = 1
+                np.testing.assert_array_equal(game.observation(state, player), expected)
+                out.fill(rng.integers(-128, 128))
+                k.observation_planes(state, player, out)
+                np.testing.assert_array_equal(out, expected)
+            if game.current_player(state) == TERMINAL:
+                break
+            legal = game.legal_actions(state)
+            action = int(legal[rng.integers(len(legal))])
+            state, position = game.apply(state, action), ref_apply(position, action)
+
+
 # --- hand-made positions ---------------------------------------------------------------------
 
 

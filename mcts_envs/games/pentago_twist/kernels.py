@@ -115,6 +115,14 @@ def _build_lines() -> np.ndarray:
     return np.array(lines, np.int64)
 
 
+def _build_lowest_cell() -> np.ndarray:
+    table = np.full(64, -1, np.int64)
+    for index in range(64):
+        table[(((1 << index) * DE_BRUIJN) & ((1 << 64) - 1)) >> 58] = index
+    assert (table >= 0).all()  # every slot hit once: the top six bits are distinct
+    return table
+
+
 QUADRANT_MASKS = _build_quadrant_masks()
 #: Bit index of the top-left cell of each quadrant.
 QUADRANT_SHIFTS = np.array([0, 3, 18, 21], np.int64)
@@ -127,6 +135,13 @@ _ROW_STARTS = sum(_bit(r, c) for r in range(6) for c in range(2))
 _COLUMN_STARTS = sum(_bit(r, c) for r in range(2) for c in range(6))
 _DIAGONAL_STARTS = sum(_bit(r, c) for r in range(2) for c in range(2))  # towards bottom-right
 _ANTI_DIAGONAL_STARTS = sum(_bit(r, c) for r in range(2) for c in range(4, 6))  # bottom-left
+
+#: ``LOWEST_CELL[(2**k * DE_BRUIJN mod 2**64) >> 58] == k`` for k in 0..63 (a de Bruijn
+#: sequence: the top six bits of ``2**k * DE_BRUIJN`` differ for every k, so they index a table).
+DE_BRUIJN = 0x03F79D71B4CB0A89
+LOWEST_CELL = _build_lowest_cell()
+#: ``ROW_BITS[pattern, col]``: bit ``col`` of the 6-bit row ``pattern`` (0 or 1, as int8).
+ROW_BITS = np.array([[(p >> c) & 1 for c in range(SIZE)] for p in range(64)], np.int8)
 
 #: Weight of an open line (no opponent stone) holding n own stones, n = 0..5 (see heuristic).
 LINE_WEIGHTS = np.array([0, 1, 4, 16, 64, 256], np.int64)
@@ -163,18 +178,29 @@ def current_player(state):
     return state[TO_MOVE]
 
 
+@njit(cache=True, inline="always")
+def cell_of_bit(bit):
+    """Index of the single set bit of a one-bit board (de Bruijn multiply and table)."""
+    return LOWEST_CELL[(np.uint64(bit) * np.uint64(DE_BRUIJN)) >> np.uint64(58)]
+
+
 @njit(cache=True)
 def legal_actions(state, out):
-    """Writes ``cell * 8 + t`` for each empty cell and t in 0..7 (increasing); returns the count."""
+    """Writes ``cell * 8 + t`` for each empty cell and t in 0..7 (increasing); returns the count.
+
+    Visits only the empty cells (lowest first, removing each in turn), eight actions at a time.
+    """
     if state[STATUS] != ONGOING:
         return 0
-    occupied = state[WHITE] | state[BLACK]
+    empty = FULL_BOARD & ~(state[WHITE] | state[BLACK])
     count = 0
-    for cell in range(NUM_CELLS):
-        if not (occupied >> cell) & 1:
-            for transform in range(NUM_TRANSFORMS):
-                out[count] = cell * 8 + transform
-                count += 1
+    while empty:
+        bit = empty & -empty
+        empty ^= bit  # (``empty &= empty - 1`` measured twice as slow in this loop)
+        first = cell_of_bit(bit) * NUM_TRANSFORMS
+        for transform in range(NUM_TRANSFORMS):
+            out[count + transform] = first + transform
+        count += NUM_TRANSFORMS
     return count
 
 
@@ -286,9 +312,12 @@ def observation_planes(state, player, out):
     """Writes ``int8[6, 6, 2]`` planes into ``out``: plane 0 ``player``'s stones, 1 the other's."""
     own = state[player]
     other = state[1 - player]
-    for cell in range(NUM_CELLS):
-        out[cell // SIZE, cell % SIZE, 0] = (own >> cell) & 1
-        out[cell // SIZE, cell % SIZE, 1] = (other >> cell) & 1
+    for row in range(SIZE):
+        own_row = (own >> (row * SIZE)) & 63
+        other_row = (other >> (row * SIZE)) & 63
+        for col in range(SIZE):
+            out[row, col, 0] = ROW_BITS[own_row, col]
+            out[row, col, 1] = ROW_BITS[other_row, col]
 
 
 @njit(cache=True)
