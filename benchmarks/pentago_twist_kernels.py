@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.compare:
         modules["compared"] = load_kernels(args.compare)
     results: dict[str, list[dict[str, float]]] = {name: [] for name in modules}
-    for name, k in modules.items():  # warm-up: compile
+    for k in modules.values():  # warm-up: compile
         measure(k, (states[:64], actions[:64], players[:64], obs), 1)
     for _ in range(2):
         for name, k in modules.items():
