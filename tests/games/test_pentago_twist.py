@@ -247,6 +247,10 @@ def test_lowest_cell_and_row_bits_tables():
         assert k.LOWEST_CELL[word >> 58] == index
     for cell in range(36):
         assert k.cell_of_bit(1 << cell) == cell
+    for cell in range(36):
+        assert k.CELL_ACTIONS[cell].tolist() == [
+            make_action(cell // 6, cell % 6, q, op) for q in range(4) for op in range(2)
+        ]
     for pattern in range(64):
         assert k.ROW_BITS[pattern].tolist() == [(pattern >> col) & 1 for col in range(6)]
 
