@@ -241,7 +241,7 @@ def test_five_detection_matches_line_masks_and_reference():
         assert bool(k.has_five(bits)) == by_lines == ref_has_five(board, 1)
 
 
-def test_lowest_cell_and_row_bits_tables():
+def test_lowest_cell_cell_actions_and_plane_bytes_tables():
     for index in range(64):  # the de Bruijn table inverts every one-bit word (all 64 bits)
         word = (1 << index) * k.DE_BRUIJN % (1 << 64)
         assert k.LOWEST_CELL[word >> 58] == index
@@ -251,8 +251,10 @@ def test_lowest_cell_and_row_bits_tables():
         assert k.CELL_ACTIONS[cell].tolist() == [
             make_action(cell // 6, cell % 6, q, op) for q in range(4) for op in range(2)
         ]
-    for pattern in range(64):
-        assert k.ROW_BITS[pattern].tolist() == [(pattern >> col) & 1 for col in range(6)]
+    for own in range(16):
+        for other in range(16):
+            expected = [[(own >> i) & 1, (other >> i) & 1] for i in range(4)]
+            assert k.PLANE_BYTES[own, other].reshape(4, 2).tolist() == expected
 
 
 def test_observations_match_the_reference_board_in_random_games(game):
@@ -274,6 +276,16 @@ def test_observations_match_the_reference_board_in_random_games(game):
                 out.fill(rng.integers(-128, 128))
                 k.observation_planes(state, player, out)
                 np.testing.assert_array_equal(out, expected)
+                # a strided view (6, 6, 2), and an array of another shape: entries past the
+                # planes are left alone
+                wide = np.full((6, 6, 4), 9, np.int8)
+                k.observation_planes(state, player, wide[:, :, 1:3])
+                np.testing.assert_array_equal(wide[:, :, 1:3], expected)
+                assert (wide[:, :, 0] == 9).all() and (wide[:, :, 3] == 9).all()
+                tall = np.full((6, 6, 3), 9, np.int8)
+                k.observation_planes(state, player, tall)
+                np.testing.assert_array_equal(tall[:, :, :2], expected)
+                assert (tall[:, :, 2] == 9).all()
             if game.current_player(state) == TERMINAL:
                 break
             legal = game.legal_actions(state)
