@@ -11,7 +11,8 @@ planes, legal actions with the incremental mask update):
 * ``current_player``, ``returns``, ``observation_planes``, ``legal_actions``;
 * ``legal_actions + mask update``: the legal list with the env's clear-old/set-new mask loop
   over it (VectorGame's code, timed here because it bounds the step);
-* ``step``: all of the above together, per step.
+* ``random_playout``: a random game to the end from each position (MCTS rollouts);
+* ``step``: apply, current player, observation and legal list with the mask update, per step.
 
 ``--compare PATH`` loads a second kernels file (for instance main's
 ``mcts_envs/games/pentago_twist/kernels.py``) under another module name and prints its figures
@@ -131,6 +132,19 @@ def _time_legal(states, legal_actions, mask_update, lo, hi):
 
 
 @njit
+def _time_playout(states, random_playout, seed_words, lo, hi):
+    """A random playout to the end from each position (one generator, seeded the same)."""
+    rng = seed_words.copy()
+    tmp = np.empty(states.shape[1], np.int64)
+    total = 0
+    for j in range(lo, hi):
+        tmp[:] = states[j]
+        random_playout(tmp, rng)
+        total += tmp[3]
+    return total
+
+
+@njit
 def _time_step(states, actions, k_apply, k_player, k_obs, k_legal, obs, lo, hi):
     """Copy, apply, current player, observation planes, legal list and incremental mask."""
     states, actions, obs = borrow(states), borrow(actions), borrow(obs)
@@ -214,6 +228,9 @@ def measure(k: ModuleType, data, repeats: int) -> dict[str, float]:
     )
     rows["legal_actions + mask update (env)"] = best_ns(
         lambda lo, hi: _time_legal(states, k.legal_actions, True, lo, hi), n, repeats
+    )
+    rows["random_playout (to the end)"] = best_ns(
+        lambda lo, hi: _time_playout(states, k.random_playout, make_rng(1), lo, hi), n, repeats
     )
     rows["step"] = best_ns(
         lambda lo, hi: _time_step(

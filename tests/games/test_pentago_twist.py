@@ -241,7 +241,7 @@ def test_five_detection_matches_line_masks_and_reference():
         assert bool(k.has_five(bits)) == by_lines == ref_has_five(board, 1)
 
 
-def test_lowest_cell_cell_actions_and_plane_bytes_tables():
+def test_lookup_tables_and_bit_helpers():
     for index in range(64):  # the de Bruijn table inverts every one-bit word (all 64 bits)
         word = (1 << index) * k.DE_BRUIJN % (1 << 64)
         assert k.LOWEST_CELL[word >> 58] == index
@@ -251,6 +251,10 @@ def test_lowest_cell_cell_actions_and_plane_bytes_tables():
         assert k.CELL_ACTIONS[cell].tolist() == [
             make_action(cell // 6, cell % 6, q, op) for q in range(4) for op in range(2)
         ]
+    rng = np.random.default_rng(3)
+    for bits in [k.FULL_BOARD, 1, 1 << 35, *rng.integers(1, 1 << 36, size=300).tolist()]:
+        cells = [cell for cell in range(36) if (bits >> cell) & 1]
+        assert [k.nth_bit(bits, n) for n in range(len(cells))] == [1 << cell for cell in cells]
     for own in range(16):
         for other in range(16):
             expected = [[(own >> i) & 1, (other >> i) & 1] for i in range(4)]

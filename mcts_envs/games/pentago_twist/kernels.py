@@ -123,6 +123,16 @@ def _build_lowest_cell() -> np.ndarray:
     return table
 
 
+def _build_row_tables() -> tuple[np.ndarray, np.ndarray]:
+    count = np.zeros(64, np.int64)
+    nth = np.zeros((64, SIZE), np.int64)
+    for pattern in range(64):
+        cols = [col for col in range(SIZE) if (pattern >> col) & 1]
+        count[pattern] = len(cols)
+        nth[pattern, : len(cols)] = cols
+    return count, nth
+
+
 def _build_plane_bytes() -> np.ndarray:
     table = np.zeros((16, 16, 8), np.int8)
     for own in range(16):
@@ -152,6 +162,9 @@ DE_BRUIJN = 0x03F79D71B4CB0A89
 LOWEST_CELL = _build_lowest_cell()
 #: ``CELL_ACTIONS[cell, t] == cell * 8 + t``: the actions of a cell, in order.
 CELL_ACTIONS = np.arange(NUM_ACTIONS, dtype=np.int64).reshape(NUM_CELLS, NUM_TRANSFORMS)
+#: ``ROW_COUNT[pattern]``: set bits of a 6-bit row; ``ROW_NTH[pattern, n]``: the column of its
+#: n-th lowest set bit (n < ``ROW_COUNT[pattern]``; 0 elsewhere).
+ROW_COUNT, ROW_NTH = _build_row_tables()
 #: ``PLANE_BYTES[own, other]``: the observation bytes of 4 consecutive cells whose stones are the
 #: 4-bit patterns ``own`` and ``other``: ``[own bit 0, other bit 0, own bit 1, other bit 1, ...]``.
 PLANE_BYTES = _build_plane_bytes()
@@ -304,6 +317,27 @@ def heuristic(state, player):
     return 0.5 + 0.5 * (own - other) / (own + other + 1.0)
 
 
+@njit(cache=True, inline="always")
+def nth_bit(bits, n):
+    """The ``n``-th lowest set bit of the bitboard ``bits`` as a one-bit board (``n`` counted from
+    0, below the number of set bits).
+
+    Without branches: the rows holding fewer than ``n + 1`` set bits in total up to and including
+    themselves come before the bit's row; :data:`ROW_NTH` finds it inside its row.
+    """
+    row_index = 0
+    before = 0  # set bits in the rows before the bit's row
+    seen = 0
+    for row in range(SIZE):
+        in_row = ROW_COUNT[(bits >> (row * SIZE)) & 63]
+        past = seen + in_row <= n
+        row_index += past
+        before += in_row * past
+        seen += in_row
+    pattern = (bits >> (row_index * SIZE)) & 63
+    return np.int64(1) << (row_index * SIZE + ROW_NTH[pattern, n - before])
+
+
 @njit(cache=True)
 def random_playout(state, rng):
     """Plays uniformly random legal actions in place until the game is over.
@@ -315,11 +349,7 @@ def random_playout(state, rng):
     empty_count = popcount(empty)
     while state[STATUS] == ONGOING:
         pick = rng_below(rng, empty_count * NUM_TRANSFORMS)
-        bits = empty
-        for _ in range(pick >> 3):
-            bits &= bits - 1
-        stone = bits & -bits
-        play_bits(state, stone, pick & 7)
+        play_bits(state, nth_bit(empty, pick >> 3), pick & 7)
         empty = FULL_BOARD & ~(state[WHITE] | state[BLACK])
         empty_count -= 1
 
