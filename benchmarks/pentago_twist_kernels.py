@@ -2,9 +2,11 @@
 
 Plays ``--games`` uniformly random games with the kernels, keeps every position where a player
 must act (and the random action played there), then times each kernel alone in a compiled loop
-over those positions (best of ``--repeats`` passes), and a whole env step as
-:func:`mcts_envs.vector.VectorGame.random_rollout` does it (apply, current player, observation
-planes, legal actions with the incremental mask update):
+over those positions, and a whole env step as :func:`mcts_envs.vector.VectorGame.random_rollout`
+does it (apply, current player, observation planes, legal actions with the incremental mask
+update; not its other per-step work: action draw, flags, auto-reset). Each block of 4,000
+positions is timed ``--repeats`` times in each of two rounds and its best time kept (short runs
+dodge preemption on a busy machine); the cost of the call itself is subtracted.
 
 * ``apply_action``: copy the state and play the recorded action (the copy is timed apart as
   ``copy`` and subtracted);
@@ -16,7 +18,7 @@ planes, legal actions with the incremental mask update):
 
 ``--compare PATH`` loads a second kernels file (for instance main's
 ``mcts_envs/games/pentago_twist/kernels.py``) under another module name and prints its figures
-beside ours, measured in the same process, passes interleaved.
+beside ours, measured in the same process (the rounds alternate between the two).
 
 Usage: ``python benchmarks/pentago_twist_kernels.py [--games 2000] [--repeats 7]
 [--compare PATH]`` (from a source checkout, put the repository root on ``PYTHONPATH``).

@@ -229,7 +229,7 @@ def legal_actions(state, out):
     count = np.uint64(0)
     while empty:
         bit = empty & -empty
-        empty ^= bit  # (``empty &= empty - 1`` measured twice as slow in this loop)
+        empty ^= bit  # (``empty &= empty - 1`` measured three times slower in this loop)
         actions = CELL_ACTIONS[cell_of_bit(bit)]
         for transform in range(NUM_TRANSFORMS):
             out[count + np.uint64(transform)] = actions[np.uint64(transform)]
