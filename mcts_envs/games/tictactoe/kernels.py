@@ -196,7 +196,7 @@ def observation_planes(state, player, out):
 
     Each row of the board is 6 consecutive entries of ``out``, copied from :data:`ROW_PLANES`.
     The shape check lets the compiler fold the index arithmetic into constant offsets (and
-    merge each row's 6 one-byte copies into two wider ones).
+    copy each row's 6 entries as two wider blocks).
 
     Raises:
         ValueError: if ``out`` is not ``[3, 3, 2]``.

@@ -64,7 +64,7 @@ def _build_row_planes() -> np.ndarray:
     cells of a local board, for ``index = own | other << 3 | own_won << 6 | other_won << 7 |
     playable << 8`` (``own``, ``other``: the row's 3 mark bits of each player; the flags: the
     board is won by the viewer, by the opponent, is one the mover may play in)."""
-    table = np.zeros((1 << 9, 16), np.int8)  # entry 15: padding (0), for 16-entry copies
+    table = np.zeros((1 << 9, 16), np.int8)  # entry 15: padding (0): rows of 16 bytes
     for index in range(1 << 9):
         own, other = index & 7, (index >> 3) & 7
         own_won, other_won, playable = (index >> 6) & 1, (index >> 7) & 1, (index >> 8) & 1
@@ -269,15 +269,14 @@ OBSERVATION_WRITES_EVERY_ENTRY = True
 
 @njit(cache=True)
 def observation_planes(state, player, out):
-    """Writes ``int8[9, 9, 5]`` planes on the 9x9 grid into ``out`` (C-contiguous, as every
-    caller's is; see the env's game card).
+    """Writes ``int8[9, 9, 5]`` planes on the 9x9 grid into ``out`` (see the env's game card).
 
     Planes: 0 ``player``'s marks, 1 the opponent's, 2 cells of boards won by ``player``,
     3 cells of boards won by the opponent, 4 cells where the player on move may play.
 
     Each row of three cells of a local board is 15 consecutive entries of ``out``, copied from
     :data:`ROW_PLANES`. The shape check lets the compiler fold the index arithmetic into
-    constant offsets (and merge each row's 15 one-byte copies into four wider ones).
+    constant offsets (and copy each row's 15 entries as two overlapping 8-byte blocks).
 
     Raises:
         ValueError: if ``out`` is not ``[9, 9, 5]``.
