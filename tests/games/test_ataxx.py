@@ -343,6 +343,50 @@ def test_random_games_with_passes_and_jumps_only_match_the_reference():
     assert seen_pass and seen_clock_draw
 
 
+def action_of_move(move):
+    """Encode a reference move with the documented encoding (the inverse of move_of_action)."""
+    if move[0] == "pass":
+        return PASS
+    if move[0] == "copy":
+        return COORDS.index(move[1])
+    (row, col), (to_row, to_col) = move[1], move[2]
+    return 49 + COORDS.index((row, col)) * 16 + OFFSETS.index((to_row - row, to_col - col))
+
+
+def ref_planes(ref, player):
+    reach = {move[-1] for move in ref_moves_of(ref, player)}
+    planes = np.zeros((7, 7, 4), np.int8)
+    for row, col in COORDS:
+        planes[row, col, 0] = (row, col) in ref.stones[player]
+        planes[row, col, 1] = (row, col) in ref.stones[1 - player]
+        planes[row, col, 2] = (row, col) not in ref.stones[0] | ref.stones[1]
+        planes[row, col, 3] = (row, col) in reach
+    return planes
+
+
+def test_legal_actions_in_increasing_order_and_planes_match_the_reference_everywhere():
+    # The exact list (increasing action numbers, as documented: the order seeds and records
+    # rely on) and both players' planes, through contiguous and strided output arrays, over
+    # every position of random games of all lengths (sparse openings to full boards).
+    rng = np.random.default_rng(11)
+    strided = np.zeros((7, 7, 8), np.int8)
+    for game in range(12):
+        state = GAME.initial_state() if game % 3 else GAME.from_text("x6/7/7/3o3/7/7/6o x 0 1")
+        while True:
+            ref = ref_from_state(state)
+            legal = GAME.legal_actions(state)
+            expected = sorted(action_of_move(move) for move in ref_legal(ref))
+            assert legal.tolist() == expected, GAME.to_text(state)
+            for player in (0, 1):
+                planes = ref_planes(ref, player)
+                assert np.array_equal(GAME.observation(state, player), planes)
+                k.observation_planes(state, player, strided[:, :, ::2])
+                assert np.array_equal(strided[:, :, ::2], planes)
+            if len(legal) == 0:
+                break
+            state = GAME.apply(state, int(rng.choice(legal)))
+
+
 def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())

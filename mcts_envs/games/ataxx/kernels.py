@@ -32,9 +32,10 @@ draw.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
-from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -111,6 +112,10 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 NEIGHBOUR_MASKS, JUMP_MASKS, JUMP_TARGETS, JUMP_OFFSET_INDEX = _build_tables()
 #: ``JUMP_DELTAS[i]``: the change of square index of a jump with offset ``i``.
 JUMP_DELTAS = JUMP_OFFSETS[:, 0] * BOARD_SIZE + JUMP_OFFSETS[:, 1]
+#: ``JUMP_INDEX_BY_DELTA[d + 16]``: the offset index of the jump that changes the square index
+#: by ``d`` (unique: a file change of at most 2 on rows of 7), or -1 if no jump does.
+JUMP_INDEX_BY_DELTA = np.full(33, -1, np.int64)
+JUMP_INDEX_BY_DELTA[JUMP_DELTAS + 16] = np.arange(NUM_JUMP_OFFSETS)
 #: ``JUMP_ORIGIN_MASKS[i]``: the squares from which offset ``i`` stays on the board.
 JUMP_ORIGIN_MASKS = np.array(
     [sum(1 << s for s in range(NUM_SQUARES) if JUMP_TARGETS[s, i] >= 0) for i in range(16)],
@@ -118,10 +123,40 @@ JUMP_ORIGIN_MASKS = np.array(
 )
 
 
-@njit(cache=True)
+@intrinsic
+def _count_trailing_zeros(typingctx, bits):
+    """LLVM's ``cttz`` (one ``tzcnt``/``bsf`` instruction): 64 for 0."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return bits(bits), codegen
+
+
+@intrinsic
+def _count_ones(typingctx, bits):
+    """LLVM's ``ctpop`` (one ``popcnt`` instruction where the CPU has it)."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return bits(bits), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(bits):
+    """The number of stones of a bitboard."""
+    return _count_ones(np.int64(bits))
+
+
+@njit(cache=True, inline="always")
 def lowest_square(bits):
     """The index of the lowest set bit of a non-zero bitboard."""
-    return popcount((bits & -bits) - 1)
+    return _count_trailing_zeros(np.int64(bits))
 
 
 @njit(cache=True)
@@ -199,11 +234,11 @@ def legal_actions(state, out):
         origin = lowest_square(stones)
         stones &= stones - 1
         targets = JUMP_MASKS[origin] & empty
+        first = FIRST_JUMP + origin * NUM_JUMP_OFFSETS
         while targets:
-            target = lowest_square(targets)
-            targets &= targets - 1
-            out[count] = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + JUMP_OFFSET_INDEX[origin, target]
+            out[count] = first + JUMP_INDEX_BY_DELTA[lowest_square(targets) - origin + 16]
             count += 1
+            targets &= targets - 1
     if count == 0:
         out[0] = PASS
         count = 1
@@ -375,6 +410,39 @@ def destinations(state, player):
 OBSERVATION_WRITES_EVERY_ENTRY = True
 
 
+def _write_planes(own, other, empty, reach, out):
+    """Writes the four planes into ``out`` (compiled per layout of ``out``, see below)."""
+
+
+@overload(_write_planes, jit_options={"cache": True})
+def _write_planes_compiled(own, other, empty, reach, out):
+    if isinstance(out, types.Array) and out.layout == "C" and out.dtype == types.int8:
+        # A contiguous int8[7, 7, 4]: the 4 planes of a square are 4 adjacent bytes, written
+        # as one little-endian uint32 word (byte p = plane p).
+        def write_words(own, other, empty, reach, out):
+            words = out.reshape(NUM_SQUARES * 4).view(np.uint32)
+            for square in range(NUM_SQUARES):
+                words[square] = np.uint32(
+                    ((own >> square) & 1)
+                    | (((other >> square) & 1) << 8)
+                    | (((empty >> square) & 1) << 16)
+                    | (((reach >> square) & 1) << 24)
+                )
+
+        return write_words
+
+    def write_bytes(own, other, empty, reach, out):
+        for square in range(NUM_SQUARES):
+            row = square // BOARD_SIZE
+            col = square % BOARD_SIZE
+            out[row, col, 0] = (own >> square) & 1
+            out[row, col, 1] = (other >> square) & 1
+            out[row, col, 2] = (empty >> square) & 1
+            out[row, col, 3] = (reach >> square) & 1
+
+    return write_bytes
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[7, 7, 4]`` planes into ``out`` from ``player``'s view.
@@ -385,14 +453,7 @@ def observation_planes(state, player, out):
     own = state[player]
     other = state[1 - player]
     empty = FULL_BOARD & ~(own | other)
-    reach = dilate(dilate(own)) & empty
-    for square in range(NUM_SQUARES):
-        row = square // BOARD_SIZE
-        col = square % BOARD_SIZE
-        out[row, col, 0] = (own >> square) & 1
-        out[row, col, 1] = (other >> square) & 1
-        out[row, col, 2] = (empty >> square) & 1
-        out[row, col, 3] = (reach >> square) & 1
+    _write_planes(own, other, empty, dilate(dilate(own)) & empty, out)
 
 
 @njit(cache=True)
