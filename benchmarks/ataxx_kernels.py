@@ -8,7 +8,7 @@ current player, observation planes, legal actions into a list and an incremental
 ``--baseline FILE`` times another copy of ``kernels.py`` (say main's) in the same process,
 alternating passes, and prints both columns and their ratio: the fair A/B on a shared machine.
 
-Usage: ``python benchmarks/ataxx_kernels.py [--games 200] [--repeats 7] [--baseline FILE]``
+Usage: ``python benchmarks/ataxx_kernels.py [--games 40] [--repeats 31] [--baseline FILE]``
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ import sys
 import tempfile
 import time
 from types import ModuleType
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.seeding import make_rng, rng_below
 from mcts_envs.games.ataxx import kernels as current
 
@@ -57,12 +59,38 @@ def random_positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(states), np.array(actions, np.int64)
 
 
+class Scratch(NamedTuple):
+    """The output arrays the timed loops write into (made in Python, so they outlive the loops)."""
+
+    work: np.ndarray  # int64[6]: a state to apply actions to
+    observation: np.ndarray  # int8[7, 7, 4]
+    mask: np.ndarray  # bool[834]
+    legal: np.ndarray  # int64[409]
+    result: np.ndarray  # float32[2]
+    jump_counts: np.ndarray  # int64[16]
+
+
+def make_scratch() -> Scratch:
+    return Scratch(
+        np.empty(current.STATE_SIZE, np.int64),
+        np.empty((7, 7, 4), np.int8),
+        np.zeros(current.NUM_ACTIONS, np.bool_),
+        np.empty(current.MAX_LEGAL_ACTIONS, np.int64),
+        np.empty(2, np.float32),
+        np.empty(current.NUM_JUMP_OFFSETS, np.int64),
+    )
+
+
 def make_timers(k: ModuleType) -> dict:
-    """Compiled loops over ``states`` calling one kernel each; each returns a checksum."""
+    """Compiled loops over ``states`` calling one kernel each; each returns a checksum.
+
+    The arrays are borrowed (not reference-counted) as in ``VectorGame``'s compiled loops, so
+    views made inside a kernel cost what they cost there.
+    """
 
     @njit
-    def apply_action(states, actions, rng):
-        work = np.empty(states.shape[1], np.int64)
+    def apply_action(states, actions, rng, scratch):
+        states, work = borrow(states), borrow(scratch.work)
         total = 0
         for i in range(states.shape[0]):
             work[:] = states[i]
@@ -71,23 +99,24 @@ def make_timers(k: ModuleType) -> dict:
         return total
 
     @njit
-    def current_player(states, actions, rng):
+    def current_player(states, actions, rng, scratch):
+        states = borrow(states)
         total = 0
         for i in range(states.shape[0]):
             total += k.current_player(states[i])
         return total
 
     @njit
-    def legal_actions(states, actions, rng):
-        out = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
+    def legal_actions(states, actions, rng, scratch):
+        states, out = borrow(states), borrow(scratch.legal)
         total = 0
         for i in range(states.shape[0]):
             total += k.legal_actions(states[i], out)
         return total
 
     @njit
-    def observation_planes(states, actions, rng):
-        out = np.empty((7, 7, 4), np.int8)
+    def observation_planes(states, actions, rng, scratch):
+        states, out = borrow(states), borrow(scratch.observation)
         total = 0
         for i in range(states.shape[0]):
             k.observation_planes(states[i], states[i, 2], out)
@@ -95,8 +124,8 @@ def make_timers(k: ModuleType) -> dict:
         return total
 
     @njit
-    def returns(states, actions, rng):
-        out = np.empty(2, np.float32)
+    def returns(states, actions, rng, scratch):
+        states, out = borrow(states), borrow(scratch.result)
         total = 0.0
         for i in range(states.shape[0]):
             k.returns(states[i], out)
@@ -104,25 +133,24 @@ def make_timers(k: ModuleType) -> dict:
         return total
 
     @njit
-    def random_action(states, actions, rng):
-        scratch = np.empty(16, np.int64)
+    def random_action(states, actions, rng, scratch):
+        states, jump_counts = borrow(states), borrow(scratch.jump_counts)
         total = 0
         for i in range(states.shape[0]):
-            total += k.random_action(states[i], rng, scratch)
+            total += k.random_action(states[i], rng, jump_counts)
         return total
 
     @njit
-    def vector_step(states, actions, rng):
+    def vector_step(states, actions, rng, scratch):
         """What one VectorGame rollout step asks of the kernels (no auto-reset)."""
-        work = np.empty(states.shape[1], np.int64)
-        obs = np.empty((7, 7, 4), np.int8)
-        mask = np.zeros(k.NUM_ACTIONS, np.bool_)
-        legal = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
-        num_legal = k.legal_actions(states[0], legal)
+        states, work = borrow(states), borrow(scratch.work)
+        obs, mask, legal = borrow(scratch.observation), borrow(scratch.mask), borrow(scratch.legal)
+        mask[:] = False
+        num_legal = 0
         total = 0
         for i in range(states.shape[0]):
             work[:] = states[i]
-            k.apply_action(work, legal[rng_below(rng, num_legal)] if i == 0 else actions[i])
+            k.apply_action(work, actions[i])
             player = k.current_player(work)
             if player < 0:
                 continue
@@ -132,7 +160,7 @@ def make_timers(k: ModuleType) -> dict:
             num_legal = k.legal_actions(work, legal)
             for j in range(num_legal):
                 mask[legal[j]] = True
-            total += num_legal
+            total += num_legal + rng_below(rng, num_legal)
         return total
 
     return {
@@ -149,17 +177,17 @@ def make_timers(k: ModuleType) -> dict:
 def time_once(function, states: np.ndarray, actions: np.ndarray) -> float:
     """Nanoseconds per position of one pass."""
     start = time.perf_counter()
-    function(states, actions, make_rng(1))
+    function(states, actions, make_rng(1), make_scratch())
     return (time.perf_counter() - start) * 1e9 / states.shape[0]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200, help="random games to take positions of")
+    parser.add_argument("--games", type=int, default=40, help="random games to take positions of")
     parser.add_argument(
         "--repeats",
         type=int,
-        default=15,
+        default=31,
         help="passes per figure (the fastest: the least disturbed by other processes)",
     )
     parser.add_argument("--seed", type=int, default=0)
@@ -178,7 +206,7 @@ def main(argv: list[str] | None = None) -> None:
         sides["baseline"] = make_timers(load_kernels(args.baseline))
     names = list(sides["ours"])
     for timers in sides.values():  # compile, and check both sides compute the same thing
-        sums = {name: timers[name](states, actions, make_rng(1)) for name in names}
+        sums = {name: timers[name](states, actions, make_rng(1), make_scratch()) for name in names}
         print(f"  checksums: {sums}")
     header = "| kernel | " + " | ".join(f"{side} ns" for side in sides)
     print(header + (" | baseline/ours |" if args.baseline else " |"))

@@ -387,6 +387,23 @@ def test_legal_actions_in_increasing_order_and_planes_match_the_reference_everyw
             state = GAME.apply(state, int(rng.choice(legal)))
 
 
+def test_jump_tables_match_the_documented_encoding():
+    for origin, (row, col) in enumerate(COORDS):
+        for target, (to_row, to_col) in enumerate(COORDS):
+            expected = -1
+            if distance((row, col), (to_row, to_col)) == 2:
+                expected = action_of_move(("jump", (row, col), (to_row, to_col)))
+            assert k.JUMP_ACTIONS[origin * 64 + target] == expected
+    assert k.JUMP_MASKS_PADDED[k.lowest_square(0)] == 0
+    rng = np.random.default_rng(3)
+    for density in (0.05, 0.3, 0.7, 0.95):
+        for _ in range(50):
+            empty = {sq for sq in COORDS if rng.random() < density}
+            bits = sum(1 << COORDS.index(sq) for sq in empty)
+            origins = {sq for sq in COORDS if any(distance(sq, e) == 2 for e in empty)}
+            assert k.jump_origins(bits) == sum(1 << COORDS.index(sq) for sq in origins)
+
+
 def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())

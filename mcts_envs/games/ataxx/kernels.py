@@ -112,15 +112,29 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 NEIGHBOUR_MASKS, JUMP_MASKS, JUMP_TARGETS, JUMP_OFFSET_INDEX = _build_tables()
 #: ``JUMP_DELTAS[i]``: the change of square index of a jump with offset ``i``.
 JUMP_DELTAS = JUMP_OFFSETS[:, 0] * BOARD_SIZE + JUMP_OFFSETS[:, 1]
-#: ``JUMP_INDEX_BY_DELTA[d + 16]``: the offset index of the jump that changes the square index
-#: by ``d`` (unique: a file change of at most 2 on rows of 7), or -1 if no jump does.
-JUMP_INDEX_BY_DELTA = np.full(33, -1, np.int64)
-JUMP_INDEX_BY_DELTA[JUMP_DELTAS + 16] = np.arange(NUM_JUMP_OFFSETS)
 #: ``JUMP_ORIGIN_MASKS[i]``: the squares from which offset ``i`` stays on the board.
 JUMP_ORIGIN_MASKS = np.array(
     [sum(1 << s for s in range(NUM_SQUARES) if JUMP_TARGETS[s, i] >= 0) for i in range(16)],
     dtype=np.int64,
 )
+
+
+def _jump_actions() -> np.ndarray:
+    actions = np.full(NUM_SQUARES * 64, -1, np.int16)
+    for origin in range(NUM_SQUARES):
+        for offset in range(NUM_JUMP_OFFSETS):
+            target = JUMP_TARGETS[origin, offset]
+            if target >= 0:
+                actions[origin * 64 + target] = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+    return actions
+
+
+#: ``JUMP_ACTIONS[origin * 64 + target]``: the action of the jump ``origin -> target``, or -1
+#: if the two squares are not at distance exactly 2.
+JUMP_ACTIONS = _jump_actions()
+#: :data:`JUMP_MASKS` with a 0 appended at index 64 (``lowest_square(0)``), so that looking up
+#: the next origin of an exhausted set of stones reads an empty mask instead of past the end.
+JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
 
 
 @intrinsic
@@ -211,6 +225,15 @@ def current_player(state):
     return state[SIDE]
 
 
+@njit(cache=True, inline="always")
+def jump_origins(empty):
+    """The squares from which a jump lands on a square of ``empty``."""
+    origins = 0
+    for offset in range(NUM_JUMP_OFFSETS):
+        origins |= shift(empty, -JUMP_DELTAS[offset]) & JUMP_ORIGIN_MASKS[offset]
+    return origins
+
+
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes the legal actions into ``out`` in increasing order, returns their count.
@@ -229,16 +252,28 @@ def legal_actions(state, out):
         out[count] = lowest_square(copies)
         count += 1
         copies &= copies - 1
-    stones = own
-    while stones:
-        origin = lowest_square(stones)
-        stones &= stones - 1
-        targets = JUMP_MASKS[origin] & empty
-        first = FIRST_JUMP + origin * NUM_JUMP_OFFSETS
-        while targets:
-            out[count] = first + JUMP_INDEX_BY_DELTA[lowest_square(targets) - origin + 16]
+    # The jumps in one flat loop over (origin, target) pairs, origins with a jump only, lowest
+    # first: moving on to the next origin is a branch-free select, not the exit of an inner
+    # loop, whose unpredictable trip counts (0 to 16 targets) cost more than the writes.
+    origins = own & jump_origins(empty)
+    if origins:
+        row = lowest_square(origins) << 6  # the origin's row of JUMP_ACTIONS
+        targets = JUMP_MASKS[lowest_square(origins)] & empty
+        origins &= origins - 1
+        next_row = lowest_square(origins) << 6
+        next_targets = JUMP_MASKS_PADDED[lowest_square(origins)] & empty
+        while True:
+            out[count] = JUMP_ACTIONS[row | lowest_square(targets)]
             count += 1
             targets &= targets - 1
+            if targets == 0 and origins == 0:
+                break
+            done = -np.int64(targets == 0)  # all ones when this origin's targets are done
+            row ^= (row ^ next_row) & done
+            targets |= next_targets & done
+            origins &= ~(origins & -origins & done)
+            next_row = lowest_square(origins) << 6
+            next_targets = JUMP_MASKS_PADDED[lowest_square(origins)] & empty
     if count == 0:
         out[0] = PASS
         count = 1
