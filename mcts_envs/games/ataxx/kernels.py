@@ -169,7 +169,7 @@ def popcount(bits):
 
 @njit(cache=True, inline="always")
 def lowest_square(bits):
-    """The index of the lowest set bit of a non-zero bitboard."""
+    """The index of the lowest set bit of a bitboard (64 for an empty one)."""
     return _count_trailing_zeros(np.int64(bits))
 
 
@@ -453,7 +453,8 @@ def _write_planes(own, other, empty, reach, out):
 def _write_planes_compiled(own, other, empty, reach, out):
     if isinstance(out, types.Array) and out.layout == "C" and out.dtype == types.int8:
         # A contiguous int8[7, 7, 4]: the 4 planes of a square are 4 adjacent bytes, written
-        # as one little-endian uint32 word (byte p = plane p).
+        # as one uint32 word (byte p = plane p on the little-endian CPUs numba targets): 49
+        # word writes instead of 196 byte writes.
         def write_words(own, other, empty, reach, out):
             words = out.reshape(NUM_SQUARES * 4).view(np.uint32)
             for square in range(NUM_SQUARES):
