@@ -404,6 +404,32 @@ def test_jump_tables_match_the_documented_encoding():
             assert k.jump_origins(bits) == sum(1 << COORDS.index(sq) for sq in origins)
 
 
+def test_play_action_equals_play_with_the_decoded_squares_for_every_action():
+    # play_action's branch-free copy/jump against play (one branch per kind), for all 834
+    # actions, legal or not (occupied targets, foreign origins), so no state ever differs.
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        state = GAME.initial_state()
+        for _ in range(int(rng.integers(0, 120))):
+            legal = GAME.legal_actions(state)
+            if len(legal) == 0:
+                break
+            state = GAME.apply(state, int(rng.choice(legal)))
+        state[k.STATUS] = k.ONGOING
+        state[k.HALFMOVE] = rng.integers(0, 99)
+        for action in range(k.NUM_ACTIONS):
+            fast, slow = state.copy(), state.copy()
+            k.play_action(fast, action)
+            move = move_of_action(action)
+            if move[0] == "copy":
+                k.play(slow, -1, action)
+            elif move[0] == "jump" and all(0 <= x < 7 for x in move[2]):
+                k.play(slow, COORDS.index(move[1]), COORDS.index(move[2]))
+            else:
+                k.play(slow, -1, -1)
+            assert fast.tolist() == slow.tolist(), (GAME.to_text(state), action)
+
+
 def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())

@@ -132,6 +132,23 @@ def _jump_actions() -> np.ndarray:
 #: ``JUMP_ACTIONS[origin * 64 + target]``: the action of the jump ``origin -> target``, or -1
 #: if the two squares are not at distance exactly 2.
 JUMP_ACTIONS = _jump_actions()
+
+
+def _action_squares() -> tuple[np.ndarray, np.ndarray]:
+    targets = np.full(NUM_ACTIONS, -1, np.int64)
+    origin_bits = np.zeros(NUM_ACTIONS, np.int64)
+    targets[:NUM_SQUARES] = np.arange(NUM_SQUARES)
+    for origin in range(NUM_SQUARES):
+        for offset in range(NUM_JUMP_OFFSETS):
+            action = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+            targets[action] = JUMP_TARGETS[origin, offset]
+            origin_bits[action] = 1 << origin
+    return targets, origin_bits
+
+
+#: ``ACTION_TARGETS[a]``: the square action ``a`` puts a stone on, or -1 (the pass, a jump off
+#: the board). ``ACTION_ORIGIN_BITS[a]``: the bit of a jump's origin, 0 for the other actions.
+ACTION_TARGETS, ACTION_ORIGIN_BITS = _action_squares()
 #: :data:`JUMP_MASKS` with a 0 appended at index 64 (``lowest_square(0)``), so that looking up
 #: the next origin of an exhausted set of stones reads an empty mask instead of past the end.
 JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
@@ -316,23 +333,38 @@ def apply_action(state, action):
     """
     if action < 0 or action > PASS:
         raise IllegalActionError("ataxx: an action is in 0..833")
-    if FIRST_JUMP <= action < PASS:
-        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
-        if JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS] < 0:
-            raise IllegalActionError("ataxx: a jump off the board")
+    if ACTION_TARGETS[action] < 0 and action != PASS:
+        raise IllegalActionError("ataxx: a jump off the board")
     play_action(state, action)
 
 
 @njit(cache=True)
 def play_action(state, action):
-    """:func:`apply_action` without the range checks (for the playout's own moves)."""
-    if action < FIRST_JUMP:
-        play(state, -1, action)
-    elif action < PASS:
-        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
-        play(state, origin, JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS])
-    else:
+    """:func:`apply_action` without the range checks (for the playout's own moves).
+
+    A copy or jump is played without a branch on its kind (random play mixes them
+    unpredictably): the same as :func:`play` with the origin and target of ``action``.
+    """
+    target = ACTION_TARGETS[action]
+    if target < 0:  # the pass (or a jump off the board, which play also takes as a pass)
         play(state, -1, -1)
+        return
+    side = state[SIDE]
+    own = state[side]
+    other = state[1 - side]
+    origin_bit = ACTION_ORIGIN_BITS[action]
+    jump = -np.int64(origin_bit != 0)  # all ones for a jump
+    target_bit = np.int64(1) << target
+    # a copy: own | target; a jump: own ^ origin ^ target (as play writes them)
+    own = (own | target_bit) ^ (own & target_bit & jump) ^ origin_bit
+    state[HALFMOVE] = (state[HALFMOVE] + 1) & jump
+    captured = NEIGHBOUR_MASKS[target] & other
+    state[side] = own | captured
+    state[1 - side] = other ^ captured
+    if side == 1 and state[FULLMOVE] < MAX_FULLMOVE:
+        state[FULLMOVE] += 1
+    state[SIDE] = 1 - side
+    update_status(state)
 
 
 #: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
