@@ -183,8 +183,9 @@ def plot(curve: dict, path: Path, title: str) -> None:
 
 def curve_title(curve: dict) -> str:
     settings = curve["settings"]
+    net = "conv net" if settings.get("net") == "conv" else "MLP"
     return (
-        f"Ultimate Tic-Tac-Toe, AlphaZero-style: PUCT {settings['simulations']} sims, seed "
+        f"Ultimate Tic-Tac-Toe, AlphaZero-style ({net}): PUCT {settings['simulations']} sims, seed "
         f"{settings['seed']}\nvs MCTS anchors, {settings['games_per_pair']} games per pairing "
         "(g: self-play games behind the checkpoint)"
     )
@@ -195,6 +196,21 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--minutes", type=float, default=40.0, help="self-play + training time")
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument("--simulations", type=int, default=100, help="PUCT sims (self-play, eval)")
+    parser.add_argument(
+        "--net", choices=["mlp", "conv"], default="mlp", help="the example's network (--net)"
+    )
+    parser.add_argument(
+        "--selfplay-simulations", type=int, default=None,
+        help="PUCT sims of self-play's recorded (full) searches (default: --simulations)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--full-fraction", type=float, default=1.0,
+        help="playout cap randomisation: share of self-play decisions searched in full",
+    )  # fmt: skip
+    parser.add_argument("--cheap-simulations", type=int, default=25, help="the other decisions")
+    parser.add_argument("--value-mix", type=float, default=0.0, help="root value share of z")
+    parser.add_argument("--train-steps", type=int, default=None, help="Adam steps per iteration")
+    parser.add_argument("--buffer-size", type=int, default=None, help="replay buffer rows")
     parser.add_argument("--anchors", default="10,50,250,1250", help="mcts iteration budgets")
     parser.add_argument("--games-per-pair", type=int, default=20)
     parser.add_argument(
@@ -229,6 +245,17 @@ def main(argv: list[str] | None = None) -> dict:
         "--checkpoint-dir", str(out / "checkpoints"),
         "--checkpoint-minutes", str(args.checkpoint_minutes),
     ]  # fmt: skip
+    command[command.index("--simulations") + 1] = str(args.selfplay_simulations or args.simulations)
+    if args.net != "mlp":
+        command += ["--net", args.net]
+    if args.full_fraction < 1.0:
+        command += ["--full-fraction", str(args.full_fraction)]
+        command += ["--cheap-simulations", str(args.cheap_simulations)]
+    if args.value_mix:
+        command += ["--value-mix", str(args.value_mix)]
+    for flag, value in (("--train-steps", args.train_steps), ("--buffer-size", args.buffer_size)):
+        if value is not None:
+            command += [flag, str(value)]
     if args.quick:
         command += ["--quick"]
     print("training:", " ".join(command[1:]), flush=True)
@@ -284,6 +311,11 @@ def main(argv: list[str] | None = None) -> dict:
         "minutes": args.minutes,
         "checkpoint_minutes": args.checkpoint_minutes,
         "simulations": args.simulations,
+        "net": args.net,
+        "selfplay_simulations": args.selfplay_simulations or args.simulations,
+        "full_fraction": args.full_fraction,
+        "cheap_simulations": args.cheap_simulations if args.full_fraction < 1.0 else None,
+        "value_mix": args.value_mix,
         "anchors": anchors,
         "games_per_pair": args.games_per_pair,
         "seed": args.seed,
