@@ -7,7 +7,14 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
   AlphaZero's temperature schedule (:mod:`agents.temperature`);
 * every decision stored with its 8 board symmetries (:func:`mcts_envs.core.symmetry.game_symmetries`)
   in a fixed-size replay buffer;
-* training: cross-entropy to the visit distribution plus squared error to the game's outcome;
+* training: cross-entropy to the visit distribution plus squared error to the value target (the
+  game's outcome, or with ``--value-mix m`` ``(1 - m) * outcome + m * root value``); the log
+  gives the policy and value losses apart, with their floors (the targets' entropy and
+  variance) and the same losses on each new batch of games before training on it (held out);
+* options for Ultimate Tic-Tac-Toe: ``--net conv`` (residual convolutions over the 9x9 planes
+  instead of the MLP), playout cap randomisation (``--full-fraction f --cheap-simulations n``:
+  a full search on a share ``f`` of the moves, recorded; a cheap one without noise on the rest,
+  played but not recorded), ``--buffer-size``, ``--games-per-iteration``;
 * evaluation through the arena (:func:`agents.arena.play_match`) against ``alphabeta`` (perfect
   play on Tic-Tac-Toe), with the network wrapped as a registered agent kind, and on Tic-Tac-Toe
   the mistake rate against the exact solver (:mod:`agents.mistakes`), of the network alone and
@@ -16,7 +23,8 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
 Run::
 
     python examples/alphazero.py --minutes 10 --check-seconds 20 --stop-when-perfect
-    python examples/alphazero.py --game ultimate_tictactoe --minutes 30 \
+    python examples/alphazero.py --game ultimate_tictactoe --minutes 30 --simulations 160 \
+        --full-fraction 0.25 --cheap-simulations 32 --value-mix 0.5 --train-steps 20 \
         --checkpoint-dir ckpt --checkpoint-minutes 5    # rated by experiments/alphazero_uttt_curve
     python examples/alphazero.py --quick                 # a smoke run of a few seconds
 
@@ -629,6 +637,7 @@ def run(config: Config) -> tuple[list[str], dict]:
                 f"{held_out[1]:.3f} (outcomes' variance {held_out[2]:.3f})",
                 file=sys.stdout,
             )
+            sys.stdout.flush()
         bar.n = min(round(time.perf_counter() - start), bar.total)
         bar.set_postfix(
             iteration=iteration, games=games_played, loss=f"{loss:.3f}", buffer=buffer.size

@@ -191,7 +191,33 @@ def curve_title(curve: dict) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> dict:
+def training_command(args: argparse.Namespace, out: Path) -> list[str]:
+    """The trainer's command line (``examples/alphazero.py``) for this script's options: self-play
+    at ``--selfplay-simulations`` (default ``--simulations``), checkpoints into ``out``."""
+    command = [
+        sys.executable, str(EXAMPLE), "--game", GAME, "--minutes", str(args.minutes),
+        "--simulations", str(args.selfplay_simulations or args.simulations),
+        "--seed", str(args.seed), "--eval-games", "0",
+        "--checkpoint-dir", str(out / "checkpoints"),
+        "--checkpoint-minutes", str(args.checkpoint_minutes),
+    ]  # fmt: skip
+    if args.net != "mlp":
+        command += ["--net", args.net]
+    if args.full_fraction < 1.0:
+        command += ["--full-fraction", str(args.full_fraction)]
+        command += ["--cheap-simulations", str(args.cheap_simulations)]
+    if args.value_mix:
+        command += ["--value-mix", str(args.value_mix)]
+    for flag, value in (("--train-steps", args.train_steps), ("--buffer-size", args.buffer_size)):
+        if value is not None:
+            command += [flag, str(value)]
+    if args.quick:
+        command += ["--quick"]
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of :func:`main`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=40.0, help="self-play + training time")
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
@@ -225,7 +251,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--out", type=Path, default=ROOT / "experiments/results/alphazero_uttt")
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     parser.add_argument("--plot-only", action="store_true", help="redraw curve.png from curve.json")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = build_parser().parse_args(argv)
     if args.plot_only:
         curve = json.loads((args.out / "curve.json").read_text())
         plot(curve, args.out / "curve.png", curve_title(curve))
@@ -239,25 +269,7 @@ def main(argv: list[str] | None = None) -> dict:
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     start_load = os.getloadavg()
     started = time.perf_counter()
-    command = [
-        sys.executable, str(EXAMPLE), "--game", GAME, "--minutes", str(args.minutes),
-        "--simulations", str(args.simulations), "--seed", str(args.seed), "--eval-games", "0",
-        "--checkpoint-dir", str(out / "checkpoints"),
-        "--checkpoint-minutes", str(args.checkpoint_minutes),
-    ]  # fmt: skip
-    command[command.index("--simulations") + 1] = str(args.selfplay_simulations or args.simulations)
-    if args.net != "mlp":
-        command += ["--net", args.net]
-    if args.full_fraction < 1.0:
-        command += ["--full-fraction", str(args.full_fraction)]
-        command += ["--cheap-simulations", str(args.cheap_simulations)]
-    if args.value_mix:
-        command += ["--value-mix", str(args.value_mix)]
-    for flag, value in (("--train-steps", args.train_steps), ("--buffer-size", args.buffer_size)):
-        if value is not None:
-            command += [flag, str(value)]
-    if args.quick:
-        command += ["--quick"]
+    command = training_command(args, out)
     print("training:", " ".join(command[1:]), flush=True)
     with open(out / "train.log", "w") as log:
         # The child imports the package from this checkout, as this process does.
