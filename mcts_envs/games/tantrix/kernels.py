@@ -53,9 +53,10 @@ from mcts_envs.games.tantrix.hexgrid import (
     NUM_WINDOW_CELLS,
     SIDE,
     WINDOW,
+    EDGE_LOW_BITS,
     cell_demands,
+    edge_fields_mask,
     grid_index,
-    link_colour_counts,
     tile_code,
     window_cell,
 )
@@ -221,13 +222,23 @@ def recentre(state):
     if shift_q == 0 and shift_r == 0:
         return
     delta = shift_q * SIDE + shift_r
-    old = state[GRID : GRID + GRID_CELLS].copy()
-    state[GRID : GRID + GRID_CELLS] = 0
-    for index in range(GRID_CELLS):
-        if old[index] != 0:
-            if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
-                raise InvalidRecordError("tantrix: corrupt state: the board left the window")
-            state[GRID + index - delta] = old[index]
+    # The non-zero grid words are the placed tiles and the frontier (empty cells next to a
+    # tile): move just those words instead of the whole grid.
+    placed_count = state[NUM_PLACED]
+    frontier_count = state[FRONTIER_COUNT]
+    moved = placed_count + frontier_count
+    indices = np.empty(moved, np.int64)
+    words = np.empty(moved, np.int64)
+    for i in range(moved):
+        index = state[PLACED + i] if i < placed_count else state[FRONTIER + i - placed_count]
+        if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
+            raise InvalidRecordError("tantrix: corrupt state: the board left the window")
+        indices[i] = index
+        words[i] = state[GRID + index]
+    for i in range(moved):
+        state[GRID + indices[i]] = 0
+    for i in range(moved):
+        state[GRID + indices[i] - delta] = words[i]
     for i in range(state[NUM_PLACED]):
         state[PLACED + i] -= delta
     for i in range(state[FRONTIER_COUNT]):
@@ -393,20 +404,59 @@ def forbidden_colours(grid, index):
     Bit ``4 * d + colour`` is set when the empty cell across edge ``d`` already has two links of
     ``colour`` leading into it, so a third would make it unfillable.
     """
-    counts = np.zeros(4, np.int64)
     forbidden = 0
     for d in range(6):
         e = index + NEIGHBOUR_OFFSET[d]
         if grid[e] & CODE_MASK != 0 or (grid[e] >> COUNT_SHIFT) < 2:
             continue
-        link_colour_counts(grid, e, counts)
-        for colour in range(4):
-            if counts[colour] >= 2:
-                forbidden |= np.int64(1) << (4 * d + colour)
+        forbidden |= repeated_colours(cell_demands(grid, e)[0]) << (4 * d)
+    return forbidden
+
+
+@njit(cache=True, inline="always")
+def repeated_colours(required):
+    """Bit ``colour`` (0..3) set for each colour with two or more links in the demand word
+    ``required`` of an empty cell (bit ``4 * d + colour`` per placed neighbour, see
+    :func:`.hexgrid.cell_demands`)."""
+    packed = 0
+    for colour in range(4):
+        links = required & (EDGE_LOW_BITS << colour)
+        if links & (links - 1) != 0:
+            packed |= 1 << colour
+    return packed
+
+
+@njit(cache=True)
+def forbidden_from_demands(grid, index, demands):
+    """:func:`forbidden_colours` reading the neighbours' demand words from ``demands`` (set
+    for every frontier cell: the empty cells with placed neighbours)."""
+    forbidden = 0
+    for d in range(6):
+        e = index + NEIGHBOUR_OFFSET[d]
+        if grid[e] & CODE_MASK != 0 or (grid[e] >> COUNT_SHIFT) < 2:
+            continue
+        forbidden |= repeated_colours(demands[e]) << (4 * d)
     return forbidden
 
 
 # -- move generation --------------------------------------------------------------------------
+@njit(cache=True)
+def quiet_without_forced(grid, index):
+    """Restrictions (b)/(c) fast path on a board without forced spaces: True when no empty
+    neighbour of ``index`` has two or more placed neighbours.
+
+    Without forced spaces the board's closure is empty and legal, so a tile at ``index`` can
+    only create a controlled space at an empty neighbour that reaches three placed sides; when
+    there is none the closure after the placement is empty too (the :func:`space_ok` fast path
+    with no treated cells).
+    """
+    for d in range(6):
+        word = grid[index + NEIGHBOUR_OFFSET[d]]
+        if word & CODE_MASK == 0 and word >= 2 * COUNT_ONE:
+            return False
+    return True
+
+
 @njit(cache=True)
 def generate(state, out, forced_only, stop_at_first):
     """Writes the mover's legal placements into ``out`` (increasing), returns their count.
@@ -439,66 +489,99 @@ def generate(state, out, forced_only, stop_at_first):
     else:
         list_start = FRONTIER
         list_count = state[FRONTIER_COUNT]
+    if list_count == 0:
+        return 0
     forced = state[FORCED : FORCED + FORCED_CAPACITY]
     forced_count = state[FORCED_COUNT]
-    base_ready = False
+    # The closure scratch (restrictions (b)/(c)) is allocated on first need only.
+    scratch_ready = False
     base_legal = True
-    base_marks = np.zeros(1, np.int8)
-    extra = base_marks
-    marks = base_marks
-    stack = np.zeros(1, np.int32)
-    touched = stack
-    words = np.empty(6 * HAND_SIZE, np.int64)
-    for i in range(6 * HAND_SIZE):
-        words[i] = (
-            TILE_ONE_HOT[state[start + i % HAND_SIZE], i // HAND_SIZE]
-            if (i % HAND_SIZE < hand_count)
-            else 0
-        )
-    fits = np.empty(6 * HAND_SIZE, np.bool_)
+    flags = np.zeros(3, np.int8)
+    base_marks = flags[:1]
+    extra = flags[1:2]
+    marks = flags[2:]
+    lists = np.zeros(2, np.int32)
+    stack = lists[:1]
+    touched = lists[1:]
+    # The hand in every orientation, in action order (``i = orientation * 6 + slot``).
+    num_words = 6 * hand_count
+    offsets = np.empty(num_words, np.int64)
+    words = np.empty(num_words, np.int64)
+    fits = np.empty(num_words, np.bool_)
+    n = 0
+    for orientation in range(6):
+        for slot in range(hand_count):
+            offsets[n] = orientation * HAND_SIZE + slot
+            words[n] = TILE_ONE_HOT[state[start + slot], orientation]
+            n += 1
+    # A full list of free moves reads each frontier cell's demands up to four times (its own,
+    # and restriction (a) of its neighbours): work them out once.
+    cached = restricted and not forced_only and not stop_at_first
+    demands = np.empty(GRID_CELLS if cached else 1, np.int64)
+    if cached:
+        for item in range(list_count):
+            index = state[FRONTIER + item]
+            demands[index] = cell_demands(grid, index)[0]
     for item in range(list_count):
         index = state[list_start + item]
-        required, mask = cell_demands(grid, index)
-        forbidden = 0
-        if restricted:
-            forbidden = forbidden_colours(grid, index)
+        if cached:
+            required = demands[index]
+            mask = edge_fields_mask(required)
+        else:
+            required, mask = cell_demands(grid, index)
         any_fit = False
-        for i in range(6 * HAND_SIZE):
-            word = words[i]
-            ok = word != 0 and (word & mask) == required and (word & forbidden) == 0
-            fits[i] = ok
+        for j in range(num_words):
+            ok = (words[j] & mask) == required
+            fits[j] = ok
             any_fit = any_fit or ok
         if not any_fit:
             continue
         if restricted:
-            if not base_ready:
-                base_marks = np.zeros(GRID_CELLS, np.int8)
-                extra = np.zeros(GRID_CELLS, np.int8)
-                marks = np.zeros(GRID_CELLS, np.int8)
-                stack = np.empty(GRID_CELLS, np.int32)
-                touched = np.empty(GRID_CELLS, np.int32)
-                base_legal, _ = closure(
-                    grid, forced, forced_count, -1, extra, base_marks, stack, touched
-                )
-                extra[:] = 0
-                base_ready = True
-            if not space_ok(
-                grid,
-                index,
-                base_marks,
-                base_legal,
-                forced,
-                forced_count,
-                extra,
-                marks,
-                stack,
-                touched,
-            ):
-                continue
-        cell = window_cell(index)
-        for i in range(6 * HAND_SIZE):
-            if fits[i]:
-                out[count] = cell * 36 + i
+            if cached:
+                forbidden = forbidden_from_demands(grid, index, demands)
+            else:
+                forbidden = forbidden_colours(grid, index)
+            if forbidden != 0:
+                any_fit = False
+                for j in range(num_words):
+                    ok = fits[j] and (words[j] & forbidden) == 0
+                    fits[j] = ok
+                    any_fit = any_fit or ok
+                if not any_fit:
+                    continue
+            if forced_count > 0 or not quiet_without_forced(grid, index):
+                if not scratch_ready:
+                    flags = np.zeros(3 * GRID_CELLS, np.int8)
+                    base_marks = flags[:GRID_CELLS]
+                    extra = flags[GRID_CELLS : 2 * GRID_CELLS]
+                    marks = flags[2 * GRID_CELLS :]
+                    lists = np.empty(2 * GRID_CELLS, np.int32)
+                    stack = lists[:GRID_CELLS]
+                    touched = lists[GRID_CELLS:]
+                    if forced_count > 0:
+                        base_legal, n_touched = closure(
+                            grid, forced, forced_count, -1, extra, base_marks, stack, touched
+                        )
+                        for i in range(n_touched):
+                            extra[touched[i]] = 0
+                    scratch_ready = True
+                if not space_ok(
+                    grid,
+                    index,
+                    base_marks,
+                    base_legal,
+                    forced,
+                    forced_count,
+                    extra,
+                    marks,
+                    stack,
+                    touched,
+                ):
+                    continue
+        cell_base = window_cell(index) * 36
+        for j in range(num_words):
+            if fits[j]:
+                out[count] = cell_base + offsets[j]
                 count += 1
                 if stop_at_first:
                     return count
