@@ -28,8 +28,9 @@ Actions: ``action = (window_cell * 6 + orientation) * 6 + hand_slot``. Chance ou
 
 The frontier, the forced spaces, the neighbour counts and the bounding box are updated as each
 tile is placed; move generation only looks at frontier (or forced) cells, tests the six
-orientations of each hand tile with one AND/compare, and runs the closure test of restriction
-(c) once per cell (not per tile), and only where a cheap test cannot clear the cell.
+orientations of each hand tile with one AND/compare, reads restriction (a) from the neighbours'
+demand words, and tests restrictions (b)/(c) once per cell (not per tile) by continuing the
+board's own closure (computed once per move generation) from the new tile.
 """
 
 from __future__ import annotations
@@ -227,18 +228,17 @@ def recentre(state):
     placed_count = state[NUM_PLACED]
     frontier_count = state[FRONTIER_COUNT]
     moved = placed_count + frontier_count
-    indices = np.empty(moved, np.int64)
-    words = np.empty(moved, np.int64)
+    moving = np.empty(2 * moved, np.int64)  # grid index, then word, of each moved cell
     for i in range(moved):
         index = state[PLACED + i] if i < placed_count else state[FRONTIER + i - placed_count]
         if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
             raise InvalidRecordError("tantrix: corrupt state: the board left the window")
-        indices[i] = index
-        words[i] = state[GRID + index]
+        moving[2 * i] = index
+        moving[2 * i + 1] = state[GRID + index]
     for i in range(moved):
-        state[GRID + indices[i]] = 0
+        state[GRID + moving[2 * i]] = 0
     for i in range(moved):
-        state[GRID + indices[i] - delta] = words[i]
+        state[GRID + moving[2 * i] - delta] = moving[2 * i + 1]
     for i in range(state[NUM_PLACED]):
         state[PLACED + i] -= delta
     for i in range(state[FRONTIER_COUNT]):
@@ -365,34 +365,107 @@ def clear_scratch(extra, marks, touched, n_touched):
 
 
 @njit(cache=True)
-def space_ok(
-    grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack, touched
-):
-    """Whether a tile at ``index`` passes restrictions (b) and (c) (independent of the tile).
+def board_closure(grid, forced, forced_count, marks, extra, rank, stack):
+    """The controlled-sides closure of rule 11c on the board as it stands (no placement).
 
-    ``base_marks`` holds the closure of the current board (``_TREATED`` cells), computed once
-    per move generation, and ``base_legal`` whether it completed legally. The fast path clears
-    a cell whose neighbours are neither treated nor close to three sides (then the old closure
-    plus the new tile is already closed and legal); otherwise the closure is rerun.
+    The same process as :func:`closure` with ``placed_index = -1``, which also keeps what a
+    later :func:`space_after` needs: ``marks[i]`` is ``_TREATED`` for the treated cells,
+    ``extra[i]`` counts the treated neighbours of each untreated empty cell and ``rank[i]`` is
+    the order in which treated cell ``i`` was treated. ``marks`` and ``extra`` must be zero on
+    entry. Returns whether the closure completed legally (the other outputs are then complete).
     """
-    if base_legal and base_marks[index] == 0:
-        quiet = True
+    n_stack = 0
+    for i in range(forced_count):
+        e = forced[i]
+        if marks[e] != 0:
+            continue
+        if grid[e] >> COUNT_SHIFT >= 4:
+            return False
+        marks[e] = _PENDING
+        stack[n_stack] = e
+        n_stack += 1
+    order = 0
+    while n_stack > 0:
+        n_stack -= 1
+        y = stack[n_stack]
+        marks[y] = _TREATED
+        rank[y] = order
+        order += 1
         for d in range(6):
-            e = index + NEIGHBOUR_OFFSET[d]
-            if base_marks[e] == _TREATED:
-                quiet = False
+            e = y + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0 or marks[e] == _TREATED:
+                continue
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + extra[e]
+            if count >= 4:
+                return False
+            if count == 3 and marks[e] == 0:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+    return True
+
+
+@njit(cache=True)
+def space_after(grid, index, base_marks, base_extra, rank, extra, marks, stack, touched):
+    """Restrictions (b)/(c) for a tile at ``index``, continuing a legal :func:`board_closure`.
+
+    Same answer as :func:`closure` with ``placed_index = index``: the outcome of the treating
+    process does not depend on the order in which ready cells are treated (a legal run ends in
+    the least closed set, and a run that failed in one order would fail in the order of a
+    legal run too; see the tests, which compare this function with :func:`closure` on every
+    frontier cell of many random positions). Replaying the board's run with the new tile then
+    shows:
+
+    * a treated cell ``index`` (filling a forced space): illegal exactly when a treated
+      neighbour was treated before it (that neighbour would now have four sides), otherwise
+      every count ends as on the board: legal;
+    * an untreated ``index``: illegal when a neighbour is treated (it would reach four sides
+      before its turn), otherwise the process goes on from the board's closure with the new
+      tile, over the few cells it reaches.
+
+    ``base_marks``, ``base_extra`` and ``rank`` are :func:`board_closure`'s outputs; ``extra``
+    and ``marks`` are scratch, zero on entry and on return (``touched`` lists what is reset).
+    """
+    if base_marks[index] == _TREATED:
+        before = rank[index]
+        for d in range(6):
+            y = index + NEIGHBOUR_OFFSET[d]
+            if base_marks[y] == _TREATED and rank[y] < before:
+                return False
+        return True
+    for d in range(6):
+        if base_marks[index + NEIGHBOUR_OFFSET[d]] == _TREATED:
+            return False
+    legal = True
+    n_touched = 0
+    n_stack = 0
+    marks[index] = _TREATED
+    touched[n_touched] = index
+    n_touched += 1
+    y = index
+    while True:
+        for d in range(6):
+            e = y + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0 or base_marks[e] == _TREATED or marks[e] == _TREATED:
+                continue
+            if extra[e] == 0 and marks[e] == 0:
+                touched[n_touched] = e
+                n_touched += 1
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + base_extra[e] + extra[e]
+            if count >= 4:
+                legal = False
                 break
-            if grid[e] & CODE_MASK == 0:
-                count = grid[e] >> COUNT_SHIFT
-                for d2 in range(6):
-                    if base_marks[e + NEIGHBOUR_OFFSET[d2]] == _TREATED:
-                        count += 1
-                if count + 1 >= 3:
-                    quiet = False
-                    break
-        if quiet:
-            return True
-    legal, n_touched = closure(grid, forced, forced_count, index, extra, marks, stack, touched)
+            if count == 3 and marks[e] == 0:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+        if not legal or n_stack == 0:
+            break
+        n_stack -= 1
+        y = stack[n_stack]
+        marks[y] = _TREATED
     clear_scratch(extra, marks, touched, n_touched)
     return legal
 
@@ -447,8 +520,7 @@ def quiet_without_forced(grid, index):
 
     Without forced spaces the board's closure is empty and legal, so a tile at ``index`` can
     only create a controlled space at an empty neighbour that reaches three placed sides; when
-    there is none the closure after the placement is empty too (the :func:`space_ok` fast path
-    with no treated cells).
+    there is none the closure after the placement is empty too.
     """
     for d in range(6):
         word = grid[index + NEIGHBOUR_OFFSET[d]]
@@ -493,31 +565,37 @@ def generate(state, out, forced_only, stop_at_first):
         return 0
     forced = state[FORCED : FORCED + FORCED_CAPACITY]
     forced_count = state[FORCED_COUNT]
-    # The closure scratch (restrictions (b)/(c)) is allocated on first need only.
+    # One uninitialised block for all the scratch (an allocation costs about as much as a
+    # closure): the hand's words and fit flags; the frontier's demand words (a full list of
+    # free moves reads each up to four times: its own, and restriction (a) of its neighbours);
+    # the closure lists and flags of restrictions (b)/(c), cleared on first need.
+    num_words = 6 * hand_count
+    cached = restricted and not forced_only and not stop_at_first
+    size = GRID_CELLS if restricted else 8
+    demand_size = GRID_CELLS if cached else 1
+    lists_at = 2 * num_words + demand_size
+    flags_at = lists_at + 3 * size // 2
+    block = np.empty(flags_at + size // 2, np.int64)
+    # the hand in every orientation, in action order (``j = orientation * hand_count + slot``,
+    # action offset ``orientation * 6 + slot``); the second half: which of them fit
+    words = block[: 2 * num_words]
+    demands = block[2 * num_words : lists_at]
+    lists = block[lists_at:flags_at].view(np.int32)
+    stack = lists[:size]
+    touched = lists[size : 2 * size]
+    rank = lists[2 * size :]
+    flags = block[flags_at:].view(np.int8)
+    base_marks = flags[:size]
+    base_extra = flags[size : 2 * size]
+    extra = flags[2 * size : 3 * size]
+    marks = flags[3 * size :]
     scratch_ready = False
     base_legal = True
-    flags = np.zeros(3, np.int8)
-    base_marks = flags[:1]
-    extra = flags[1:2]
-    marks = flags[2:]
-    lists = np.zeros(2, np.int32)
-    stack = lists[:1]
-    touched = lists[1:]
-    # The hand in every orientation, in action order (``i = orientation * 6 + slot``).
-    num_words = 6 * hand_count
-    offsets = np.empty(num_words, np.int64)
-    words = np.empty(num_words, np.int64)
-    fits = np.empty(num_words, np.bool_)
     n = 0
     for orientation in range(6):
         for slot in range(hand_count):
-            offsets[n] = orientation * HAND_SIZE + slot
             words[n] = TILE_ONE_HOT[state[start + slot], orientation]
             n += 1
-    # A full list of free moves reads each frontier cell's demands up to four times (its own,
-    # and restriction (a) of its neighbours): work them out once.
-    cached = restricted and not forced_only and not stop_at_first
-    demands = np.empty(GRID_CELLS if cached else 1, np.int64)
     if cached:
         for item in range(list_count):
             index = state[FRONTIER + item]
@@ -532,7 +610,7 @@ def generate(state, out, forced_only, stop_at_first):
         any_fit = False
         for j in range(num_words):
             ok = (words[j] & mask) == required
-            fits[j] = ok
+            words[num_words + j] = ok
             any_fit = any_fit or ok
         if not any_fit:
             continue
@@ -544,44 +622,41 @@ def generate(state, out, forced_only, stop_at_first):
             if forbidden != 0:
                 any_fit = False
                 for j in range(num_words):
-                    ok = fits[j] and (words[j] & forbidden) == 0
-                    fits[j] = ok
+                    ok = words[num_words + j] != 0 and (words[j] & forbidden) == 0
+                    words[num_words + j] = ok
                     any_fit = any_fit or ok
                 if not any_fit:
                     continue
             if forced_count > 0 or not quiet_without_forced(grid, index):
                 if not scratch_ready:
-                    flags = np.zeros(3 * GRID_CELLS, np.int8)
-                    base_marks = flags[:GRID_CELLS]
-                    extra = flags[GRID_CELLS : 2 * GRID_CELLS]
-                    marks = flags[2 * GRID_CELLS :]
-                    lists = np.empty(2 * GRID_CELLS, np.int32)
-                    stack = lists[:GRID_CELLS]
-                    touched = lists[GRID_CELLS:]
-                    if forced_count > 0:
-                        base_legal, n_touched = closure(
-                            grid, forced, forced_count, -1, extra, base_marks, stack, touched
-                        )
-                        for i in range(n_touched):
-                            extra[touched[i]] = 0
+                    # Only grid rows (axial q) q_min - 2 .. q_max + 2 are ever read: a cell
+                    # outside q_min - 1 .. q_max + 1 has at most two neighbours inside, so it
+                    # is never treated (the new tile is at most one row out), and the closures
+                    # only read treated cells, the new tile and their neighbours.
+                    low = max(0, state[Q_MIN] - state[BASE_Q] - 2) * SIDE
+                    high = min(SIDE, state[Q_MAX] - state[BASE_Q] + 3) * SIDE
+                    for part in range(4):
+                        flags[part * size + low : part * size + high] = 0
+                    base_legal = board_closure(
+                        grid, forced, forced_count, base_marks, base_extra, rank, stack
+                    )
                     scratch_ready = True
-                if not space_ok(
-                    grid,
-                    index,
-                    base_marks,
-                    base_legal,
-                    forced,
-                    forced_count,
-                    extra,
-                    marks,
-                    stack,
-                    touched,
-                ):
-                    continue
+                if base_legal:
+                    if not space_after(
+                        grid, index, base_marks, base_extra, rank, extra, marks, stack, touched
+                    ):
+                        continue
+                else:
+                    legal, n_touched = closure(
+                        grid, forced, forced_count, index, extra, marks, stack, touched
+                    )
+                    clear_scratch(extra, marks, touched, n_touched)
+                    if not legal:
+                        continue
         cell_base = window_cell(index) * 36
         for j in range(num_words):
-            if fits[j]:
-                out[count] = cell_base + offsets[j]
+            if words[num_words + j] != 0:
+                out[count] = cell_base + (j // hand_count) * HAND_SIZE + j % hand_count
                 count += 1
                 if stop_at_first:
                     return count
@@ -890,6 +965,10 @@ def playout_statistics(state, rng, counts, phases):
             return decisions
 
 
+#: Colour that a placed tile shows at its edge ``d``, by grid code (row 0, empty, unused).
+CODE_EDGE_COLOURS = np.zeros((1 + NUM_TILES * 6, 6), np.int64)
+CODE_EDGE_COLOURS[1:] = TILE_EDGE_COLOURS.reshape(NUM_TILES * 6, 6)
+
 #: Number of observation channels and layout of the feature plane (channel 26).
 NUM_CHANNELS = 27
 FEATURE_CHANNEL = 26
@@ -918,27 +997,26 @@ def observation_planes(state, player, out):
     """
     own = state[COLOUR_0 + player]
     opponent = state[COLOUR_0 + 1 - player]
-    relative = np.empty(4, np.int64)
-    relative[own] = 0
-    relative[opponent] = 1
+    # relative colour index of each colour, two bits per colour
+    relative = (0 << (2 * own)) | (1 << (2 * opponent))
     k = 2
     for colour in range(4):
         if colour != own and colour != opponent:
-            relative[colour] = k
+            relative |= k << (2 * colour)
             k += 1
     grid = state[GRID : GRID + GRID_CELLS]
     for p in range(state[NUM_PLACED]):
         index = state[PLACED + p]
-        cell = window_cell(index)
-        i = cell // WINDOW
-        j = cell % WINDOW
-        code = (grid[index] & CODE_MASK) - 1
+        i = index // SIDE - 1
+        j = index % SIDE - 1
+        code = grid[index] & CODE_MASK
         for d in range(6):
-            out[i, j, 4 * d + relative[TILE_EDGE_COLOURS[code // 6, code % 6, d]]] = 1
+            colour = CODE_EDGE_COLOURS[code, d]
+            out[i, j, 4 * d + ((relative >> (2 * colour)) & 3)] = 1
         out[i, j, 24] = 1
     for f in range(state[FORCED_COUNT]):
-        cell = window_cell(state[FORCED + f])
-        out[cell // WINDOW, cell % WINDOW, 25] = 1
+        index = state[FORCED + f]
+        out[index // SIDE - 1, index % SIDE - 1, 25] = 1
     position = 0
     # hands: 2 players x 6 slots x (present + 6 edges x 4 relative colours), player first
     for h in range(2):
@@ -950,7 +1028,8 @@ def observation_planes(state, player, out):
                 tile = state[start + slot]
                 _set_feature(out, base, 1)
                 for d in range(6):
-                    _set_feature(out, base + 1 + 4 * d + relative[TILE_EDGE_COLOURS[tile, 0, d]], 1)
+                    colour = TILE_EDGE_COLOURS[tile, 0, d]
+                    _set_feature(out, base + 1 + 4 * d + ((relative >> (2 * colour)) & 3), 1)
         position += HAND_SIZE * 25
     # colours: own one-hot (4), opponent one-hot (4)
     _set_feature(out, position + own, 1)
