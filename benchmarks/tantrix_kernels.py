@@ -1,8 +1,8 @@
 """Tantrix: where a compiled env step goes, kernel by kernel (one core).
 
 Plays ``--games`` random games and keeps every decision position, then times each kernel alone
-in a compiled loop over those positions (nanoseconds of CPU time per call, so that other processes matter less; medians of
-``--repeats``):
+in a compiled loop over those positions (nanoseconds of CPU time per call, so that other
+processes on a shared machine matter less; medians of ``--repeats``):
 
 * ``legal_actions`` (move generation into a list), ``observation_planes`` (into a zeroed
   buffer, and the zeroing alone), ``apply_action`` of a random legal placement (on a copy: the

@@ -1,7 +1,7 @@
 """Tantrix move generation's shortcuts against the plain computations they replace.
 
-Move generation reads the golden-rule demands from a lookup table, restriction (a) from the
-neighbours' demand words, and restrictions (b)/(c) by continuing the board's closure from the new
+Move generation reads the golden-rule demands from a lookup table (the observation reads placed
+tiles' colours from another), restriction (a) from the neighbours' demand words, and restrictions (b)/(c) by continuing the board's closure from the new
 tile (``space_after``) instead of rerunning it (``closure``). Each is compared here with a slow,
 obviously correct computation (or the from-scratch closure) on every frontier cell of the
 decision positions of seeded random games.
@@ -91,6 +91,13 @@ def test_facing_table_matches_the_tile_colours():
                 colour = TILE_EDGE_COLOURS[tile, orientation, (d + 3) % 6]
                 code = hx.tile_code(tile, orientation)
                 assert hx.FACING_ONE_HOT[code, d] == 1 << (4 * d + colour)
+
+
+def test_code_colour_table_matches_the_tile_colours():
+    for tile in range(56):
+        for orientation in range(6):
+            code = hx.tile_code(tile, orientation)
+            assert list(k.CODE_EDGE_COLOURS[code]) == list(TILE_EDGE_COLOURS[tile, orientation])
 
 
 def test_demands_and_restriction_a_match_slow_counts():

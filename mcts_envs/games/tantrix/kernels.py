@@ -47,6 +47,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     CODE_MASK,
     COUNT_ONE,
     COUNT_SHIFT,
+    EDGE_LOW_BITS,
     FORCED_CAPACITY,
     FRONTIER_CAPACITY,
     GRID_CELLS,
@@ -54,7 +55,6 @@ from mcts_envs.games.tantrix.hexgrid import (
     NUM_WINDOW_CELLS,
     SIDE,
     WINDOW,
-    EDGE_LOW_BITS,
     cell_demands,
     edge_fields_mask,
     grid_index,
@@ -566,20 +566,23 @@ def generate(state, out, forced_only, stop_at_first):
     forced = state[FORCED : FORCED + FORCED_CAPACITY]
     forced_count = state[FORCED_COUNT]
     # One uninitialised block for all the scratch (an allocation costs about as much as a
-    # closure): the hand's words and fit flags; the frontier's demand words (a full list of
-    # free moves reads each up to four times: its own, and restriction (a) of its neighbours);
-    # the closure lists and flags of restrictions (b)/(c), cleared on first need.
-    num_words = 6 * hand_count
+    # closure): the hand's words or candidate sets; the frontier's demand words (a full list of free
+    # moves reads each up to four times: its own, and restriction (a) of its neighbours); the
+    # closure lists and flags of restrictions (b)/(c), cleared on first need.
     cached = restricted and not forced_only and not stop_at_first
     size = GRID_CELLS if restricted else 8
     demand_size = GRID_CELLS if cached else 1
-    lists_at = 2 * num_words + demand_size
+    lists_at = 24 + 36 + demand_size
     flags_at = lists_at + 3 * size // 2
     block = np.empty(flags_at + size // 2, np.int64)
-    # the hand in every orientation, in action order (``j = orientation * hand_count + slot``,
-    # action offset ``orientation * 6 + slot``); the second half: which of them fit
-    words = block[: 2 * num_words]
-    demands = block[2 * num_words : lists_at]
+    # The hand in every orientation is numbered in action order, ``j = orientation *
+    # hand_count + slot`` (action offset ``orientation * 6 + slot``); ``showing[4 * d + c]``
+    # has bit ``j`` set when word ``j`` shows colour ``c`` at edge ``d``. A word obeys the
+    # golden rule at a cell iff it shows the demanded colour at every demanded edge, so the
+    # fitting words are the AND of ``showing`` over the bits of the cell's demand word.
+    showing = block[:24]
+    words = block[24:60]  # for a yes/no test, the words themselves (often one cell suffices)
+    demands = block[60:lists_at]
     lists = block[lists_at:flags_at].view(np.int32)
     stack = lists[:size]
     touched = lists[size : 2 * size]
@@ -591,28 +594,43 @@ def generate(state, out, forced_only, stop_at_first):
     marks = flags[3 * size :]
     scratch_ready = False
     base_legal = True
-    n = 0
-    for orientation in range(6):
-        for slot in range(hand_count):
-            words[n] = TILE_ONE_HOT[state[start + slot], orientation]
-            n += 1
+    num_words = 6 * hand_count
+    if stop_at_first:
+        j = 0
+        for orientation in range(6):
+            for slot in range(hand_count):
+                words[j] = TILE_ONE_HOT[state[start + slot], orientation]
+                j += 1
+    else:
+        showing[:] = 0
+        j = 0
+        for orientation in range(6):
+            for slot in range(hand_count):
+                tile = state[start + slot]
+                for d in range(6):
+                    showing[4 * d + TILE_EDGE_COLOURS[tile, orientation, d]] |= np.int64(1) << j
+                j += 1
+    all_words = (np.int64(1) << num_words) - 1
     if cached:
         for item in range(list_count):
             index = state[FRONTIER + item]
             demands[index] = cell_demands(grid, index)[0]
     for item in range(list_count):
         index = state[list_start + item]
-        if cached:
-            required = demands[index]
+        required = demands[index] if cached else cell_demands(grid, index)[0]
+        if stop_at_first:
             mask = edge_fields_mask(required)
+            fitting = 0
+            for j in range(num_words):
+                if (words[j] & mask) == required:
+                    fitting |= np.int64(1) << j
         else:
-            required, mask = cell_demands(grid, index)
-        any_fit = False
-        for j in range(num_words):
-            ok = (words[j] & mask) == required
-            words[num_words + j] = ok
-            any_fit = any_fit or ok
-        if not any_fit:
+            fitting = all_words
+            for d in range(6):
+                field = (required >> (4 * d)) & 15
+                if field != 0:  # one colour bit: 1, 2, 4 or 8 -> colour 0..3
+                    fitting &= showing[4 * d + (field >> 1) - (field >> 3)]
+        if fitting == 0:
             continue
         if restricted:
             if cached:
@@ -620,12 +638,15 @@ def generate(state, out, forced_only, stop_at_first):
             else:
                 forbidden = forbidden_colours(grid, index)
             if forbidden != 0:
-                any_fit = False
-                for j in range(num_words):
-                    ok = words[num_words + j] != 0 and (words[j] & forbidden) == 0
-                    words[num_words + j] = ok
-                    any_fit = any_fit or ok
-                if not any_fit:
+                if stop_at_first:
+                    for j in range(num_words):
+                        if words[j] & forbidden != 0:
+                            fitting &= ~(np.int64(1) << j)
+                else:
+                    for bit in range(24):
+                        if (forbidden >> bit) & 1:
+                            fitting &= ~showing[bit]
+                if fitting == 0:
                     continue
             if forced_count > 0 or not quiet_without_forced(grid, index):
                 if not scratch_ready:
@@ -654,12 +675,15 @@ def generate(state, out, forced_only, stop_at_first):
                     if not legal:
                         continue
         cell_base = window_cell(index) * 36
-        for j in range(num_words):
-            if words[num_words + j] != 0:
+        j = 0
+        while fitting != 0:
+            if fitting & 1:
                 out[count] = cell_base + (j // hand_count) * HAND_SIZE + j % hand_count
                 count += 1
                 if stop_at_first:
                     return count
+            fitting >>= 1
+            j += 1
     return count
 
 
@@ -765,8 +789,9 @@ def chance_outcomes(state, outcomes, probabilities):
         if (bits >> tile) & 1:
             outcomes[count] = tile
             count += 1
+    probability = 1.0 / count
     for i in range(count):
-        probabilities[i] = 1.0 / count
+        probabilities[i] = probability
     return count
 
 
