@@ -434,9 +434,15 @@ def space_after(grid, index, base_marks, base_extra, rank, extra, marks, stack, 
             if base_marks[y] == _TREATED and rank[y] < before:
                 return False
         return True
+    quiet = True  # no empty neighbour reaches three sides: nothing new is treated
     for d in range(6):
-        if base_marks[index + NEIGHBOUR_OFFSET[d]] == _TREATED:
+        e = index + NEIGHBOUR_OFFSET[d]
+        if base_marks[e] == _TREATED:
             return False
+        if grid[e] & CODE_MASK == 0 and (grid[e] >> COUNT_SHIFT) + base_extra[e] >= 2:
+            quiet = False
+    if quiet:
+        return True
     legal = True
     n_touched = 0
     n_stack = 0
