@@ -241,6 +241,62 @@ def test_five_detection_matches_line_masks_and_reference():
         assert bool(k.has_five(bits)) == by_lines == ref_has_five(board, 1)
 
 
+def test_lookup_tables_and_bit_helpers():
+    for index in range(64):  # the de Bruijn table inverts every one-bit word (all 64 bits)
+        word = (1 << index) * k.DE_BRUIJN % (1 << 64)
+        assert k.LOWEST_CELL[word >> 58] == index
+    for cell in range(36):
+        assert k.cell_of_bit(1 << cell) == cell
+    for cell in range(36):
+        assert k.CELL_ACTIONS[cell].tolist() == [
+            make_action(cell // 6, cell % 6, q, op) for q in range(4) for op in range(2)
+        ]
+    rng = np.random.default_rng(3)
+    for bits in [k.FULL_BOARD, 1, 1 << 35, *rng.integers(1, 1 << 36, size=300).tolist()]:
+        cells = [cell for cell in range(36) if (bits >> cell) & 1]
+        assert [k.nth_bit(bits, n) for n in range(len(cells))] == [1 << cell for cell in cells]
+    for own in range(16):
+        for other in range(16):
+            expected = [[(own >> i) & 1, (other >> i) & 1] for i in range(4)]
+            assert k.PLANE_BYTES[own, other].reshape(4, 2).tolist() == expected
+
+
+def test_observations_match_the_reference_board_in_random_games(game):
+    """Every position of random games, from both players' views, against a cell-by-cell reading
+    of the reference's 2-D board (and the planes are written whatever ``out`` held before)."""
+    rng = np.random.default_rng(7)
+    out = np.empty((6, 6, 2), np.int8)
+    for _ in range(60):
+        state, position = game.initial_state(), ref_initial()
+        while True:
+            for player in (0, 1):
+                expected = np.zeros((6, 6, 2), np.int8)
+                for row in range(6):
+                    for col in range(6):
+                        owner = position[0][row][col]
+                        if owner:
+                            expected[row, col, 0 if owner == player + 1 else 1] = 1
+                np.testing.assert_array_equal(game.observation(state, player), expected)
+                out.fill(rng.integers(-128, 128))
+                k.observation_planes(state, player, out)
+                np.testing.assert_array_equal(out, expected)
+                # a strided view (6, 6, 2), and an array of another shape: entries past the
+                # planes are left alone
+                wide = np.full((6, 6, 4), 9, np.int8)
+                k.observation_planes(state, player, wide[:, :, 1:3])
+                np.testing.assert_array_equal(wide[:, :, 1:3], expected)
+                assert (wide[:, :, 0] == 9).all() and (wide[:, :, 3] == 9).all()
+                tall = np.full((6, 6, 3), 9, np.int8)
+                k.observation_planes(state, player, tall)
+                np.testing.assert_array_equal(tall[:, :, :2], expected)
+                assert (tall[:, :, 2] == 9).all()
+            if game.current_player(state) == TERMINAL:
+                break
+            legal = game.legal_actions(state)
+            action = int(legal[rng.integers(len(legal))])
+            state, position = game.apply(state, action), ref_apply(position, action)
+
+
 # --- hand-made positions ---------------------------------------------------------------------
 
 
