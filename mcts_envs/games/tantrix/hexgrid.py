@@ -118,15 +118,3 @@ def cell_demands(grid, index):
     for d in range(6):
         required |= FACING_ONE_HOT[grid[index + NEIGHBOUR_OFFSET[d]] & CODE_MASK, d]
     return required, edge_fields_mask(required)
-
-
-@njit(cache=True)
-def link_colour_counts(grid, index, counts):
-    """Writes into ``counts[4]`` how many placed neighbours lead each colour into ``index``."""
-    for colour in range(4):
-        counts[colour] = 0
-    for d in range(6):
-        code = grid[index + NEIGHBOUR_OFFSET[d]] & CODE_MASK
-        if code != 0:
-            code -= 1
-            counts[TILE_EDGE_COLOURS[code // 6, code % 6, (d + 3) % 6]] += 1
