@@ -7,7 +7,14 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
   AlphaZero's temperature schedule (:mod:`agents.temperature`);
 * every decision stored with its 8 board symmetries (:func:`mcts_envs.core.symmetry.game_symmetries`)
   in a fixed-size replay buffer;
-* training: cross-entropy to the visit distribution plus squared error to the game's outcome;
+* training: cross-entropy to the visit distribution plus squared error to the value target (the
+  game's outcome, or with ``--value-mix m`` ``(1 - m) * outcome + m * root value``); the log
+  gives the policy and value losses apart, with their floors (the targets' entropy and
+  variance) and the same losses on each new batch of games before training on it (held out);
+* options for Ultimate Tic-Tac-Toe: ``--net conv`` (residual convolutions over the 9x9 planes
+  instead of the MLP), playout cap randomisation (``--full-fraction f --cheap-simulations n``:
+  a full search on a share ``f`` of the moves, recorded; a cheap one without noise on the rest,
+  played but not recorded), ``--buffer-size``, ``--games-per-iteration``;
 * evaluation through the arena (:func:`agents.arena.play_match`) against ``alphabeta`` (perfect
   play on Tic-Tac-Toe), with the network wrapped as a registered agent kind, and on Tic-Tac-Toe
   the mistake rate against the exact solver (:mod:`agents.mistakes`), of the network alone and
@@ -16,7 +23,8 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
 Run::
 
     python examples/alphazero.py --minutes 10 --check-seconds 20 --stop-when-perfect
-    python examples/alphazero.py --game ultimate_tictactoe --minutes 30 \
+    python examples/alphazero.py --game ultimate_tictactoe --minutes 30 --simulations 160 \
+        --full-fraction 0.25 --cheap-simulations 32 --value-mix 0.5 --train-steps 20 \
         --checkpoint-dir ckpt --checkpoint-minutes 5    # rated by experiments/alphazero_uttt_curve
     python examples/alphazero.py --quick                 # a smoke run of a few seconds
 
@@ -34,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -80,6 +89,14 @@ class Config(NamedTuple):
     leaf_batch: int = 8
     check_seconds: float | None = None
     stop_when_perfect: bool = False
+    net: str = "mlp"
+    channels: int = 32
+    blocks: int = 3
+    value_mix: float = 0.0
+    full_fraction: float = 1.0
+    cheap_simulations: int = 0
+    torch_threads: int = 1
+    report_seconds: float = 0.0
 
 
 # -- the network ------------------------------------------------------------------------------
@@ -103,21 +120,88 @@ class Net(nn.Module):
         return self.policy(h), torch.tanh(self.value(h)).squeeze(-1)
 
 
-def build_net(game_name: str, hidden: int) -> Net:
+class ConvNet(nn.Module):
+    """A small residual convolutional network over the 9x9 planes of Ultimate Tic-Tac-Toe.
+
+    The observation ``[B, 9, 9, 5]`` (channels last) is read as ``[B, 5, 9, 9]``; ``blocks``
+    residual blocks of two 3x3 convolutions with ``channels`` channels (batch norm); the policy
+    head is a 1x1 convolution giving one logit per grid square, reordered into the action order
+    (``action = board * 9 + cell`` sits at grid row ``(board // 3) * 3 + cell // 3``, column
+    ``(board % 3) * 3 + cell % 3``); the value head is a 1x1 convolution, a hidden layer and
+    ``tanh``, from the view of the player to move (as the observation is)."""
+
+    def __init__(self, channels: int, blocks: int) -> None:
+        super().__init__()
+
+        def conv(inputs: int) -> list[nn.Module]:
+            return [nn.Conv2d(inputs, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels)]
+
+        self.stem = nn.Sequential(*conv(5), nn.ReLU())
+        self.blocks = nn.ModuleList(
+            nn.Sequential(*conv(channels), nn.ReLU(), *conv(channels)) for _ in range(blocks)
+        )
+        self.policy = nn.Conv2d(channels, 1, 1)
+        self.value_conv = nn.Sequential(
+            nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten()
+        )
+        self.value = nn.Sequential(nn.Linear(2 * 81, 64), nn.ReLU(), nn.Linear(64, 1))
+        order = [
+            ((a // 9 // 3) * 3 + a % 9 // 3) * 9 + (a // 9 % 3) * 3 + a % 9 % 3 for a in range(81)
+        ]
+        self.register_buffer("grid_of_action", torch.tensor(order, dtype=torch.long))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h = self.stem(x.permute(0, 3, 1, 2))
+        for block in self.blocks:
+            h = torch.relu(h + block(h))
+        logits = self.policy(h).flatten(1)[:, self.grid_of_action]
+        value = self.value(self.value_conv(h))
+        return logits, torch.tanh(value).squeeze(-1)
+
+
+class NetShape(NamedTuple):
+    """What builds a network: ``kind`` ``"mlp"`` (``hidden`` units) or ``"conv"`` (Ultimate
+    Tic-Tac-Toe only: ``channels``, ``blocks``)."""
+
+    kind: str = "mlp"
+    hidden: int = 128
+    channels: int = 32
+    blocks: int = 3
+
+
+def net_shape(config: Config) -> NetShape:
+    return NetShape(config.net, config.hidden, config.channels, config.blocks)
+
+
+def build_net(game_name: str, shape: NetShape | int) -> nn.Module:
+    """A fresh network for ``game_name`` (an int ``shape`` is the MLP's hidden units)."""
+    if isinstance(shape, int):
+        shape = NetShape(hidden=shape)
     game = make_game(game_name)
+    if shape.kind == "conv":
+        if game_name != "ultimate_tictactoe":
+            raise ValueError("the convolutional network is for ultimate_tictactoe only")
+        return ConvNet(shape.channels, shape.blocks)
     observation = game.observation(game.initial_state(), 0)
-    return Net(int(np.prod(observation.shape)), game.info.num_actions, hidden)
+    return Net(int(np.prod(observation.shape)), game.info.num_actions, shape.hidden)
 
 
-def save_net(net: Net, game_name: str, hidden: int, path: Path, **facts: float) -> None:
+def save_net(net: nn.Module, game_name: str, shape: NetShape | int, path: Path, **facts) -> None:
     """Write the weights with what :func:`load_net` needs (and ``facts``, e.g. the minutes and
     games of training behind a checkpoint)."""
-    torch.save({"game": game_name, "hidden": hidden, "state": net.state_dict(), **facts}, path)
+    if isinstance(shape, int):
+        shape = NetShape(hidden=shape)
+    torch.save(
+        {"game": game_name, "hidden": shape.hidden, "shape": list(shape), "state": net.state_dict(),
+         **facts},
+        path,
+    )  # fmt: skip
 
 
-def load_net(path: str) -> Net:
+def load_net(path: str) -> nn.Module:
     saved = torch.load(path, weights_only=True)
-    net = build_net(saved["game"], saved["hidden"])
+    shape = NetShape(*saved["shape"]) if "shape" in saved else NetShape(hidden=saved["hidden"])
+    net = build_net(saved["game"], shape)
     net.load_state_dict(saved["state"])
     return net.eval()
 
@@ -163,12 +247,20 @@ class ReplayBuffer:
         self.capacity, self.size, self.next = capacity, 0, 0
 
     def add(self, observations, masks, policies, outcomes) -> None:
-        for row in range(len(observations)):
-            i = self.next
-            self.observations[i], self.masks[i] = observations[row], masks[row]
-            self.policies[i], self.outcomes[i] = policies[row], outcomes[row]
-            self.next = (i + 1) % self.capacity
-            self.size = min(self.size + 1, self.capacity)
+        if len(observations) == 0:
+            return
+        rows = (self.next + np.arange(len(observations))) % self.capacity
+        if len(rows) > self.capacity:  # only the last rows fit
+            rows, observations, masks = (
+                rows[-self.capacity :],
+                observations[-self.capacity :],
+                masks[-self.capacity :],
+            )
+            policies, outcomes = policies[-self.capacity :], outcomes[-self.capacity :]
+        self.observations[rows], self.masks[rows] = observations, masks
+        self.policies[rows], self.outcomes[rows] = policies, outcomes
+        self.next = int(rows[-1] + 1) % self.capacity
+        self.size = min(self.size + len(rows), self.capacity)
 
     def sample(self, count: int, generator: np.random.Generator):
         rows = generator.integers(0, self.size, count)
@@ -180,37 +272,61 @@ class ReplayBuffer:
         )
 
 
-def self_play_game(game, agent: MCTSAgent, config: Config, generator: np.random.Generator):
-    """One self-play game: per decision ``(observation, mask, visits, action, player)`` and the
-    final returns."""
+class SelfPlayers(NamedTuple):
+    """The searches of self-play: ``full`` (``config.simulations``, root noise; its decisions are
+    recorded) and ``cheap`` (``config.cheap_simulations``, no noise, not recorded; ``None``
+    unless playout cap randomisation is on, ``config.full_fraction < 1``)."""
+
+    full: MCTSAgent
+    cheap: MCTSAgent | None
+
+
+def self_play_game(game, agents: SelfPlayers, config: Config, generator: np.random.Generator):
+    """One self-play game: per recorded decision ``(observation, mask, visits, action, player,
+    root value)`` and the final returns.
+
+    With playout cap randomisation (``config.full_fraction < 1``) each decision is a full search
+    with probability ``full_fraction`` (recorded) and otherwise a cheap one (played, not
+    recorded: its visits are a poor target), as in KataGo."""
     state = game.initial_state()
-    agent.restart(state)
+    for agent in agents:
+        if agent is not None:
+            agent.restart(state)
     rows = []
     ply = 0
     while True:
         player = game.current_player(state)
         if player == TERMINAL:  # (Tic-Tac-Toe and Ultimate have no chance nodes)
             break
-        result = agent.search(game, state)
+        full = agents.cheap is None or generator.random() < config.full_fraction
+        result = (agents.full if full else agents.cheap).search(game, state)
         visits = result.policy(game.info.num_actions)
         temperature = alphazero_temperature(ply, config.temperature_moves)
         action = sample_action(visits, temperature, generator)
-        rows.append(
-            (game.observation(state, player), game.action_mask(state), visits, action, player)
-        )
+        if full:
+            rows.append(
+                (game.observation(state, player), game.action_mask(state), visits, action, player,
+                 result.value)
+            )  # fmt: skip
         state = game.apply(state, action)
-        agent.inform(action)
+        for agent in agents:
+            if agent is not None:
+                agent.inform(action)
         ply += 1
     return rows, game.returns(state)
 
 
-def augment(symmetries, rows, returns) -> tuple[np.ndarray, ...]:
-    """The decisions of one game under every symmetry, with outcomes from the mover's view."""
+def augment(symmetries, rows, returns, value_mix: float = 0.0) -> tuple[np.ndarray, ...]:
+    """The decisions of one game under every symmetry, with value targets from the mover's view:
+    ``(1 - value_mix) * outcome + value_mix * root value``."""
     observations = np.stack([r[0] for r in rows]).astype(np.float32)
     masks = np.stack([r[1] for r in rows]).astype(bool)
     policies = np.stack([r[2] for r in rows]).astype(np.float32)
     actions = np.array([r[3] for r in rows], np.int64)
     outcomes = np.array([returns[r[4]] for r in rows], np.float32)
+    if value_mix:
+        roots = np.array([r[5] for r in rows], np.float32)
+        outcomes = (1.0 - value_mix) * outcomes + value_mix * roots
     parts = [
         symmetries.transform_rows(s, observations, masks, policies, actions)
         for s in range(len(symmetries))
@@ -223,10 +339,46 @@ def augment(symmetries, rows, returns) -> tuple[np.ndarray, ...]:
     )
 
 
-def train(net: Net, optimiser, buffer: ReplayBuffer, config: Config, generator) -> float:
-    """``config.train_steps`` steps of Adam on the buffer; returns the mean loss."""
+class Losses(NamedTuple):
+    """Mean losses of one round of training, and the yardsticks: ``policy`` (cross-entropy to
+    the visits) against ``policy_entropy`` (the targets' own entropy, its floor), ``value``
+    (squared error) against ``value_variance`` (the targets' variance: a constant predictor's
+    error)."""
+
+    policy: float
+    value: float
+    policy_entropy: float
+    value_variance: float
+
+    @property
+    def total(self) -> float:
+        return self.policy + self.value
+
+
+def fresh_losses(net: nn.Module, games: list) -> tuple[float, float, float]:
+    """The network on decisions it has not trained on (the newest games, before training):
+    ``(policy cross-entropy to the visits, value squared error to the game outcome, the
+    outcomes' variance)``, the held-out counterpart of :class:`Losses`."""
+    rows = [(row, returns[row[4]]) for rows, returns in games for row in rows]
+    if not rows:
+        return float("nan"), float("nan"), float("nan")
+    observations = torch.from_numpy(np.stack([r[0] for r, _ in rows]).astype(np.float32))
+    masks = torch.from_numpy(np.stack([r[1] for r, _ in rows]) != 0)
+    policies = torch.from_numpy(np.stack([r[2] for r, _ in rows]).astype(np.float32))
+    outcomes = torch.tensor([z for _, z in rows], dtype=torch.float32)
+    net.eval()
+    with torch.no_grad():
+        logits, values = net(observations)
+        log_priors = torch.log_softmax(logits.masked_fill(~masks, -1e9), dim=1)
+        policy = -(policies * log_priors).sum(dim=1).mean().item()
+        value = ((values - outcomes) ** 2).mean().item()
+    return policy, value, outcomes.var(unbiased=False).item()
+
+
+def train(net: nn.Module, optimiser, buffer: ReplayBuffer, config: Config, generator) -> Losses:
+    """``config.train_steps`` steps of Adam on the buffer; returns the mean losses."""
     net.train()
-    total = 0.0
+    sums = np.zeros(4)
     for _ in range(config.train_steps):
         observations, masks, policies, outcomes = buffer.sample(config.batch_size, generator)
         logits, values = net(observations)
@@ -237,9 +389,11 @@ def train(net: Net, optimiser, buffer: ReplayBuffer, config: Config, generator) 
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
-        total += loss.item()
+        with torch.no_grad():
+            entropy = -(policies * torch.log(policies.clamp_min(1e-12))).sum(dim=1).mean()
+        sums += (policy_loss.item(), value_loss.item(), entropy.item(), outcomes.var().item())
     net.eval()
-    return total / max(config.train_steps, 1)
+    return Losses(*(sums / max(config.train_steps, 1)))
 
 
 # -- evaluation -------------------------------------------------------------------------------
@@ -251,7 +405,7 @@ def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
     lines: list[str] = []
     figures: dict = {}
     weights = folder / "net.pt"
-    save_net(net, config.game, config.hidden, weights)
+    save_net(net, config.game, net_shape(config), weights)
     register_agent("alphazero_net", AlphaZeroAgent)
     # Alpha-beta plays Tic-Tac-Toe perfectly; on larger games a fixed MCTS is the yardstick.
     opponent = "alphabeta" if config.game == "tictactoe" else "mcts:iterations=200"
@@ -393,7 +547,7 @@ class Checkpoints:
         path = self.folder / f"checkpoint_{self.count:02d}.pt"
         partial = path.with_suffix(".part")
         save_net(
-            net, self.config.game, self.config.hidden, partial,
+            net, self.config.game, net_shape(self.config), partial,
             minutes=seconds / 60.0, iterations=iterations, games=games,
         )  # fmt: skip
         partial.replace(path)
@@ -408,11 +562,11 @@ class Checkpoints:
 def run(config: Config) -> tuple[list[str], dict]:
     """Self-play and training for ``config.minutes`` (or ``max_iterations``), then evaluation."""
     torch.manual_seed(config.seed)
-    torch.set_num_threads(1)
+    torch.set_num_threads(config.torch_threads)
     generator = np.random.default_rng(config.seed)
     game = make_game(config.game)
     symmetries = game_symmetries(config.game)
-    net = build_net(config.game, config.hidden)
+    net = build_net(config.game, net_shape(config))
     optimiser = torch.optim.Adam(net.parameters(), lr=config.learning_rate, weight_decay=1e-4)
     observation_shape = game.observation(game.initial_state(), 0).shape
     buffer = ReplayBuffer(config.buffer_size, observation_shape, game.info.num_actions)
@@ -424,6 +578,17 @@ def run(config: Config) -> tuple[list[str], dict]:
         reuse_tree=False,
         batch_size=config.leaf_batch,
     )
+    cheap = None
+    if config.full_fraction < 1.0:
+        cheap = MCTSAgent(
+            seed=config.seed + 1,
+            iterations=config.cheap_simulations,
+            evaluator=evaluator,
+            reuse_tree=False,
+            batch_size=config.leaf_batch,
+            dirichlet_fraction=0.0,
+        )
+    agents = SelfPlayers(agent, cheap)
     print(f"{config.game}: compiling the PUCT search (first run: up to a minute)...", flush=True)
     agent.prepare(game)
     check = NetworkCheck(config) if config.check_seconds else None
@@ -431,19 +596,48 @@ def run(config: Config) -> tuple[list[str], dict]:
     if check is not None:
         check.cpu_start = cpu_start
     budget = config.minutes * 60.0
-    iteration, games_played, loss = 0, 0, float("nan")
+    iteration, games_played, positions = 0, 0, 0
+    losses = Losses(*[float("nan")] * 4)
+    loss = float("nan")
+    next_report = 0.0
+    fresh: list[tuple[float, float, float]] = []  # held-out losses since the last report
     bar = tqdm(total=round(budget), unit="s", desc="self-play + training")
     checkpoints = Checkpoints(config)
     checkpoints.maybe_save(net, 0.0, iteration, games_played)
     while time.perf_counter() - start < budget:
         if config.max_iterations is not None and iteration >= config.max_iterations:
             break
+        new_games = []
         for _ in range(config.games_per_iteration):
-            rows, returns = self_play_game(game, agent, config, generator)
-            buffer.add(*augment(symmetries, rows, returns))
+            rows, returns = self_play_game(game, agents, config, generator)
+            new_games.append((rows, returns))
+            if rows:
+                buffer.add(*augment(symmetries, rows, returns, config.value_mix))
             games_played += 1
-        loss = train(net, optimiser, buffer, config, generator)
+            positions += len(rows)
+        if buffer.size == 0:
+            continue
+        if config.report_seconds:
+            fresh.append(fresh_losses(net, new_games))
+        losses = train(net, optimiser, buffer, config, generator)
+        loss = losses.total
         iteration += 1
+        elapsed = time.perf_counter() - start
+        if config.report_seconds and elapsed >= next_report:
+            next_report = elapsed + config.report_seconds
+            held_out = np.nanmean(np.array(fresh), axis=0) if fresh else [float("nan")] * 3
+            fresh = []
+            bar.write(
+                f"{elapsed / 60:5.1f} min ({(time.process_time() - cpu_start) / 60:.1f} CPU min, "
+                f"load {os.getloadavg()[0]:.1f}): {iteration} iterations, {games_played} games, "
+                f"{positions} recorded decisions, buffer {buffer.size}; policy loss "
+                f"{losses.policy:.3f} (targets' entropy {losses.policy_entropy:.3f}), value "
+                f"loss {losses.value:.3f} (targets' variance {losses.value_variance:.3f}); on new "
+                f"games before training on them: policy {held_out[0]:.3f}, value "
+                f"{held_out[1]:.3f} (outcomes' variance {held_out[2]:.3f})",
+                file=sys.stdout,
+            )
+            sys.stdout.flush()
         bar.n = min(round(time.perf_counter() - start), bar.total)
         bar.set_postfix(
             iteration=iteration, games=games_played, loss=f"{loss:.3f}", buffer=buffer.size
@@ -478,6 +672,7 @@ def run(config: Config) -> tuple[list[str], dict]:
             more, figures = evaluate(net, config, Path(folder))
     figures["iterations"], figures["games"], figures["seconds"] = iteration, games_played, seconds
     figures["cpu_seconds"] = cpu_seconds
+    figures["losses"] = losses._asdict()
     figures["checks"] = [] if check is None else check.rows
     return lines + more, figures
 
@@ -510,8 +705,49 @@ def parse_config(argv: list[str] | None = None) -> Config:
         action="store_true",
         help="end training once the network alone makes no mistake (with --check-seconds)",
     )
+    parser.add_argument(
+        "--net", choices=["mlp", "conv"], default="mlp",
+        help="network: residual MLP, or (Ultimate Tic-Tac-Toe) residual convolutions",
+    )  # fmt: skip
+    parser.add_argument("--hidden", type=int, default=None, help="MLP units")
+    parser.add_argument("--channels", type=int, default=32, help="conv: channels")
+    parser.add_argument("--blocks", type=int, default=3, help="conv: residual blocks")
+    parser.add_argument("--buffer-size", type=int, default=None, help="replay buffer rows")
+    parser.add_argument("--games-per-iteration", type=int, default=None)
+    parser.add_argument(
+        "--value-mix", type=float, default=0.0,
+        help="value target: (1 - mix) * game outcome + mix * the search's root value",
+    )  # fmt: skip
+    parser.add_argument(
+        "--full-fraction", type=float, default=1.0,
+        help="playout cap randomisation: the share of decisions searched in full and recorded",
+    )  # fmt: skip
+    parser.add_argument(
+        "--cheap-simulations", type=int, default=25,
+        help="simulations of the other (unrecorded) decisions, with --full-fraction below 1",
+    )  # fmt: skip
+    parser.add_argument("--torch-threads", type=int, default=1)
+    parser.add_argument(
+        "--report-seconds", type=float, default=60.0, help="print the losses this often"
+    )
     parser.add_argument("--quick", action="store_true", help="a tiny smoke run (seconds)")
     args = parser.parse_args(argv)
+    if not 0.0 < args.full_fraction <= 1.0:
+        parser.error(f"--full-fraction must be in (0, 1], got {args.full_fraction}")
+    if not 0.0 <= args.value_mix <= 1.0:
+        parser.error(f"--value-mix must be in [0, 1], got {args.value_mix}")
+    if args.net == "conv" and tictactoe_only(args.game):
+        parser.error("--net conv is for --game ultimate_tictactoe")
+    extras = {
+        "net": args.net,
+        "channels": args.channels,
+        "blocks": args.blocks,
+        "value_mix": args.value_mix,
+        "full_fraction": args.full_fraction,
+        "cheap_simulations": args.cheap_simulations,
+        "torch_threads": args.torch_threads,
+        "report_seconds": args.report_seconds,
+    }
     tictactoe = args.game == "tictactoe"
     if args.quick:
         return Config(
@@ -520,6 +756,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
             checkpoint_dir=args.checkpoint_dir,
             checkpoint_minutes=args.checkpoint_minutes,
             check_seconds=args.check_seconds,
+            **{**extras, "cheap_simulations": min(args.cheap_simulations, 4)},
         )
     simulations = args.simulations or (64 if tictactoe else 200)
     return Config(
@@ -527,12 +764,12 @@ def parse_config(argv: list[str] | None = None) -> Config:
         minutes=args.minutes,
         seed=args.seed,
         simulations=simulations,
-        games_per_iteration=8 if tictactoe else 4,
+        games_per_iteration=args.games_per_iteration or (8 if tictactoe else 4),
         train_steps=args.train_steps or (80 if tictactoe else 100),
         batch_size=128,
-        buffer_size=40_000 if tictactoe else 200_000,
+        buffer_size=args.buffer_size or (40_000 if tictactoe else 200_000),
         temperature_moves=args.temperature_moves or (9 if tictactoe else 12),
-        hidden=128 if tictactoe else 256,
+        hidden=args.hidden or (128 if tictactoe else 256),
         eval_games=args.eval_games,
         eval_simulations=simulations,
         mistake_positions=None,
@@ -543,7 +780,12 @@ def parse_config(argv: list[str] | None = None) -> Config:
         leaf_batch=args.leaf_batch or (16 if tictactoe else 8),
         check_seconds=args.check_seconds,
         stop_when_perfect=args.stop_when_perfect,
+        **extras,
     )
+
+
+def tictactoe_only(game: str) -> bool:
+    return game == "tictactoe"
 
 
 def main(argv: list[str] | None = None) -> dict:

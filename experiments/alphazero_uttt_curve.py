@@ -183,18 +183,60 @@ def plot(curve: dict, path: Path, title: str) -> None:
 
 def curve_title(curve: dict) -> str:
     settings = curve["settings"]
+    net = "conv net" if settings.get("net") == "conv" else "MLP"
     return (
-        f"Ultimate Tic-Tac-Toe, AlphaZero-style: PUCT {settings['simulations']} sims, seed "
+        f"Ultimate Tic-Tac-Toe, AlphaZero-style ({net}): PUCT {settings['simulations']} sims, seed "
         f"{settings['seed']}\nvs MCTS anchors, {settings['games_per_pair']} games per pairing "
         "(g: self-play games behind the checkpoint)"
     )
 
 
-def main(argv: list[str] | None = None) -> dict:
+def training_command(args: argparse.Namespace, out: Path) -> list[str]:
+    """The trainer's command line (``examples/alphazero.py``) for this script's options: self-play
+    at ``--selfplay-simulations`` (default ``--simulations``), checkpoints into ``out``."""
+    command = [
+        sys.executable, str(EXAMPLE), "--game", GAME, "--minutes", str(args.minutes),
+        "--simulations", str(args.selfplay_simulations or args.simulations),
+        "--seed", str(args.seed), "--eval-games", "0",
+        "--checkpoint-dir", str(out / "checkpoints"),
+        "--checkpoint-minutes", str(args.checkpoint_minutes),
+    ]  # fmt: skip
+    if args.net != "mlp":
+        command += ["--net", args.net]
+    if args.full_fraction < 1.0:
+        command += ["--full-fraction", str(args.full_fraction)]
+        command += ["--cheap-simulations", str(args.cheap_simulations)]
+    if args.value_mix:
+        command += ["--value-mix", str(args.value_mix)]
+    for flag, value in (("--train-steps", args.train_steps), ("--buffer-size", args.buffer_size)):
+        if value is not None:
+            command += [flag, str(value)]
+    if args.quick:
+        command += ["--quick"]
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of :func:`main`."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=40.0, help="self-play + training time")
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument("--simulations", type=int, default=100, help="PUCT sims (self-play, eval)")
+    parser.add_argument(
+        "--net", choices=["mlp", "conv"], default="mlp", help="the example's network (--net)"
+    )
+    parser.add_argument(
+        "--selfplay-simulations", type=int, default=None,
+        help="PUCT sims of self-play's recorded (full) searches (default: --simulations)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--full-fraction", type=float, default=1.0,
+        help="playout cap randomisation: share of self-play decisions searched in full",
+    )  # fmt: skip
+    parser.add_argument("--cheap-simulations", type=int, default=25, help="the other decisions")
+    parser.add_argument("--value-mix", type=float, default=0.0, help="root value share of z")
+    parser.add_argument("--train-steps", type=int, default=None, help="Adam steps per iteration")
+    parser.add_argument("--buffer-size", type=int, default=None, help="replay buffer rows")
     parser.add_argument("--anchors", default="10,50,250,1250", help="mcts iteration budgets")
     parser.add_argument("--games-per-pair", type=int, default=20)
     parser.add_argument(
@@ -209,7 +251,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--out", type=Path, default=ROOT / "experiments/results/alphazero_uttt")
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     parser.add_argument("--plot-only", action="store_true", help="redraw curve.png from curve.json")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = build_parser().parse_args(argv)
     if args.plot_only:
         curve = json.loads((args.out / "curve.json").read_text())
         plot(curve, args.out / "curve.png", curve_title(curve))
@@ -223,14 +269,7 @@ def main(argv: list[str] | None = None) -> dict:
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     start_load = os.getloadavg()
     started = time.perf_counter()
-    command = [
-        sys.executable, str(EXAMPLE), "--game", GAME, "--minutes", str(args.minutes),
-        "--simulations", str(args.simulations), "--seed", str(args.seed), "--eval-games", "0",
-        "--checkpoint-dir", str(out / "checkpoints"),
-        "--checkpoint-minutes", str(args.checkpoint_minutes),
-    ]  # fmt: skip
-    if args.quick:
-        command += ["--quick"]
+    command = training_command(args, out)
     print("training:", " ".join(command[1:]), flush=True)
     with open(out / "train.log", "w") as log:
         # The child imports the package from this checkout, as this process does.
@@ -284,6 +323,11 @@ def main(argv: list[str] | None = None) -> dict:
         "minutes": args.minutes,
         "checkpoint_minutes": args.checkpoint_minutes,
         "simulations": args.simulations,
+        "net": args.net,
+        "selfplay_simulations": args.selfplay_simulations or args.simulations,
+        "full_fraction": args.full_fraction,
+        "cheap_simulations": args.cheap_simulations if args.full_fraction < 1.0 else None,
+        "value_mix": args.value_mix,
         "anchors": anchors,
         "games_per_pair": args.games_per_pair,
         "seed": args.seed,

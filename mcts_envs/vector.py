@@ -46,7 +46,8 @@ nor for one :meth:`VectorGame.step` per Python call at small N. See
 
 **Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
 mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
-``O(legal actions)``, not ``O(num_actions)``. ``copy=True`` (default, as Gymnasium's
+``O(legal actions)``, not ``O(num_actions)``; a game whose kernels define ``legal_mask`` (a whole
+row at once, cheaper for small dense action spaces: Pentago Twist) has its rows written by it. ``copy=True`` (default, as Gymnasium's
 ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
 buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
 legal actions in compiled code from per-env generators.
@@ -146,6 +147,7 @@ class _Kernels(NamedTuple):
     chance_outcomes: Any
     returns: Any
     observation_planes: Any
+    legal_mask: Any  # the game's ``legal_mask(state, mask_row)``, or a no-op (``whole_mask``)
 
 
 class _Config(NamedTuple):
@@ -157,6 +159,7 @@ class _Config(NamedTuple):
     zero_observation: bool  # zero an observation row before the kernel writes it
     check: bool  # "raise" mode: refuse a step with an illegal action before changing anything
     has_chance: bool  # the game has chance nodes
+    whole_mask: bool  # write mask rows with the game's legal_mask kernel, not incrementally
 
 
 class _Work(NamedTuple):
@@ -200,6 +203,29 @@ def observation_kernel(game: Any) -> ObservationKernel:
         ) from None
     writes_all = bool(getattr(module, "OBSERVATION_WRITES_EVERY_ENTRY", False))
     return ObservationKernel(pin_identity(kernel), writes_all)
+
+
+def mask_kernel(game: Any) -> Any:
+    """The game's compiled ``legal_mask(state, mask_row)`` kernel, or None.
+
+    A game may define it in its kernels module beside ``legal_actions`` when writing a whole
+    mask row is cheaper than clearing and setting its legal entries one by one (small, dense
+    action spaces, e.g. Pentago Twist's 288 actions with about 175 legal); it must write every
+    entry of the row, True exactly at the actions ``legal_actions`` lists (tested per game).
+    """
+    package = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        module = importlib.import_module(f"{package}.kernels")
+    except ImportError:
+        return None
+    kernel = getattr(module, "legal_mask", None)
+    return None if kernel is None else pin_identity(kernel)
+
+
+@njit(cache=True)
+def _no_mask_kernel(state, mask):  # pragma: no cover - never called (``whole_mask`` is False)
+    """Stands in for a game without ``legal_mask`` (the step updates masks incrementally)."""
+    return None
 
 
 # -- compiled per-env work -----------------------------------------------------------------------
@@ -261,7 +287,8 @@ def _observe(k, buf, i, player, config):
 
     The mask row is updated incrementally: the previous legal actions (``legal[i,
     :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
-    mask entries, not ``num_actions``.
+    mask entries, not ``num_actions``; or, for a game with a ``legal_mask`` kernel
+    (``whole_mask``), written whole by it.
     """
     state = buf.states[i]
     buf.player[i] = player
@@ -271,6 +298,10 @@ def _observe(k, buf, i, player, config):
     k.observation_planes(state, player, obs)
     mask = buf.mask[i]
     legal = buf.legal[i]
+    if config.whole_mask:
+        k.legal_mask(state, mask)
+        buf.num_legal[i] = k.legal_actions(state, legal)
+        return
     for j in range(buf.num_legal[i]):
         mask[legal[j]] = False
     count = k.legal_actions(state, legal)
@@ -539,6 +570,7 @@ class VectorGame:
         n = self.num_envs
         kernels = self.game.kernels
         observation = observation_kernel(self.game)
+        whole_mask = mask_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
@@ -546,6 +578,7 @@ class VectorGame:
             kernels.chance_outcomes,
             kernels.returns,
             observation.kernel,
+            _no_mask_kernel if whole_mask is None else whole_mask,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
@@ -581,6 +614,7 @@ class VectorGame:
             zero_observation=not observation.writes_every_entry,
             check=illegal_action == "raise",
             has_chance=bool(info.has_chance),
+            whole_mask=whole_mask is not None,
         )
         buf = self._buf
         self._views = VectorBatch(

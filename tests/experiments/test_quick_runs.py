@@ -111,3 +111,25 @@ def test_alphazero_uttt_curve_quick(tmp_path):
     assert curve["anchors"]["mcts:iterations=4,c=1.4"]["elo"] == 0.0
     assert (tmp_path / "curve.png").stat().st_size > 5000
     assert "Bradley-Terry" in (tmp_path / "ratings.txt").read_text()
+
+
+def test_alphazero_uttt_curve_passes_the_training_options(tmp_path):
+    """The curve's trainer gets the network, playout caps, value mix and Adam steps asked for,
+    self-play at its own simulations while the rating keeps ``--simulations``."""
+    pytest.importorskip("torch")
+    from experiments.alphazero_uttt_curve import build_parser, training_command
+
+    args = build_parser().parse_args(
+        ["--net", "conv", "--selfplay-simulations", "160", "--full-fraction", "0.25",
+         "--cheap-simulations", "32", "--value-mix", "0.5", "--train-steps", "20"]
+    )  # fmt: skip
+    command = training_command(args, tmp_path)
+    options = dict(zip(command[2::2], command[3::2], strict=False))
+    assert options["--simulations"] == "160" and args.simulations == 100
+    assert options["--net"] == "conv" and options["--full-fraction"] == "0.25"
+    assert options["--cheap-simulations"] == "32" and options["--value-mix"] == "0.5"
+    assert options["--train-steps"] == "20"
+    assert options["--checkpoint-dir"] == str(tmp_path / "checkpoints")
+    plain = training_command(build_parser().parse_args([]), tmp_path)
+    assert "--net" not in plain and "--full-fraction" not in plain and "--value-mix" not in plain
+    assert plain[plain.index("--simulations") + 1] == "100"

@@ -343,6 +343,93 @@ def test_random_games_with_passes_and_jumps_only_match_the_reference():
     assert seen_pass and seen_clock_draw
 
 
+def action_of_move(move):
+    """Encode a reference move with the documented encoding (the inverse of move_of_action)."""
+    if move[0] == "pass":
+        return PASS
+    if move[0] == "copy":
+        return COORDS.index(move[1])
+    (row, col), (to_row, to_col) = move[1], move[2]
+    return 49 + COORDS.index((row, col)) * 16 + OFFSETS.index((to_row - row, to_col - col))
+
+
+def ref_planes(ref, player):
+    reach = {move[-1] for move in ref_moves_of(ref, player)}
+    planes = np.zeros((7, 7, 4), np.int8)
+    for row, col in COORDS:
+        planes[row, col, 0] = (row, col) in ref.stones[player]
+        planes[row, col, 1] = (row, col) in ref.stones[1 - player]
+        planes[row, col, 2] = (row, col) not in ref.stones[0] | ref.stones[1]
+        planes[row, col, 3] = (row, col) in reach
+    return planes
+
+
+def test_legal_actions_in_increasing_order_and_planes_match_the_reference_everywhere():
+    # The exact list (increasing action numbers, as documented: the order seeds and records
+    # rely on) and both players' planes, through contiguous and strided output arrays, over
+    # every position of random games of all lengths (sparse openings to full boards).
+    rng = np.random.default_rng(11)
+    strided = np.zeros((7, 7, 8), np.int8)
+    for game in range(12):
+        state = GAME.initial_state() if game % 3 else GAME.from_text("x6/7/7/3o3/7/7/6o x 0 1")
+        while True:
+            ref = ref_from_state(state)
+            legal = GAME.legal_actions(state)
+            expected = sorted(action_of_move(move) for move in ref_legal(ref))
+            assert legal.tolist() == expected, GAME.to_text(state)
+            for player in (0, 1):
+                planes = ref_planes(ref, player)
+                assert np.array_equal(GAME.observation(state, player), planes)
+                k.observation_planes(state, player, strided[:, :, ::2])
+                assert np.array_equal(strided[:, :, ::2], planes)
+            if len(legal) == 0:
+                break
+            state = GAME.apply(state, int(rng.choice(legal)))
+
+
+def test_jump_tables_match_the_documented_encoding():
+    for origin, (row, col) in enumerate(COORDS):
+        for target, (to_row, to_col) in enumerate(COORDS):
+            expected = -1
+            if distance((row, col), (to_row, to_col)) == 2:
+                expected = action_of_move(("jump", (row, col), (to_row, to_col)))
+            assert k.JUMP_ACTIONS[origin * 64 + target] == expected
+    assert k.JUMP_MASKS_PADDED[k.lowest_square(0)] == 0
+    rng = np.random.default_rng(3)
+    for density in (0.05, 0.3, 0.7, 0.95):
+        for _ in range(50):
+            empty = {sq for sq in COORDS if rng.random() < density}
+            bits = sum(1 << COORDS.index(sq) for sq in empty)
+            origins = {sq for sq in COORDS if any(distance(sq, e) == 2 for e in empty)}
+            assert k.jump_origins(bits) == sum(1 << COORDS.index(sq) for sq in origins)
+
+
+def test_play_action_equals_play_with_the_decoded_squares_for_every_action():
+    # play_action's branch-free copy/jump against play (one branch per kind), for all 834
+    # actions, legal or not (occupied targets, foreign origins), so no state ever differs.
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        state = GAME.initial_state()
+        for _ in range(int(rng.integers(0, 120))):
+            legal = GAME.legal_actions(state)
+            if len(legal) == 0:
+                break
+            state = GAME.apply(state, int(rng.choice(legal)))
+        state[k.STATUS] = k.ONGOING
+        state[k.HALFMOVE] = rng.integers(0, 99)
+        for action in range(k.NUM_ACTIONS):
+            fast, slow = state.copy(), state.copy()
+            k.play_action(fast, action)
+            move = move_of_action(action)
+            if move[0] == "copy":
+                k.play(slow, -1, action)
+            elif move[0] == "jump" and all(0 <= x < 7 for x in move[2]):
+                k.play(slow, COORDS.index(move[1]), COORDS.index(move[2]))
+            else:
+                k.play(slow, -1, -1)
+            assert fast.tolist() == slow.tolist(), (GAME.to_text(state), action)
+
+
 def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())

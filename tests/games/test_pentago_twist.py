@@ -176,14 +176,19 @@ def test_perft_from_a_tactical_position_with_terminal_children(game):
 
 
 def test_random_games_agree_with_reference_move_by_move(game):
+    """Legal lists in order and the whole-row legal mask (``legal_mask``, what VectorGame's mask
+    rows come from), against the reference, in every position of 150 random games."""
     rng = np.random.default_rng(2024)
     outcomes = Counter()
+    mask = np.ones(k.NUM_ACTIONS, np.bool_)  # stale entries must be overwritten
     for _ in range(150):
         state, position = game.initial_state(), ref_initial()
         while True:
             assert model_key(game, state) == ref_key(position)
             legal = game.legal_actions(state)
             assert legal.tolist() == ref_legal(position)
+            k.legal_mask(state, mask)
+            assert np.flatnonzero(mask).tolist() == ref_legal(position)
             if game.current_player(state) == TERMINAL:
                 break
             action = int(legal[rng.integers(len(legal))])

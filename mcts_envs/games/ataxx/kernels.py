@@ -32,9 +32,10 @@ draw.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic, overload
 
-from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -118,10 +119,75 @@ JUMP_ORIGIN_MASKS = np.array(
 )
 
 
-@njit(cache=True)
+def _jump_actions() -> np.ndarray:
+    actions = np.full(NUM_SQUARES * 64, -1, np.int16)
+    for origin in range(NUM_SQUARES):
+        for offset in range(NUM_JUMP_OFFSETS):
+            target = JUMP_TARGETS[origin, offset]
+            if target >= 0:
+                actions[origin * 64 + target] = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+    return actions
+
+
+#: ``JUMP_ACTIONS[origin * 64 + target]``: the action of the jump ``origin -> target``, or -1
+#: if the two squares are not at distance exactly 2.
+JUMP_ACTIONS = _jump_actions()
+
+
+def _action_squares() -> tuple[np.ndarray, np.ndarray]:
+    targets = np.full(NUM_ACTIONS, -1, np.int64)
+    origin_bits = np.zeros(NUM_ACTIONS, np.int64)
+    targets[:NUM_SQUARES] = np.arange(NUM_SQUARES)
+    for origin in range(NUM_SQUARES):
+        for offset in range(NUM_JUMP_OFFSETS):
+            action = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
+            targets[action] = JUMP_TARGETS[origin, offset]
+            origin_bits[action] = 1 << origin
+    return targets, origin_bits
+
+
+#: ``ACTION_TARGETS[a]``: the square action ``a`` puts a stone on, or -1 (the pass, a jump off
+#: the board). ``ACTION_ORIGIN_BITS[a]``: the bit of a jump's origin, 0 for the other actions.
+ACTION_TARGETS, ACTION_ORIGIN_BITS = _action_squares()
+#: :data:`JUMP_MASKS` with a 0 appended at index 64 (``lowest_square(0)``), so that looking up
+#: the next origin of an exhausted set of stones reads an empty mask instead of past the end.
+JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
+
+
+@intrinsic
+def _count_trailing_zeros(typingctx, bits):
+    """LLVM's ``cttz`` (one ``tzcnt``/``bsf`` instruction): 64 for 0."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return bits(bits), codegen
+
+
+@intrinsic
+def _count_ones(typingctx, bits):
+    """LLVM's ``ctpop`` (one ``popcnt`` instruction where the CPU has it)."""
+    if not isinstance(bits, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return bits(bits), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(bits):
+    """The number of stones of a bitboard."""
+    return _count_ones(np.int64(bits))
+
+
+@njit(cache=True, inline="always")
 def lowest_square(bits):
-    """The index of the lowest set bit of a non-zero bitboard."""
-    return popcount((bits & -bits) - 1)
+    """The index of the lowest set bit of a bitboard (64 for an empty one)."""
+    return _count_trailing_zeros(np.int64(bits))
 
 
 @njit(cache=True)
@@ -176,6 +242,15 @@ def current_player(state):
     return state[SIDE]
 
 
+@njit(cache=True, inline="always")
+def jump_origins(empty):
+    """The squares from which a jump lands on a square of ``empty``."""
+    origins = 0
+    for offset in range(NUM_JUMP_OFFSETS):
+        origins |= shift(empty, -JUMP_DELTAS[offset]) & JUMP_ORIGIN_MASKS[offset]
+    return origins
+
+
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes the legal actions into ``out`` in increasing order, returns their count.
@@ -194,16 +269,28 @@ def legal_actions(state, out):
         out[count] = lowest_square(copies)
         count += 1
         copies &= copies - 1
-    stones = own
-    while stones:
-        origin = lowest_square(stones)
-        stones &= stones - 1
-        targets = JUMP_MASKS[origin] & empty
-        while targets:
-            target = lowest_square(targets)
-            targets &= targets - 1
-            out[count] = FIRST_JUMP + origin * NUM_JUMP_OFFSETS + JUMP_OFFSET_INDEX[origin, target]
+    # The jumps in one flat loop over (origin, target) pairs, origins with a jump only, lowest
+    # first: moving on to the next origin is a branch-free select, not the exit of an inner
+    # loop, whose unpredictable trip counts (0 to 16 targets) cost more than the writes.
+    origins = own & jump_origins(empty)
+    if origins:
+        row = lowest_square(origins) << 6  # the origin's row of JUMP_ACTIONS
+        targets = JUMP_MASKS[lowest_square(origins)] & empty
+        origins &= origins - 1
+        next_row = lowest_square(origins) << 6
+        next_targets = JUMP_MASKS_PADDED[lowest_square(origins)] & empty
+        while True:
+            out[count] = JUMP_ACTIONS[row | lowest_square(targets)]
             count += 1
+            targets &= targets - 1
+            if targets == 0 and origins == 0:
+                break
+            done = -np.int64(targets == 0)  # all ones when this origin's targets are done
+            row ^= (row ^ next_row) & done
+            targets |= next_targets & done
+            origins &= ~(origins & -origins & done)
+            next_row = lowest_square(origins) << 6
+            next_targets = JUMP_MASKS_PADDED[lowest_square(origins)] & empty
     if count == 0:
         out[0] = PASS
         count = 1
@@ -246,23 +333,38 @@ def apply_action(state, action):
     """
     if action < 0 or action > PASS:
         raise IllegalActionError("ataxx: an action is in 0..833")
-    if FIRST_JUMP <= action < PASS:
-        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
-        if JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS] < 0:
-            raise IllegalActionError("ataxx: a jump off the board")
+    if ACTION_TARGETS[action] < 0 and action != PASS:
+        raise IllegalActionError("ataxx: a jump off the board")
     play_action(state, action)
 
 
 @njit(cache=True)
 def play_action(state, action):
-    """:func:`apply_action` without the range checks (for the playout's own moves)."""
-    if action < FIRST_JUMP:
-        play(state, -1, action)
-    elif action < PASS:
-        origin = (action - FIRST_JUMP) // NUM_JUMP_OFFSETS
-        play(state, origin, JUMP_TARGETS[origin, (action - FIRST_JUMP) % NUM_JUMP_OFFSETS])
-    else:
+    """:func:`apply_action` without the range checks (for the playout's own moves).
+
+    A copy or jump is played without a branch on its kind (random play mixes them
+    unpredictably): the same as :func:`play` with the origin and target of ``action``.
+    """
+    target = ACTION_TARGETS[action]
+    if target < 0:  # the pass (or a jump off the board, which play also takes as a pass)
         play(state, -1, -1)
+        return
+    side = state[SIDE]
+    own = state[side]
+    other = state[1 - side]
+    origin_bit = ACTION_ORIGIN_BITS[action]
+    jump = -np.int64(origin_bit != 0)  # all ones for a jump
+    target_bit = np.int64(1) << target
+    # a copy: own | target; a jump: own ^ origin ^ target (as play writes them)
+    own = (own | target_bit) ^ (own & target_bit & jump) ^ origin_bit
+    state[HALFMOVE] = (state[HALFMOVE] + 1) & jump
+    captured = NEIGHBOUR_MASKS[target] & other
+    state[side] = own | captured
+    state[1 - side] = other ^ captured
+    if side == 1 and state[FULLMOVE] < MAX_FULLMOVE:
+        state[FULLMOVE] += 1
+    state[SIDE] = 1 - side
+    update_status(state)
 
 
 #: No chance nodes in this game (the shared kernel of :mod:`mcts_envs.core.outcomes`).
@@ -375,6 +477,40 @@ def destinations(state, player):
 OBSERVATION_WRITES_EVERY_ENTRY = True
 
 
+def _write_planes(own, other, empty, reach, out):
+    """Writes the four planes into ``out`` (compiled per layout of ``out``, see below)."""
+
+
+@overload(_write_planes, jit_options={"cache": True})
+def _write_planes_compiled(own, other, empty, reach, out):
+    if isinstance(out, types.Array) and out.layout == "C" and out.dtype == types.int8:
+        # A contiguous int8[7, 7, 4]: the 4 planes of a square are 4 adjacent bytes, written
+        # as one uint32 word (byte p = plane p on the little-endian CPUs numba targets): 49
+        # word writes instead of 196 byte writes.
+        def write_words(own, other, empty, reach, out):
+            words = out.reshape(NUM_SQUARES * 4).view(np.uint32)
+            for square in range(NUM_SQUARES):
+                words[square] = np.uint32(
+                    ((own >> square) & 1)
+                    | (((other >> square) & 1) << 8)
+                    | (((empty >> square) & 1) << 16)
+                    | (((reach >> square) & 1) << 24)
+                )
+
+        return write_words
+
+    def write_bytes(own, other, empty, reach, out):
+        for square in range(NUM_SQUARES):
+            row = square // BOARD_SIZE
+            col = square % BOARD_SIZE
+            out[row, col, 0] = (own >> square) & 1
+            out[row, col, 1] = (other >> square) & 1
+            out[row, col, 2] = (empty >> square) & 1
+            out[row, col, 3] = (reach >> square) & 1
+
+    return write_bytes
+
+
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes ``int8[7, 7, 4]`` planes into ``out`` from ``player``'s view.
@@ -385,14 +521,7 @@ def observation_planes(state, player, out):
     own = state[player]
     other = state[1 - player]
     empty = FULL_BOARD & ~(own | other)
-    reach = dilate(dilate(own)) & empty
-    for square in range(NUM_SQUARES):
-        row = square // BOARD_SIZE
-        col = square % BOARD_SIZE
-        out[row, col, 0] = (own >> square) & 1
-        out[row, col, 1] = (other >> square) & 1
-        out[row, col, 2] = (empty >> square) & 1
-        out[row, col, 3] = (reach >> square) & 1
+    _write_planes(own, other, empty, dilate(dilate(own)) & empty, out)
 
 
 @njit(cache=True)

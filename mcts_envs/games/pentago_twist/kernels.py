@@ -237,6 +237,24 @@ def legal_actions(state, out):
     return np.int64(count)
 
 
+@njit(cache=True)
+def legal_mask(state, mask):
+    """Writes every entry of ``mask`` (``bool[NUM_ACTIONS]``): True exactly at the actions
+    :func:`legal_actions` lists (the 8 of each empty cell while the game goes on).
+
+    The whole row is written cell by cell (8 equal bytes each), which is cheaper than clearing
+    and setting ~175 scattered entries; ``VectorGame`` uses it for its mask rows.
+    """
+    empty = np.int64(0)
+    if state[STATUS] == ONGOING:
+        empty = FULL_BOARD & ~(state[WHITE] | state[BLACK])
+    for cell in range(NUM_CELLS):
+        on = (empty >> cell) & 1 != 0
+        base = cell * NUM_TRANSFORMS
+        for transform in range(NUM_TRANSFORMS):
+            mask[base + transform] = on
+
+
 @njit(cache=True, inline="always")
 def play_bits(state, stone, transform):
     """Places the mover's ``stone`` (a one-bit board), transforms, resolves the end (in place)."""

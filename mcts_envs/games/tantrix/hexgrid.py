@@ -78,28 +78,43 @@ def tile_code(tile, orientation):
     return 1 + tile * 6 + orientation
 
 
+#: Number of grid codes (0 empty, then ``1 + tile * 6 + orientation``).
+NUM_CODES = 1 + NUM_TILES * 6
+
+
+def _build_facing_one_hot() -> np.ndarray:
+    """``FACING_ONE_HOT``: ``int64[NUM_CODES, 6]``, zero for code 0.
+
+    For a cell whose neighbour across edge ``d`` holds grid code ``code``, the colour leading in
+    is the one that tile shows at its edge ``(d + 3) % 6``; ``FACING_ONE_HOT[code, d]`` is that
+    colour's bit ``4 * d + colour`` (the cell's golden-rule demand from that side).
+    """
+    one_hot = np.zeros((NUM_CODES, 6), np.int64)
+    for tile in range(NUM_TILES):
+        for orientation in range(6):
+            code = 1 + tile * 6 + orientation
+            for d in range(6):
+                colour = int(TILE_EDGE_COLOURS[tile, orientation, (d + 3) % 6])
+                one_hot[code, d] = 1 << (4 * d + colour)
+    return one_hot
+
+
+FACING_ONE_HOT = _build_facing_one_hot()
+#: Bit 0 of each of the six 4-bit edge fields of a one-hot word.
+EDGE_LOW_BITS = 0x111111
+
+
+@njit(cache=True, inline="always")
+def edge_fields_mask(required):
+    """The four bits of every edge field of ``required`` that has a bit set (``mask``)."""
+    low = (required | (required >> 1) | (required >> 2) | (required >> 3)) & EDGE_LOW_BITS
+    return low * 15
+
+
 @njit(cache=True)
 def cell_demands(grid, index):
     """``(required, mask)``: one-hot words of the colours that neighbours impose on ``index``."""
     required = 0
-    mask = 0
     for d in range(6):
-        code = grid[index + NEIGHBOUR_OFFSET[d]] & CODE_MASK
-        if code != 0:
-            code -= 1
-            colour = TILE_EDGE_COLOURS[code // 6, code % 6, (d + 3) % 6]
-            required |= np.int64(1) << (4 * d + colour)
-            mask |= np.int64(15) << (4 * d)
-    return required, mask
-
-
-@njit(cache=True)
-def link_colour_counts(grid, index, counts):
-    """Writes into ``counts[4]`` how many placed neighbours lead each colour into ``index``."""
-    for colour in range(4):
-        counts[colour] = 0
-    for d in range(6):
-        code = grid[index + NEIGHBOUR_OFFSET[d]] & CODE_MASK
-        if code != 0:
-            code -= 1
-            counts[TILE_EDGE_COLOURS[code // 6, code % 6, (d + 3) % 6]] += 1
+        required |= FACING_ONE_HOT[grid[index + NEIGHBOUR_OFFSET[d]] & CODE_MASK, d]
+    return required, edge_fields_mask(required)

@@ -28,8 +28,9 @@ Actions: ``action = (window_cell * 6 + orientation) * 6 + hand_slot``. Chance ou
 
 The frontier, the forced spaces, the neighbour counts and the bounding box are updated as each
 tile is placed; move generation only looks at frontier (or forced) cells, tests the six
-orientations of each hand tile with one AND/compare, and runs the closure test of restriction
-(c) once per cell (not per tile), and only where a cheap test cannot clear the cell.
+orientations of each hand tile with one AND/compare, reads restriction (a) from the neighbours'
+demand words, and tests restrictions (b)/(c) once per cell (not per tile) by continuing the
+board's own closure (computed once per move generation) from the new tile.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     CODE_MASK,
     COUNT_ONE,
     COUNT_SHIFT,
+    EDGE_LOW_BITS,
     FORCED_CAPACITY,
     FRONTIER_CAPACITY,
     GRID_CELLS,
@@ -54,8 +56,8 @@ from mcts_envs.games.tantrix.hexgrid import (
     SIDE,
     WINDOW,
     cell_demands,
+    edge_fields_mask,
     grid_index,
-    link_colour_counts,
     tile_code,
     window_cell,
 )
@@ -221,13 +223,22 @@ def recentre(state):
     if shift_q == 0 and shift_r == 0:
         return
     delta = shift_q * SIDE + shift_r
-    old = state[GRID : GRID + GRID_CELLS].copy()
-    state[GRID : GRID + GRID_CELLS] = 0
-    for index in range(GRID_CELLS):
-        if old[index] != 0:
-            if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
-                raise InvalidRecordError("tantrix: corrupt state: the board left the window")
-            state[GRID + index - delta] = old[index]
+    # The non-zero grid words are the placed tiles and the frontier (empty cells next to a
+    # tile): move just those words instead of the whole grid.
+    placed_count = state[NUM_PLACED]
+    frontier_count = state[FRONTIER_COUNT]
+    moved = placed_count + frontier_count
+    moving = np.empty(2 * moved, np.int64)  # grid index, then word, of each moved cell
+    for i in range(moved):
+        index = state[PLACED + i] if i < placed_count else state[FRONTIER + i - placed_count]
+        if not 0 <= index - delta < GRID_CELLS:  # only a disconnected board gets here
+            raise InvalidRecordError("tantrix: corrupt state: the board left the window")
+        moving[2 * i] = index
+        moving[2 * i + 1] = state[GRID + index]
+    for i in range(moved):
+        state[GRID + moving[2 * i]] = 0
+    for i in range(moved):
+        state[GRID + moving[2 * i] - delta] = moving[2 * i + 1]
     for i in range(state[NUM_PLACED]):
         state[PLACED + i] -= delta
     for i in range(state[FRONTIER_COUNT]):
@@ -354,34 +365,113 @@ def clear_scratch(extra, marks, touched, n_touched):
 
 
 @njit(cache=True)
-def space_ok(
-    grid, index, base_marks, base_legal, forced, forced_count, extra, marks, stack, touched
-):
-    """Whether a tile at ``index`` passes restrictions (b) and (c) (independent of the tile).
+def board_closure(grid, forced, forced_count, marks, extra, rank, stack):
+    """The controlled-sides closure of rule 11c on the board as it stands (no placement).
 
-    ``base_marks`` holds the closure of the current board (``_TREATED`` cells), computed once
-    per move generation, and ``base_legal`` whether it completed legally. The fast path clears
-    a cell whose neighbours are neither treated nor close to three sides (then the old closure
-    plus the new tile is already closed and legal); otherwise the closure is rerun.
+    The same process as :func:`closure` with ``placed_index = -1``, which also keeps what a
+    later :func:`space_after` needs: ``marks[i]`` is ``_TREATED`` for the treated cells,
+    ``extra[i]`` counts the treated neighbours of each untreated empty cell and ``rank[i]`` is
+    the order in which treated cell ``i`` was treated. ``marks`` and ``extra`` must be zero on
+    entry. Returns whether the closure completed legally (the other outputs are then complete).
     """
-    if base_legal and base_marks[index] == 0:
-        quiet = True
+    n_stack = 0
+    for i in range(forced_count):
+        e = forced[i]
+        if marks[e] != 0:
+            continue
+        if grid[e] >> COUNT_SHIFT >= 4:
+            return False
+        marks[e] = _PENDING
+        stack[n_stack] = e
+        n_stack += 1
+    order = 0
+    while n_stack > 0:
+        n_stack -= 1
+        y = stack[n_stack]
+        marks[y] = _TREATED
+        rank[y] = order
+        order += 1
         for d in range(6):
-            e = index + NEIGHBOUR_OFFSET[d]
-            if base_marks[e] == _TREATED:
-                quiet = False
+            e = y + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0 or marks[e] == _TREATED:
+                continue
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + extra[e]
+            if count >= 4:
+                return False
+            if count == 3 and marks[e] == 0:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+    return True
+
+
+@njit(cache=True)
+def space_after(grid, index, base_marks, base_extra, rank, extra, marks, stack, touched):
+    """Restrictions (b)/(c) for a tile at ``index``, continuing a legal :func:`board_closure`.
+
+    Same answer as :func:`closure` with ``placed_index = index``: the outcome of the treating
+    process does not depend on the order in which ready cells are treated (a legal run ends in
+    the least closed set, and a run that failed in one order would fail in the order of a
+    legal run too; see the tests, which compare this function with :func:`closure` on every
+    frontier cell of many random positions). Replaying the board's run with the new tile then
+    shows:
+
+    * a treated cell ``index`` (filling a forced space): illegal exactly when a treated
+      neighbour was treated before it (that neighbour would now have four sides), otherwise
+      every count ends as on the board: legal;
+    * an untreated ``index``: illegal when a neighbour is treated (it would reach four sides
+      before its turn), otherwise the process goes on from the board's closure with the new
+      tile, over the few cells it reaches.
+
+    ``base_marks``, ``base_extra`` and ``rank`` are :func:`board_closure`'s outputs; ``extra``
+    and ``marks`` are scratch, zero on entry and on return (``touched`` lists what is reset).
+    """
+    if base_marks[index] == _TREATED:
+        before = rank[index]
+        for d in range(6):
+            y = index + NEIGHBOUR_OFFSET[d]
+            if base_marks[y] == _TREATED and rank[y] < before:
+                return False
+        return True
+    quiet = True  # no empty neighbour reaches three sides: nothing new is treated
+    for d in range(6):
+        e = index + NEIGHBOUR_OFFSET[d]
+        if base_marks[e] == _TREATED:
+            return False
+        if grid[e] & CODE_MASK == 0 and (grid[e] >> COUNT_SHIFT) + base_extra[e] >= 2:
+            quiet = False
+    if quiet:
+        return True
+    legal = True
+    n_touched = 0
+    n_stack = 0
+    marks[index] = _TREATED
+    touched[n_touched] = index
+    n_touched += 1
+    y = index
+    while True:
+        for d in range(6):
+            e = y + NEIGHBOUR_OFFSET[d]
+            if grid[e] & CODE_MASK != 0 or base_marks[e] == _TREATED or marks[e] == _TREATED:
+                continue
+            if extra[e] == 0 and marks[e] == 0:
+                touched[n_touched] = e
+                n_touched += 1
+            extra[e] += 1
+            count = (grid[e] >> COUNT_SHIFT) + base_extra[e] + extra[e]
+            if count >= 4:
+                legal = False
                 break
-            if grid[e] & CODE_MASK == 0:
-                count = grid[e] >> COUNT_SHIFT
-                for d2 in range(6):
-                    if base_marks[e + NEIGHBOUR_OFFSET[d2]] == _TREATED:
-                        count += 1
-                if count + 1 >= 3:
-                    quiet = False
-                    break
-        if quiet:
-            return True
-    legal, n_touched = closure(grid, forced, forced_count, index, extra, marks, stack, touched)
+            if count == 3 and marks[e] == 0:
+                marks[e] = _PENDING
+                stack[n_stack] = e
+                n_stack += 1
+        if not legal or n_stack == 0:
+            break
+        n_stack -= 1
+        y = stack[n_stack]
+        marks[y] = _TREATED
     clear_scratch(extra, marks, touched, n_touched)
     return legal
 
@@ -393,20 +483,58 @@ def forbidden_colours(grid, index):
     Bit ``4 * d + colour`` is set when the empty cell across edge ``d`` already has two links of
     ``colour`` leading into it, so a third would make it unfillable.
     """
-    counts = np.zeros(4, np.int64)
     forbidden = 0
     for d in range(6):
         e = index + NEIGHBOUR_OFFSET[d]
         if grid[e] & CODE_MASK != 0 or (grid[e] >> COUNT_SHIFT) < 2:
             continue
-        link_colour_counts(grid, e, counts)
-        for colour in range(4):
-            if counts[colour] >= 2:
-                forbidden |= np.int64(1) << (4 * d + colour)
+        forbidden |= repeated_colours(cell_demands(grid, e)[0]) << (4 * d)
+    return forbidden
+
+
+@njit(cache=True, inline="always")
+def repeated_colours(required):
+    """Bit ``colour`` (0..3) set for each colour with two or more links in the demand word
+    ``required`` of an empty cell (bit ``4 * d + colour`` per placed neighbour, see
+    :func:`.hexgrid.cell_demands`)."""
+    packed = 0
+    for colour in range(4):
+        links = required & (EDGE_LOW_BITS << colour)
+        if links & (links - 1) != 0:
+            packed |= 1 << colour
+    return packed
+
+
+@njit(cache=True)
+def forbidden_from_demands(grid, index, demands):
+    """:func:`forbidden_colours` reading the neighbours' demand words from ``demands`` (set
+    for every frontier cell: the empty cells with placed neighbours)."""
+    forbidden = 0
+    for d in range(6):
+        e = index + NEIGHBOUR_OFFSET[d]
+        if grid[e] & CODE_MASK != 0 or (grid[e] >> COUNT_SHIFT) < 2:
+            continue
+        forbidden |= repeated_colours(demands[e]) << (4 * d)
     return forbidden
 
 
 # -- move generation --------------------------------------------------------------------------
+@njit(cache=True)
+def quiet_without_forced(grid, index):
+    """Restrictions (b)/(c) fast path on a board without forced spaces: True when no empty
+    neighbour of ``index`` has two or more placed neighbours.
+
+    Without forced spaces the board's closure is empty and legal, so a tile at ``index`` can
+    only create a controlled space at an empty neighbour that reaches three placed sides; when
+    there is none the closure after the placement is empty too.
+    """
+    for d in range(6):
+        word = grid[index + NEIGHBOUR_OFFSET[d]]
+        if word & CODE_MASK == 0 and word >= 2 * COUNT_ONE:
+            return False
+    return True
+
+
 @njit(cache=True)
 def generate(state, out, forced_only, stop_at_first):
     """Writes the mover's legal placements into ``out`` (increasing), returns their count.
@@ -439,69 +567,129 @@ def generate(state, out, forced_only, stop_at_first):
     else:
         list_start = FRONTIER
         list_count = state[FRONTIER_COUNT]
+    if list_count == 0:
+        return 0
     forced = state[FORCED : FORCED + FORCED_CAPACITY]
     forced_count = state[FORCED_COUNT]
-    base_ready = False
+    # One uninitialised block for all the scratch (an allocation costs about as much as a
+    # closure): the hand's words or candidate sets; the frontier's demand words (a full list of free
+    # moves reads each up to four times: its own, and restriction (a) of its neighbours); the
+    # closure lists and flags of restrictions (b)/(c), cleared on first need.
+    cached = restricted and not forced_only and not stop_at_first
+    size = GRID_CELLS if restricted else 8
+    demand_size = GRID_CELLS if cached else 1
+    lists_at = 24 + 36 + demand_size
+    flags_at = lists_at + 3 * size // 2
+    block = np.empty(flags_at + size // 2, np.int64)
+    # The hand in every orientation is numbered in action order, ``j = orientation *
+    # hand_count + slot`` (action offset ``orientation * 6 + slot``); ``showing[4 * d + c]``
+    # has bit ``j`` set when word ``j`` shows colour ``c`` at edge ``d``. A word obeys the
+    # golden rule at a cell iff it shows the demanded colour at every demanded edge, so the
+    # fitting words are the AND of ``showing`` over the bits of the cell's demand word.
+    showing = block[:24]
+    words = block[24:60]  # for a yes/no test, the words themselves (often one cell suffices)
+    demands = block[60:lists_at]
+    lists = block[lists_at:flags_at].view(np.int32)
+    stack = lists[:size]
+    touched = lists[size : 2 * size]
+    rank = lists[2 * size :]
+    flags = block[flags_at:].view(np.int8)
+    base_marks = flags[:size]
+    base_extra = flags[size : 2 * size]
+    extra = flags[2 * size : 3 * size]
+    marks = flags[3 * size :]
+    scratch_ready = False
     base_legal = True
-    base_marks = np.zeros(1, np.int8)
-    extra = base_marks
-    marks = base_marks
-    stack = np.zeros(1, np.int32)
-    touched = stack
-    words = np.empty(6 * HAND_SIZE, np.int64)
-    for i in range(6 * HAND_SIZE):
-        words[i] = (
-            TILE_ONE_HOT[state[start + i % HAND_SIZE], i // HAND_SIZE]
-            if (i % HAND_SIZE < hand_count)
-            else 0
-        )
-    fits = np.empty(6 * HAND_SIZE, np.bool_)
+    num_words = 6 * hand_count
+    if stop_at_first:
+        j = 0
+        for orientation in range(6):
+            for slot in range(hand_count):
+                words[j] = TILE_ONE_HOT[state[start + slot], orientation]
+                j += 1
+    else:
+        showing[:] = 0
+        j = 0
+        for orientation in range(6):
+            for slot in range(hand_count):
+                tile = state[start + slot]
+                for d in range(6):
+                    showing[4 * d + TILE_EDGE_COLOURS[tile, orientation, d]] |= np.int64(1) << j
+                j += 1
+    all_words = (np.int64(1) << num_words) - 1
+    if cached:
+        for item in range(list_count):
+            index = state[FRONTIER + item]
+            demands[index] = cell_demands(grid, index)[0]
     for item in range(list_count):
         index = state[list_start + item]
-        required, mask = cell_demands(grid, index)
-        forbidden = 0
-        if restricted:
-            forbidden = forbidden_colours(grid, index)
-        any_fit = False
-        for i in range(6 * HAND_SIZE):
-            word = words[i]
-            ok = word != 0 and (word & mask) == required and (word & forbidden) == 0
-            fits[i] = ok
-            any_fit = any_fit or ok
-        if not any_fit:
+        required = demands[index] if cached else cell_demands(grid, index)[0]
+        if stop_at_first:
+            mask = edge_fields_mask(required)
+            fitting = 0
+            for j in range(num_words):
+                if (words[j] & mask) == required:
+                    fitting |= np.int64(1) << j
+        else:
+            fitting = all_words
+            for d in range(6):
+                field = (required >> (4 * d)) & 15
+                if field != 0:  # one colour bit: 1, 2, 4 or 8 -> colour 0..3
+                    fitting &= showing[4 * d + (field >> 1) - (field >> 3)]
+        if fitting == 0:
             continue
         if restricted:
-            if not base_ready:
-                base_marks = np.zeros(GRID_CELLS, np.int8)
-                extra = np.zeros(GRID_CELLS, np.int8)
-                marks = np.zeros(GRID_CELLS, np.int8)
-                stack = np.empty(GRID_CELLS, np.int32)
-                touched = np.empty(GRID_CELLS, np.int32)
-                base_legal, _ = closure(
-                    grid, forced, forced_count, -1, extra, base_marks, stack, touched
-                )
-                extra[:] = 0
-                base_ready = True
-            if not space_ok(
-                grid,
-                index,
-                base_marks,
-                base_legal,
-                forced,
-                forced_count,
-                extra,
-                marks,
-                stack,
-                touched,
-            ):
-                continue
-        cell = window_cell(index)
-        for i in range(6 * HAND_SIZE):
-            if fits[i]:
-                out[count] = cell * 36 + i
+            if cached:
+                forbidden = forbidden_from_demands(grid, index, demands)
+            else:
+                forbidden = forbidden_colours(grid, index)
+            if forbidden != 0:
+                if stop_at_first:
+                    for j in range(num_words):
+                        if words[j] & forbidden != 0:
+                            fitting &= ~(np.int64(1) << j)
+                else:
+                    for bit in range(24):
+                        if (forbidden >> bit) & 1:
+                            fitting &= ~showing[bit]
+                if fitting == 0:
+                    continue
+            if forced_count > 0 or not quiet_without_forced(grid, index):
+                if not scratch_ready:
+                    # Only grid rows (axial q) q_min - 2 .. q_max + 2 are ever read: a cell
+                    # outside q_min - 1 .. q_max + 1 has at most two neighbours inside, so it
+                    # is never treated (the new tile is at most one row out), and the closures
+                    # only read treated cells, the new tile and their neighbours.
+                    low = max(0, state[Q_MIN] - state[BASE_Q] - 2) * SIDE
+                    high = min(SIDE, state[Q_MAX] - state[BASE_Q] + 3) * SIDE
+                    for part in range(4):
+                        flags[part * size + low : part * size + high] = 0
+                    base_legal = board_closure(
+                        grid, forced, forced_count, base_marks, base_extra, rank, stack
+                    )
+                    scratch_ready = True
+                if base_legal:
+                    if not space_after(
+                        grid, index, base_marks, base_extra, rank, extra, marks, stack, touched
+                    ):
+                        continue
+                else:
+                    legal, n_touched = closure(
+                        grid, forced, forced_count, index, extra, marks, stack, touched
+                    )
+                    clear_scratch(extra, marks, touched, n_touched)
+                    if not legal:
+                        continue
+        cell_base = window_cell(index) * 36
+        j = 0
+        while fitting != 0:
+            if fitting & 1:
+                out[count] = cell_base + (j // hand_count) * HAND_SIZE + j % hand_count
                 count += 1
                 if stop_at_first:
                     return count
+            fitting >>= 1
+            j += 1
     return count
 
 
@@ -607,8 +795,9 @@ def chance_outcomes(state, outcomes, probabilities):
         if (bits >> tile) & 1:
             outcomes[count] = tile
             count += 1
+    probability = 1.0 / count
     for i in range(count):
-        probabilities[i] = 1.0 / count
+        probabilities[i] = probability
     return count
 
 
@@ -807,6 +996,10 @@ def playout_statistics(state, rng, counts, phases):
             return decisions
 
 
+#: Colour that a placed tile shows at its edge ``d``, by grid code (row 0, empty, unused).
+CODE_EDGE_COLOURS = np.zeros((1 + NUM_TILES * 6, 6), np.int64)
+CODE_EDGE_COLOURS[1:] = TILE_EDGE_COLOURS.reshape(NUM_TILES * 6, 6)
+
 #: Number of observation channels and layout of the feature plane (channel 26).
 NUM_CHANNELS = 27
 FEATURE_CHANNEL = 26
@@ -835,27 +1028,26 @@ def observation_planes(state, player, out):
     """
     own = state[COLOUR_0 + player]
     opponent = state[COLOUR_0 + 1 - player]
-    relative = np.empty(4, np.int64)
-    relative[own] = 0
-    relative[opponent] = 1
+    # relative colour index of each colour, two bits per colour
+    relative = (0 << (2 * own)) | (1 << (2 * opponent))
     k = 2
     for colour in range(4):
         if colour != own and colour != opponent:
-            relative[colour] = k
+            relative |= k << (2 * colour)
             k += 1
     grid = state[GRID : GRID + GRID_CELLS]
     for p in range(state[NUM_PLACED]):
         index = state[PLACED + p]
-        cell = window_cell(index)
-        i = cell // WINDOW
-        j = cell % WINDOW
-        code = (grid[index] & CODE_MASK) - 1
+        i = index // SIDE - 1
+        j = index % SIDE - 1
+        code = grid[index] & CODE_MASK
         for d in range(6):
-            out[i, j, 4 * d + relative[TILE_EDGE_COLOURS[code // 6, code % 6, d]]] = 1
+            colour = CODE_EDGE_COLOURS[code, d]
+            out[i, j, 4 * d + ((relative >> (2 * colour)) & 3)] = 1
         out[i, j, 24] = 1
     for f in range(state[FORCED_COUNT]):
-        cell = window_cell(state[FORCED + f])
-        out[cell // WINDOW, cell % WINDOW, 25] = 1
+        index = state[FORCED + f]
+        out[index // SIDE - 1, index % SIDE - 1, 25] = 1
     position = 0
     # hands: 2 players x 6 slots x (present + 6 edges x 4 relative colours), player first
     for h in range(2):
@@ -867,7 +1059,8 @@ def observation_planes(state, player, out):
                 tile = state[start + slot]
                 _set_feature(out, base, 1)
                 for d in range(6):
-                    _set_feature(out, base + 1 + 4 * d + relative[TILE_EDGE_COLOURS[tile, 0, d]], 1)
+                    colour = TILE_EDGE_COLOURS[tile, 0, d]
+                    _set_feature(out, base + 1 + 4 * d + ((relative >> (2 * colour)) & 3), 1)
         position += HAND_SIZE * 25
     # colours: own one-hot (4), opponent one-hot (4)
     _set_feature(out, position + own, 1)

@@ -1,0 +1,151 @@
+"""Tantrix move generation's shortcuts against the plain computations they replace.
+
+Move generation reads the golden-rule demands from a lookup table (the observation reads placed
+tiles' colours from another), restriction (a) from the neighbours' demand words, and restrictions (b)/(c) by continuing the board's closure from the new
+tile (``space_after``) instead of rerunning it (``closure``). Each is compared here with a slow,
+obviously correct computation (or the from-scratch closure) on every frontier cell of the
+decision positions of seeded random games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.games.tantrix import hexgrid as hx
+from mcts_envs.games.tantrix import kernels as k
+from mcts_envs.games.tantrix.game import Tantrix
+from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
+
+GAME = Tantrix()
+
+
+def decision_positions(games: int, seed: int) -> list[np.ndarray]:
+    """The decision states of ``games`` random games (every phase, bag full to empty)."""
+    rng = np.random.default_rng(seed)
+    states = []
+    for _ in range(games):
+        state = GAME.initial_state()
+        while True:
+            player = GAME.current_player(state)
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                outcomes, _ = GAME.chance_outcomes(state)
+                state = GAME.apply(state, int(rng.choice(outcomes)))
+                continue
+            states.append(state)
+            legal = GAME.legal_actions(state)
+            state = GAME.apply(state, int(legal[rng.integers(len(legal))]))
+    return states
+
+
+POSITIONS = decision_positions(12, seed=5)
+
+
+def slow_links(grid: np.ndarray, index: int) -> list[tuple[int, int]]:
+    """``(edge d of index, colour)`` of each placed neighbour, read from the colour table."""
+    links = []
+    for d in range(6):
+        code = int(grid[index + hx.NEIGHBOUR_OFFSET[d]]) & hx.CODE_MASK
+        if code:
+            tile, orientation = divmod(code - 1, 6)
+            links.append((d, int(TILE_EDGE_COLOURS[tile, orientation, (d + 3) % 6])))
+    return links
+
+
+def slow_demands(grid: np.ndarray, index: int) -> tuple[int, int]:
+    required = mask = 0
+    for d, colour in slow_links(grid, index):
+        required |= 1 << (4 * d + colour)
+        mask |= 15 << (4 * d)
+    return required, mask
+
+
+def slow_forbidden(grid: np.ndarray, index: int) -> int:
+    forbidden = 0
+    for d in range(6):
+        e = index + int(hx.NEIGHBOUR_OFFSET[d])
+        if grid[e] & hx.CODE_MASK or grid[e] >> hx.COUNT_SHIFT < 2:
+            continue
+        colours = [colour for _, colour in slow_links(grid, e)]
+        for colour in range(4):
+            if colours.count(colour) >= 2:
+                forbidden |= 1 << (4 * d + colour)
+    return forbidden
+
+
+def grid_and_frontier(state: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    grid = state[k.GRID : k.GRID + hx.GRID_CELLS]
+    frontier = [int(i) for i in state[k.FRONTIER : k.FRONTIER + state[k.FRONTIER_COUNT]]]
+    return grid, frontier
+
+
+def test_facing_table_matches_the_tile_colours():
+    assert hx.FACING_ONE_HOT.shape == (hx.NUM_CODES, 6)
+    assert not hx.FACING_ONE_HOT[0].any()
+    for tile in range(56):
+        for orientation in range(6):
+            for d in range(6):
+                colour = TILE_EDGE_COLOURS[tile, orientation, (d + 3) % 6]
+                code = hx.tile_code(tile, orientation)
+                assert hx.FACING_ONE_HOT[code, d] == 1 << (4 * d + colour)
+
+
+def test_code_colour_table_matches_the_tile_colours():
+    for tile in range(56):
+        for orientation in range(6):
+            code = hx.tile_code(tile, orientation)
+            assert list(k.CODE_EDGE_COLOURS[code]) == list(TILE_EDGE_COLOURS[tile, orientation])
+
+
+def test_demands_and_restriction_a_match_slow_counts():
+    cells = 0
+    for state in POSITIONS:
+        grid, frontier = grid_and_frontier(state)
+        demands = np.zeros(hx.GRID_CELLS, np.int64)
+        for index in frontier:
+            required, mask = hx.cell_demands(grid, index)
+            assert (required, mask) == slow_demands(grid, index)
+            demands[index] = required
+        for index in frontier:
+            expected = slow_forbidden(grid, index)
+            assert k.forbidden_colours(grid, index) == expected
+            assert k.forbidden_from_demands(grid, index, demands) == expected
+            cells += 1
+    assert cells > 5000
+
+
+@pytest.mark.parametrize("with_forced", [True, False])
+def test_space_after_equals_the_full_closure(with_forced):
+    """Every frontier cell (forced spaces included) of every position whose closure is legal."""
+    size = hx.GRID_CELLS
+    compared = treated_cells = 0
+    for state in POSITIONS:
+        grid, frontier = grid_and_frontier(state)
+        forced = state[k.FORCED : k.FORCED + k.FORCED_CAPACITY]
+        forced_count = int(state[k.FORCED_COUNT]) if with_forced else 0
+        marks, extra = np.zeros(size, np.int8), np.zeros(size, np.int8)
+        rank, stack = np.zeros(size, np.int32), np.zeros(size, np.int32)
+        base_legal = k.board_closure(grid, forced, forced_count, marks, extra, rank, stack)
+        scratch = [np.zeros(size, np.int8), np.zeros(size, np.int8)]
+        lists = [np.zeros(size, np.int32), np.zeros(size, np.int32)]
+        fresh = [np.zeros(size, np.int8), np.zeros(size, np.int8)]
+        reference, _ = k.closure(grid, forced, forced_count, -1, *fresh, *lists)
+        assert base_legal == reference
+        if not base_legal:
+            continue
+        for index in frontier:
+            expected, _ = k.closure(
+                grid, forced, forced_count, index, np.zeros(size, np.int8),
+                np.zeros(size, np.int8), *lists,
+            )  # fmt: skip
+            got = k.space_after(grid, index, marks, extra, rank, *scratch, *lists)
+            assert got == expected, (GAME.to_text(state), index)
+            assert not scratch[0].any() and not scratch[1].any()  # left clean for the next cell
+            compared += 1
+            treated_cells += marks[index] == 2
+    assert compared > 5000
+    if with_forced:
+        assert treated_cells > 100  # forced-space fills were compared too
