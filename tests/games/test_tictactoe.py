@@ -118,3 +118,71 @@ def test_wins_on_rows_columns_and_diagonals_end_the_game():
 def test_impossible_positions_are_rejected(text, problem):
     with pytest.raises(InvalidRecordError, match=problem):
         GAME.from_text(text)
+
+
+# ---- every reachable position against a plain-Python reference (cells: 0 empty, 1 X, 2 O) ----
+REFERENCE_LINES = [
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+]
+
+
+def reference_winner(cells):
+    for a, b, c in REFERENCE_LINES:
+        if cells[a] != 0 and cells[a] == cells[b] == cells[c]:
+            return cells[a]
+    return 0
+
+
+def reference_state(cells, mover):
+    """The kernels' ``int64[4]`` state of ``cells`` with ``mover`` (1 X, 2 O) to move next."""
+    winner = reference_winner(cells)
+    status = winner if winner else (3 if all(cells) else 0)
+    x_bits = sum(1 << c for c in range(9) if cells[c] == 1)
+    o_bits = sum(1 << c for c in range(9) if cells[c] == 2)
+    return [x_bits, o_bits, mover - 1, status]
+
+
+def test_every_reachable_position_agrees_with_the_reference():
+    # Kernel outputs (state words, legal actions in order, both viewers' planes) at all 5478
+    # positions, reached through the forward model; the reference knows only the cells.
+    seen = set()
+    frontier = [((0,) * 9, 1)]
+    while frontier:
+        cells, mover = frontier.pop()
+        if cells in seen:
+            continue
+        seen.add(cells)
+        state = np.array(reference_state(cells, mover), np.int64)
+        over = reference_winner(cells) != 0 or all(cells)
+        empty = [] if over else [c for c in range(9) if cells[c] == 0]
+        assert GAME.legal_actions(state).tolist() == empty
+        for viewer in (0, 1):
+            planes = np.zeros((3, 3, 2), np.int8)
+            for c in range(9):
+                planes[c // 3, c % 3, 0] = cells[c] == viewer + 1
+                planes[c // 3, c % 3, 1] = cells[c] == 2 - viewer
+            np.testing.assert_array_equal(GAME.observation(state, viewer), planes)
+        for move in empty:
+            child = tuple(mover if c == move else v for c, v in enumerate(cells))
+            assert GAME.apply(state, move).tolist() == reference_state(child, 3 - mover)
+            frontier.append((child, 3 - mover))
+    assert len(seen) == 5478
+
+
+def test_observation_kernel_writes_only_its_view_of_a_strided_array():
+    from mcts_envs.games.tictactoe.kernels import observation_planes
+
+    state = GAME.from_text("xo./.x./..o x")
+    wide = np.full((3, 3, 5), 7, np.int8)
+    observation_planes(state, 1, wide[:, :, 1:3])
+    np.testing.assert_array_equal(wide[:, :, 1:3], GAME.observation(state, 1))
+    assert (wide[:, :, [0, 3, 4]] == 7).all()
+    with pytest.raises(ValueError, match=r"int8\[3, 3, 2\]"):
+        observation_planes(state, 0, np.zeros((3, 3, 3), np.int8))

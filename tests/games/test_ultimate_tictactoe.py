@@ -239,3 +239,79 @@ def test_observations_agree_with_the_reference_for_both_viewers():
                 break
             move = int(rng.choice(legal))
             state, position = GAME.apply(state, move), reference_play(position, move)
+
+
+def reference_state(position, plies):
+    """The kernels' ``int64[25]`` state words derived from a reference position alone."""
+    cells, target, player = position
+    words = [0] * 25
+    for board in range(9):
+        for cell in range(9):
+            if cells[board][cell]:
+                words[(cells[board][cell] - 1) * 9 + board] |= 1 << cell
+        status = board_status(cells, board)
+        words[18] |= (status == "X") << board
+        words[19] |= (status == "O") << board
+        words[20] |= (status != "open") << board
+    closed_target = target is None or board_status(cells, target) != "open"
+    words[21] = -1 if closed_target else target
+    words[22] = player - 1
+    words[23] = {None: 0, "X": 1, "O": 2, "draw": 3}[reference_result(cells)]
+    words[24] = plies
+    return words
+
+
+def test_state_words_legal_actions_and_planes_agree_with_the_reference_in_random_games():
+    # Every state word after every move, the legal actions in order and both viewers' planes,
+    # along 60 random games (the kernels use lookup tables; the reference uses none).
+    rng = np.random.default_rng(11)
+    for game_index in range(60):
+        state, position = GAME.initial_state(), reference_start()
+        for plies in range(82):
+            assert state.tolist() == reference_state(position, plies)
+            legal = GAME.legal_actions(state).tolist()
+            assert legal == reference_moves(position)
+            if game_index % 4 == 0:
+                for viewer in (0, 1):
+                    np.testing.assert_array_equal(
+                        GAME.observation(state, viewer), reference_planes(position, viewer)
+                    )
+            if not legal:
+                break
+            move = int(rng.choice(legal))
+            state, position = GAME.apply(state, move), reference_play(position, move)
+
+
+def test_lookup_tables_match_their_definitions():
+    from mcts_envs.games.ultimate_tictactoe import kernels as k
+
+    for bits in range(512):
+        empty = [c for c in range(9) if not (bits >> c) & 1]
+        assert k.EMPTY_CELLS[bits] == len(empty)
+        assert k.NTH_EMPTY_CELL[bits, : len(empty)].tolist() == empty
+        assert k.SPREAD_3[bits] == sum(1 << (3 * b) for b in range(9) if (bits >> b) & 1)
+        own, other, own_won, other_won, playable = (
+            bits & 7,
+            (bits >> 3) & 7,
+            bits >> 6 & 1,
+            bits >> 7 & 1,
+            bits >> 8 & 1,
+        )
+        for col in range(3):
+            mine, theirs = (own >> col) & 1, (other >> col) & 1
+            expected = [mine, theirs, own_won, other_won, playable and not (mine or theirs)]
+            assert k.ROW_PLANES[bits, 5 * col : 5 * col + 5].tolist() == expected
+
+
+def test_observation_kernel_writes_only_its_view_of_a_strided_array():
+    from mcts_envs.games.ultimate_tictactoe.kernels import observation_planes
+
+    state = GAME.initial_state()
+    for move in (40, 36, 4, 41, 49):
+        state = GAME.apply(state, move)
+    wide = np.full((9, 10, 7), 7, np.int8)
+    observation_planes(state, 0, wide[:, 1:, 2:])
+    np.testing.assert_array_equal(wide[:, 1:, 2:], GAME.observation(state, 0))
+    assert (wide[:, 0] == 7).all() and (wide[:, :, :2] == 7).all()
+    with pytest.raises(ValueError, match=r"int8\[9, 9, 5\]"):
+        observation_planes(state, 0, np.zeros((9, 9, 4), np.int8))

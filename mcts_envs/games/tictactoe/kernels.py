@@ -72,6 +72,22 @@ NTH_EMPTY = _build_nth_empty_table()
 EMPTY_COUNT = (NTH_EMPTY >= 0).sum(axis=1).astype(np.uint8)
 
 
+def _build_row_planes() -> np.ndarray:
+    """``ROW_PLANES[own | other << 3, :6]``: the observation entries (3 cells x 2 planes) of one
+    row of the board whose 3 mark bits are ``own`` (the viewer's) and ``other``."""
+    table = np.zeros((1 << 6, 8), np.int8)  # entries 6, 7: padding
+    for index in range(1 << 6):
+        own, other = index & 7, index >> 3
+        for col in range(3):
+            table[index, 2 * col] = (own >> col) & 1
+            table[index, 2 * col + 1] = (other >> col) & 1
+    return table
+
+
+#: Observation entries of a row of the board (see :func:`observation_planes`).
+ROW_PLANES = _build_row_planes()
+
+
 @njit(cache=True)
 def current_player(state):
     """0 or 1 while the game goes on, else ``TERMINAL``."""
@@ -82,15 +98,16 @@ def current_player(state):
 
 @njit(cache=True)
 def legal_actions(state, out):
-    """Writes the empty cells into ``out`` (increasing), returns their count (0 if over)."""
+    """Writes the empty cells into ``out`` (increasing), returns their count (0 if over).
+
+    Copied from :data:`NTH_EMPTY` (no branch per cell).
+    """
     if state[3] != ONGOING:
         return 0
-    occupied = state[0] | state[1]
-    count = 0
-    for cell in range(NUM_CELLS):
-        if not (occupied >> cell) & 1:
-            out[count] = cell
-            count += 1
+    occupied = np.uint64(state[0] | state[1])  # unsigned: table reads skip index wrapping
+    count = np.int64(EMPTY_COUNT[occupied])
+    for k in range(count):
+        out[k] = NTH_EMPTY[occupied, k]
     return count
 
 
@@ -175,12 +192,23 @@ OBSERVATION_WRITES_EVERY_ENTRY = True
 
 @njit(cache=True)
 def observation_planes(state, player, out):
-    """Writes ``int8[3, 3, 2]`` planes into ``out``: plane 0 ``player``'s marks, plane 1 the other's."""
+    """Writes ``int8[3, 3, 2]`` planes into ``out``: plane 0 ``player``'s marks, plane 1 the other's.
+
+    Each row of the board is 6 consecutive entries of ``out``, copied from :data:`ROW_PLANES`.
+    The shape check lets the compiler fold the index arithmetic into constant offsets (and
+    copy each row's 6 entries as two wider blocks).
+
+    Raises:
+        ValueError: if ``out`` is not ``[3, 3, 2]``.
+    """
+    if out.shape[0] != 3 or out.shape[1] != 3 or out.shape[2] != 2:
+        raise ValueError("tictactoe: observation_planes writes an int8[3, 3, 2] array")
     own = state[player]
     other = state[1 - player]
-    for cell in range(NUM_CELLS):
-        out[cell // 3, cell % 3, 0] = (own >> cell) & 1
-        out[cell // 3, cell % 3, 1] = (other >> cell) & 1
+    for row in range(3):
+        index = np.uint64((own >> (3 * row)) & 7 | ((other >> (3 * row)) & 7) << 3)
+        for entry in range(6):
+            out[row, entry // 2, entry % 2] = ROW_PLANES[index, entry]
 
 
 @njit(cache=True)

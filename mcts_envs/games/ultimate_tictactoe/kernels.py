@@ -53,6 +53,40 @@ def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
 
 #: ``BIT_COUNT[bits]``: set bits of a 9-bit board; ``NTH_BIT[bits, k]``: the k-th set cell, increasing.
 BIT_COUNT, NTH_BIT = _build_bit_tables()
+#: ``EMPTY_CELLS[occupied]``: empty cells of a 9-bit occupancy; ``NTH_EMPTY_CELL[occupied, k]``:
+#: its k-th empty cell, increasing (compact ``uint8`` copies of the tables above, complemented).
+EMPTY_CELLS = BIT_COUNT[::-1].astype(np.uint8)
+NTH_EMPTY_CELL = NTH_BIT[::-1].astype(np.uint8)
+
+
+def _build_row_planes() -> np.ndarray:
+    """``ROW_PLANES[index, :15]``: the 15 observation entries (3 cells x 5 planes) of one row of three
+    cells of a local board, for ``index = own | other << 3 | own_won << 6 | other_won << 7 |
+    playable << 8`` (``own``, ``other``: the row's 3 mark bits of each player; the flags: the
+    board is won by the viewer, by the opponent, is one the mover may play in)."""
+    table = np.zeros((1 << 9, 16), np.int8)  # entry 15: padding (0): rows of 16 bytes
+    for index in range(1 << 9):
+        own, other = index & 7, (index >> 3) & 7
+        own_won, other_won, playable = (index >> 6) & 1, (index >> 7) & 1, (index >> 8) & 1
+        for col in range(3):
+            own_mark, other_mark = (own >> col) & 1, (other >> col) & 1
+            empty = not own_mark and not other_mark
+            table[index, 5 * col : 5 * col + 5] = (
+                own_mark,
+                other_mark,
+                own_won,
+                other_won,
+                playable and empty,
+            )
+    return table
+
+
+#: Observation entries of a row of three cells of a local board (see :func:`observation_planes`).
+ROW_PLANES = _build_row_planes()
+#: ``SPREAD_3[bits]``: bit ``b`` of the 9-bit ``bits`` moved to bit ``3 * b``.
+SPREAD_3 = np.array(
+    [sum(((bits >> b) & 1) << (3 * b) for b in range(9)) for bits in range(1 << 9)], np.uint64
+)
 ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 
@@ -88,22 +122,34 @@ def playable_boards(state):
     return boards
 
 
+@njit(cache=True, inline="always")
+def _list_empty_cells(state, board, out, count):
+    """Appends the actions of the empty cells of ``board`` to ``out[count:]``; returns the new
+    count (cells from :data:`NTH_EMPTY_CELL`, no branch per cell)."""
+    occupied = np.uint64(state[X_BOARDS + board] | state[O_BOARDS + board])
+    empty = np.int64(EMPTY_CELLS[occupied])
+    base = board * 9
+    for k in range(empty):
+        out[count + k] = base + NTH_EMPTY_CELL[occupied, k]
+    return count + empty
+
+
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes the legal actions (increasing) into ``out``; returns their count.
 
     The empty cells of the :func:`playable_boards`.
     """
+    if state[STATUS] != ONGOING:
+        return 0
+    target = state[TARGET]
+    if target != ANY_BOARD and not (state[CLOSED] >> target) & 1:
+        return _list_empty_cells(state, target, out, 0)
     boards = playable_boards(state)
     count = 0
     for board in range(NUM_BOARDS):
-        if not (boards >> board) & 1:
-            continue
-        occupied = state[X_BOARDS + board] | state[O_BOARDS + board]
-        for cell in range(9):
-            if not (occupied >> cell) & 1:
-                out[count] = board * 9 + cell
-                count += 1
+        if (boards >> board) & 1:
+            count = _list_empty_cells(state, board, out, count)
     return count
 
 
@@ -227,24 +273,33 @@ def observation_planes(state, player, out):
 
     Planes: 0 ``player``'s marks, 1 the opponent's, 2 cells of boards won by ``player``,
     3 cells of boards won by the opponent, 4 cells where the player on move may play.
+
+    Each row of three cells of a local board is 15 consecutive entries of ``out``, copied from
+    :data:`ROW_PLANES`. The shape check lets the compiler fold the index arithmetic into
+    constant offsets (and copy each row's 15 entries as two overlapping 8-byte blocks).
+
+    Raises:
+        ValueError: if ``out`` is not ``[9, 9, 5]``.
     """
+    if out.shape[0] != 9 or out.shape[1] != 9 or out.shape[2] != 5:
+        raise ValueError("ultimate_tictactoe: observation_planes writes an int8[9, 9, 5] array")
     own_base = X_BOARDS if player == 0 else O_BOARDS
     other_base = O_BOARDS if player == 0 else X_BOARDS
-    own_won = state[WON_X + player]
-    other_won = state[WON_X + 1 - player]
-    boards = playable_boards(state)  # plane 4: the empty cells of these (the legal actions)
-    for board in range(NUM_BOARDS):
-        own = state[own_base + board]
-        other = state[other_base + board]
-        playable = FULL & ~(own | other) if (boards >> board) & 1 else 0
-        for cell in range(9):
-            row = (board // 3) * 3 + cell // 3
-            col = (board % 3) * 3 + cell % 3
-            out[row, col, 0] = (own >> cell) & 1
-            out[row, col, 1] = (other >> cell) & 1
-            out[row, col, 2] = (own_won >> board) & 1
-            out[row, col, 3] = (other_won >> board) & 1
-            out[row, col, 4] = (playable >> cell) & 1
+    own_won = np.uint64(state[WON_X + player])
+    other_won = np.uint64(state[WON_X + 1 - player])
+    boards = np.uint64(playable_boards(state))  # plane 4: the empty cells of these
+    # 3 bits per board (won by player, won by the opponent, playable), board b at bits 3b..3b+2
+    flags = SPREAD_3[own_won] | SPREAD_3[other_won] << 1 | SPREAD_3[boards] << 2
+    for band in range(3):  # a row of three local boards: grid rows 3 * band .. 3 * band + 2
+        for row in range(3):
+            grid_row = 3 * band + row
+            for col in range(3):
+                board = 3 * band + col
+                own = (state[own_base + board] >> (3 * row)) & 7
+                other = (state[other_base + board] >> (3 * row)) & 7
+                index = np.uint64(own | other << 3 | ((flags >> (3 * board)) & 7) << 6)
+                for entry in range(15):
+                    out[grid_row, 3 * col + entry // 5, entry % 5] = ROW_PLANES[index, entry]
 
 
 @njit(cache=True)
