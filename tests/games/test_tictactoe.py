@@ -150,8 +150,11 @@ def reference_state(cells, mover):
 
 
 def test_every_reachable_position_agrees_with_the_reference():
-    # Kernel outputs (state words, legal actions in order, both viewers' planes) at all 5478
-    # positions, reached through the forward model; the reference knows only the cells.
+    # Kernel outputs (state words, legal actions in order, the whole-row legal mask, both
+    # viewers' planes) at all 5478 positions, reached through the forward model; the reference
+    # knows only the cells.
+    from mcts_envs.games.tictactoe.kernels import legal_mask
+
     seen = set()
     frontier = [((0,) * 9, 1)]
     while frontier:
@@ -163,6 +166,9 @@ def test_every_reachable_position_agrees_with_the_reference():
         over = reference_winner(cells) != 0 or all(cells)
         empty = [] if over else [c for c in range(9) if cells[c] == 0]
         assert GAME.legal_actions(state).tolist() == empty
+        mask = np.ones(9, np.bool_)  # stale entries must be overwritten
+        legal_mask(state, mask)
+        assert np.flatnonzero(mask).tolist() == empty
         for viewer in (0, 1):
             planes = np.zeros((3, 3, 2), np.int8)
             for c in range(9):
