@@ -40,8 +40,9 @@ the env auto-resets.
 identical results (per-env generators). Each parallel call is a fork-join of numba's thread pool
 and waits for its slowest thread: it paid off in the compiled loop
 (:meth:`VectorGame.random_rollout`) of the board games at N = 64 and 1024 when the cores were
-lightly shared (1.3-3.5x on 2 cores), and not when they were oversubscribed by other processes,
-nor for one :meth:`VectorGame.step` per Python call at small N. See
+not shared (1.5-2.2x on 2 cores at N = 1024 on the quiet machine), and not when they were
+oversubscribed by other processes, nor for one :meth:`VectorGame.step` per Python call at small
+N. See
 ``benchmarks/vector_throughput.py`` and the README for figures.
 
 **Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
