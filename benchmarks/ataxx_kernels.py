@@ -14,33 +14,18 @@ Usage: ``python benchmarks/ataxx_kernels.py [--games 40] [--repeats 31] [--basel
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import shutil
-import sys
-import tempfile
 import time
 from types import ModuleType
 from typing import NamedTuple
 
+import measure  # first: points numba at a fresh cache unless --warm-cache
 import numpy as np
 from numba import njit
 
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.seeding import make_rng, rng_below
 from mcts_envs.games.ataxx import kernels as current
-
-
-def load_kernels(path: str) -> ModuleType:
-    """``path`` (a copy of kernels.py) imported as its own module, cached in a temp directory."""
-    folder = tempfile.mkdtemp(prefix="ataxx_baseline_")
-    target = os.path.join(folder, "ataxx_baseline_kernels.py")
-    shutil.copy(path, target)
-    spec = importlib.util.spec_from_file_location("ataxx_baseline_kernels", target)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def random_positions(games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -192,6 +177,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--baseline", help="another kernels.py to time side by side")
+    parser.add_argument("--warm-cache", action="store_true", help="reuse the numba cache")
     args = parser.parse_args(argv)
 
     states, actions = random_positions(args.games, args.seed)
@@ -203,7 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     sides = {"ours": make_timers(current)}
     if args.baseline:
-        sides["baseline"] = make_timers(load_kernels(args.baseline))
+        sides["baseline"] = make_timers(
+            measure.load_module_copy(args.baseline, "ataxx_baseline_kernels")
+        )
     names = list(sides["ours"])
     for timers in sides.values():  # compile, and check both sides compute the same thing
         sums = {name: timers[name](states, actions, make_rng(1), make_scratch()) for name in names}

@@ -7,12 +7,15 @@ report apart from steady-state speed.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from types import ModuleType
 
 if "--warm-cache" not in sys.argv and "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
@@ -76,3 +79,43 @@ def playouts_per_second(game, seconds: float, seed: int = 0) -> float:
         if elapsed >= seconds / 2 or count > 10**8:
             return count / elapsed
         count = int(count * max(2.0, 0.6 * seconds / max(elapsed, 1e-6)))
+
+
+def cpu_ns_per_call(
+    run: Callable[[int], object], calls: int, repeats: int, seconds: float
+) -> float:
+    """Median nanoseconds of this thread's CPU time per call of a timed kernel loop.
+
+    ``run(r)`` makes ``r`` passes of ``calls`` calls each; passes per timing grow until one
+    timing takes about ``seconds`` (``time.thread_time``: time slices given to other processes
+    do not count), then ``repeats`` timings are taken and their median is returned.
+    """
+    run(1)  # compile or load, and warm the caches
+    passes = 1
+    while True:
+        tic = time.thread_time()
+        run(passes)
+        elapsed = time.thread_time() - tic
+        if elapsed >= seconds or passes > 10**7:
+            break
+        passes *= 2
+    samples = []
+    for _ in range(repeats):
+        tic = time.thread_time()
+        run(passes)
+        samples.append((time.thread_time() - tic) / (passes * calls) * 1e9)
+    return statistics.median(samples)
+
+
+def load_module_copy(path: str, name: str) -> ModuleType:
+    """The Python file at ``path`` imported as module ``name`` from a copy in a new temporary
+    directory, so it compiles on its own (numba caches beside the copy, not the original): how
+    a kernel benchmark times another checkout's kernels beside the current ones."""
+    folder = tempfile.mkdtemp(prefix=f"{name}_")
+    target = os.path.join(folder, f"{name}.py")
+    shutil.copy(path, target)
+    spec = importlib.util.spec_from_file_location(name, target)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache finds compiled code through the module name
+    spec.loader.exec_module(module)
+    return module

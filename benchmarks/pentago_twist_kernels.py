@@ -27,12 +27,11 @@ Usage: ``python benchmarks/pentago_twist_kernels.py [--games 2000] [--repeats 7]
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import sys
 import time
 from types import ModuleType
 
+import measure  # first: points numba at a fresh cache unless --warm-cache
 import numpy as np
 from numba import njit
 
@@ -172,15 +171,6 @@ def _time_step(states, actions, k_apply, k_player, k_obs, k_legal, obs, lo, hi):
     return total
 
 
-def load_kernels(path: str) -> ModuleType:
-    """The kernels file at ``path`` imported as a separate module (its own compiled code)."""
-    spec = importlib.util.spec_from_file_location("_compared_pentago_kernels", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # numba's cache finds compiled code through the module name
-    spec.loader.exec_module(module)
-    return module
-
-
 BLOCK = 4000  # positions per timed call: short enough to run between preemptions
 
 
@@ -205,7 +195,7 @@ def best_ns(run, n: int, repeats: int) -> float:
     return total / n * 1e9
 
 
-def measure(k: ModuleType, data, repeats: int) -> dict[str, float]:
+def kernel_timings(k: ModuleType, data, repeats: int) -> dict[str, float]:
     """Nanoseconds per call of each kernel of module ``k`` over the positions in ``data``."""
     states, actions, players, obs = data
     n = len(states)
@@ -258,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=7, help="passes per figure (best kept)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--compare", help="another kernels.py to time beside ours")
+    parser.add_argument("--warm-cache", action="store_true", help="reuse the numba cache")
     args = parser.parse_args(argv)
 
     initial = np.zeros(ours.STATE_SIZE, np.int64)
@@ -275,13 +266,13 @@ def main(argv: list[str] | None = None) -> None:
     data = (states, actions, players, obs)
     modules = {"ours": ours}
     if args.compare:
-        modules["compared"] = load_kernels(args.compare)
+        modules["compared"] = measure.load_module_copy(args.compare, "_compared_pentago_kernels")
     results: dict[str, list[dict[str, float]]] = {name: [] for name in modules}
     for k in modules.values():  # warm-up: compile
-        measure(k, (states[:64], actions[:64], players[:64], obs), 1)
+        kernel_timings(k, (states[:64], actions[:64], players[:64], obs), 1)
     for _ in range(2):
         for name, k in modules.items():
-            results[name].append(measure(k, data, args.repeats))
+            results[name].append(kernel_timings(k, data, args.repeats))
     load = os.getloadavg()[0]
     print(
         f"{len(states)} positions from {args.games} random games (mean {len(states) / args.games:.1f}"

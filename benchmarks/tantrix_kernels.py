@@ -21,10 +21,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 
-import measure  # noqa: F401  (first: points numba at a fresh cache)
+import measure  # first: points numba at a fresh cache unless --warm-cache
 import numpy as np
 from numba import njit
 
@@ -112,22 +110,13 @@ def time_returns(states, result):
 
 
 def per_call(fn, calls: int, repeats: int, *args) -> float:
-    fn(*args)  # compile / warm
-    loops = 1
-    while True:  # repeat small sets until one timing takes about 0.1 s
-        tic = time.process_time()
-        for _ in range(loops):
+    """Median CPU ns per position of ``fn(*args)`` (one call covers ``calls`` positions)."""
+
+    def run(passes: int) -> None:
+        for _ in range(passes):
             fn(*args)
-        if time.process_time() - tic > 0.1:
-            break
-        loops *= 2
-    runs = []
-    for _ in range(repeats):
-        tic = time.process_time()
-        for _ in range(loops):
-            fn(*args)
-        runs.append((time.process_time() - tic) / (calls * loops) * 1e9)
-    return statistics.median(runs)
+
+    return measure.cpu_ns_per_call(run, calls, repeats, seconds=0.1)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 
+import measure  # first: points numba at a fresh cache unless --warm-cache
 import numpy as np
 from numba import njit
 
@@ -144,21 +143,6 @@ def random_positions(game, count: int, seed: int) -> tuple[np.ndarray, np.ndarra
     return np.array(states), np.array(actions, np.int64)
 
 
-def _timed(call, seconds: float, repeats: int, calls_per_repeat: int) -> float:
-    """Median ns per call of ``call(r)`` (r inner repeats sized to about ``seconds``)."""
-    call(1)
-    tic = time.thread_time()
-    call(1)
-    once = max(time.thread_time() - tic, 1e-9)
-    inner = max(1, int(seconds / once))
-    samples = []
-    for _ in range(repeats):
-        tic = time.thread_time()
-        call(inner)
-        samples.append((time.thread_time() - tic) / (inner * calls_per_repeat) * 1e9)
-    return statistics.median(samples)
-
-
 def time_game(name: str, positions: int, repeats: int, seconds: float) -> dict[str, float]:
     game = mcts_envs.make_game(name)
     info = game.info
@@ -171,32 +155,32 @@ def time_game(name: str, positions: int, repeats: int, seconds: float) -> dict[s
     legal = np.zeros(info.max_legal_actions, np.int64)
     obs = np.zeros(info.observation_shape, info.observation_dtype)  # one row, as in a rollout
     result = np.zeros(2, np.float64)
-    copy = _timed(lambda r: _loop_copy(states, scratch, r), seconds, repeats, n)
+    copy = measure.cpu_ns_per_call(lambda r: _loop_copy(states, scratch, r), n, repeats, seconds)
     figures = {
         "state copy": copy,
-        "apply_action (- copy)": _timed(
-            lambda r: _loop_apply(k.apply_action, states, actions, scratch, r), seconds, repeats, n
+        "apply_action (- copy)": measure.cpu_ns_per_call(
+            lambda r: _loop_apply(k.apply_action, states, actions, scratch, r), n, repeats, seconds
         )
         - copy,
-        "current_player": _timed(
-            lambda r: _loop_current_player(k.current_player, states, r), seconds, repeats, n
+        "current_player": measure.cpu_ns_per_call(
+            lambda r: _loop_current_player(k.current_player, states, r), n, repeats, seconds
         ),
-        "observation_planes": _timed(
-            lambda r: _loop_observation(obs_kernel, states, players, obs, r), seconds, repeats, n
+        "observation_planes": measure.cpu_ns_per_call(
+            lambda r: _loop_observation(obs_kernel, states, players, obs, r), n, repeats, seconds
         ),
-        "legal_actions": _timed(
-            lambda r: _loop_legal(k.legal_actions, states, legal, r), seconds, repeats, n
+        "legal_actions": measure.cpu_ns_per_call(
+            lambda r: _loop_legal(k.legal_actions, states, legal, r), n, repeats, seconds
         ),
-        "returns": _timed(
-            lambda r: _loop_returns(k.returns, states, result, r), seconds, repeats, n
+        "returns": measure.cpu_ns_per_call(
+            lambda r: _loop_returns(k.returns, states, result, r), n, repeats, seconds
         ),
     }
     step_kernels = (k.apply_action, k.current_player, obs_kernel, k.legal_actions)
-    figures["step (copy+apply+player+obs+legal)"] = _timed(
+    figures["step (copy+apply+player+obs+legal)"] = measure.cpu_ns_per_call(
         lambda r: _loop_step(*step_kernels, states, actions, scratch, obs, legal, r),
-        seconds,
-        repeats,
         n,
+        repeats,
+        seconds,
     )
     return figures
 
@@ -207,6 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=4096)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=0.3)
+    parser.add_argument("--warm-cache", action="store_true", help="reuse the numba cache")
     args = parser.parse_args(argv)
     print(
         f"mcts_envs from {os.path.dirname(mcts_envs.__file__)}; load average "
