@@ -32,10 +32,10 @@ draw.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic, overload
+from numba.extending import overload
 
+from mcts_envs.core.bits import lowest_bit_index, popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -154,40 +154,10 @@ ACTION_TARGETS, ACTION_ORIGIN_BITS = _action_squares()
 JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
 
 
-@intrinsic
-def _count_trailing_zeros(typingctx, bits):
-    """LLVM's ``cttz`` (one ``tzcnt``/``bsf`` instruction): 64 for 0."""
-    if not isinstance(bits, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return bits(bits), codegen
-
-
-@intrinsic
-def _count_ones(typingctx, bits):
-    """LLVM's ``ctpop`` (one ``popcnt`` instruction where the CPU has it)."""
-    if not isinstance(bits, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return bits(bits), codegen
-
-
-@njit(cache=True, inline="always")
-def popcount(bits):
-    """The number of stones of a bitboard."""
-    return _count_ones(np.int64(bits))
-
-
 @njit(cache=True, inline="always")
 def lowest_square(bits):
     """The index of the lowest set bit of a bitboard (64 for an empty one)."""
-    return _count_trailing_zeros(np.int64(bits))
+    return lowest_bit_index(bits)
 
 
 @njit(cache=True)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mcts_envs.core.bits import popcount
+from mcts_envs.core.bits import lowest_bit_index, popcount, set_bit_tables
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -115,24 +115,6 @@ def _build_lines() -> np.ndarray:
     return np.array(lines, np.int64)
 
 
-def _build_lowest_cell() -> np.ndarray:
-    table = np.full(64, -1, np.int64)
-    for index in range(64):
-        table[(((1 << index) * DE_BRUIJN) & ((1 << 64) - 1)) >> 58] = index
-    assert (table >= 0).all()  # every slot hit once: the top six bits are distinct
-    return table
-
-
-def _build_row_tables() -> tuple[np.ndarray, np.ndarray]:
-    count = np.zeros(64, np.int64)
-    nth = np.zeros((64, SIZE), np.int64)
-    for pattern in range(64):
-        cols = [col for col in range(SIZE) if (pattern >> col) & 1]
-        count[pattern] = len(cols)
-        nth[pattern, : len(cols)] = cols
-    return count, nth
-
-
 def _build_plane_bytes() -> np.ndarray:
     table = np.zeros((16, 16, 8), np.int8)
     for own in range(16):
@@ -156,15 +138,11 @@ _COLUMN_STARTS = sum(_bit(r, c) for r in range(2) for c in range(6))
 _DIAGONAL_STARTS = sum(_bit(r, c) for r in range(2) for c in range(2))  # towards bottom-right
 _ANTI_DIAGONAL_STARTS = sum(_bit(r, c) for r in range(2) for c in range(4, 6))  # bottom-left
 
-#: ``LOWEST_CELL[(2**k * DE_BRUIJN mod 2**64) >> 58] == k`` for k in 0..63 (a de Bruijn
-#: sequence: the top six bits of ``2**k * DE_BRUIJN`` differ for every k, so they index a table).
-DE_BRUIJN = 0x03F79D71B4CB0A89
-LOWEST_CELL = _build_lowest_cell()
 #: ``CELL_ACTIONS[cell, t] == cell * 8 + t``: the actions of a cell, in order.
 CELL_ACTIONS = np.arange(NUM_ACTIONS, dtype=np.int64).reshape(NUM_CELLS, NUM_TRANSFORMS)
 #: ``ROW_COUNT[pattern]``: set bits of a 6-bit row; ``ROW_NTH[pattern, n]``: the column of its
 #: n-th lowest set bit (n < ``ROW_COUNT[pattern]``; 0 elsewhere).
-ROW_COUNT, ROW_NTH = _build_row_tables()
+ROW_COUNT, ROW_NTH = set_bit_tables(SIZE)
 #: ``PLANE_BYTES[own, other]``: the observation bytes of 4 consecutive cells whose stones are the
 #: 4-bit patterns ``own`` and ``other``: ``[own bit 0, other bit 0, own bit 1, other bit 1, ...]``.
 PLANE_BYTES = _build_plane_bytes()
@@ -209,12 +187,6 @@ def current_player(state):
     return state[TO_MOVE]
 
 
-@njit(cache=True, inline="always")
-def cell_of_bit(bit):
-    """Index of the single set bit of a one-bit board (de Bruijn multiply and table)."""
-    return LOWEST_CELL[(np.uint64(bit) * np.uint64(DE_BRUIJN)) >> np.uint64(58)]
-
-
 @njit(cache=True)
 def legal_actions(state, out):
     """Writes ``cell * 8 + t`` for each empty cell and t in 0..7 (increasing); returns the count.
@@ -230,7 +202,7 @@ def legal_actions(state, out):
     while empty:
         bit = empty & -empty
         empty ^= bit  # (``empty &= empty - 1`` measured three times slower in this loop)
-        actions = CELL_ACTIONS[cell_of_bit(bit)]
+        actions = CELL_ACTIONS[lowest_bit_index(bit)]
         for transform in range(NUM_TRANSFORMS):
             out[count + np.uint64(transform)] = actions[np.uint64(transform)]
         count += np.uint64(NUM_TRANSFORMS)

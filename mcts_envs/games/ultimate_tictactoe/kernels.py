@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mcts_envs.core.bits import popcount
+from mcts_envs.core.bits import popcount, set_bit_tables
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -41,18 +41,8 @@ WON_X, WON_O, CLOSED, TARGET, TO_MOVE, STATUS, PLY = 18, 19, 20, 21, 22, 23, 24
 ANY_BOARD = -1
 
 
-def _build_bit_tables() -> tuple[np.ndarray, np.ndarray]:
-    counts = np.zeros(1 << 9, np.int64)
-    select = np.zeros((1 << 9, 9), np.int64)
-    for bits in range(1 << 9):
-        cells = [cell for cell in range(9) if (bits >> cell) & 1]
-        counts[bits] = len(cells)
-        select[bits, : len(cells)] = cells
-    return counts, select
-
-
 #: ``BIT_COUNT[bits]``: set bits of a 9-bit board; ``NTH_BIT[bits, k]``: the k-th set cell, increasing.
-BIT_COUNT, NTH_BIT = _build_bit_tables()
+BIT_COUNT, NTH_BIT = set_bit_tables(9)
 #: ``EMPTY_CELLS[occupied]``: empty cells of a 9-bit occupancy; ``NTH_EMPTY_CELL[occupied, k]``:
 #: its k-th empty cell, increasing (compact ``uint8`` copies of the tables above, complemented).
 EMPTY_CELLS = BIT_COUNT[::-1].astype(np.uint8)
