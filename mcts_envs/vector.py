@@ -645,25 +645,27 @@ class VectorGame:
             k, buf, config = self._kernels, self._buf, self._config
             actions = np.zeros(self.num_envs, np.int64)
             rngs = np.zeros(self.num_envs, np.uint64)
+            # (dispatcher, sample arguments, positions of our own long-lived objects: the
+            # kernels, buffers, settings and action generators, each checked once)
             samples = {
-                "reset": (_reset_all, (k, buf, config)),
-                "step": (_step_serial, (k, buf, actions, config, 1, True)),
-                "step_parallel": (_step_parallel, (k, buf, actions, config, 1, True)),
-                "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1)),
-                "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1)),
-                "random_actions": (_random_actions, (buf.legal, buf.num_legal, rngs, actions)),
+                "reset": (_reset_all, (k, buf, config), (0, 1, 2)),
+                "step": (_step_serial, (k, buf, actions, config, 1, True), (0, 1, 3)),
+                "step_parallel": (_step_parallel, (k, buf, actions, config, 1, True), (0, 1, 3)),
+                "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
+                "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
+                "random_actions": (
+                    _random_actions,
+                    (buf.legal, buf.num_legal, rngs, actions),
+                    (0, 1, 2),
+                ),
             }
-            dispatcher, sample = samples[name]
-            entry = self._compiled[name] = entry_point(dispatcher, sample)
+            dispatcher, sample, persistent = samples[name]
+            entry = self._compiled[name] = entry_point(dispatcher, sample, persistent)
         return entry
 
     def _call(self, name: str, *args: Any) -> Any:
         """Call entry ``name``; the kernels, buffers and config (ours, fixed) are checked once."""
-        entry = self._entry(name)
-        if not hasattr(entry, "compiled"):  # a plain dispatcher (no direct entry points)
-            return entry(*args)
-        entry.check(args, persistent=(0, 1, 3) if name != "random_actions" else (0, 1))
-        return entry.compiled(*args)
+        return self._entry(name)(*args)
 
     def compile(self, rollout: bool = False) -> None:
         """Compile (or load) the step (and with ``rollout`` the compiled loop) before timing."""

@@ -140,7 +140,9 @@ class EntryPoint:
         compiled: numba's compiled function (no checks; for callers that checked already).
     """
 
-    def __init__(self, dispatcher: Any, sample_args: tuple[Any, ...]) -> None:
+    def __init__(
+        self, dispatcher: Any, sample_args: tuple[Any, ...], persistent: tuple[int, ...] = ()
+    ) -> None:
         signature = tuple(dispatcher.typeof_pyval(arg) for arg in sample_args)
         self.compiled = dispatcher.compile(signature)
         self.name = getattr(dispatcher, "__name__", repr(dispatcher))
@@ -149,6 +151,7 @@ class EntryPoint:
         # checked once. Only positions the caller names as persistent are remembered, so no
         # short-lived array (a search tree) is kept alive here.
         self._passed: dict[int, Any] = {}
+        self._persistent = tuple(sorted(set(self._kernel_positions) | set(persistent)))
 
     def check(self, args: tuple[Any, ...], persistent: tuple[int, ...] = ()) -> None:
         """Raise ``TypeError`` if ``args`` do not have the types the code was compiled for.
@@ -169,7 +172,7 @@ class EntryPoint:
                 passed[index] = value
 
     def __call__(self, *args: Any) -> Any:
-        self.check(args, self._kernel_positions)
+        self.check(args, self._persistent)
         return self.compiled(*args)
 
     @property
@@ -184,9 +187,15 @@ class EntryPoint:
         return tuple(i for i, e in enumerate(self._expected) if kernels_only(e))
 
 
-def entry_point(dispatcher: Any, sample_args: tuple[Any, ...]) -> Any:
+def entry_point(
+    dispatcher: Any, sample_args: tuple[Any, ...], persistent: tuple[int, ...] = ()
+) -> Any:
     """The compiled code of ``dispatcher`` for the argument types of ``sample_args`` (compiled,
     or loaded from numba's disk cache, now), as a checked :class:`EntryPoint`.
+
+    ``persistent``: positions, besides those holding only dispatchers, whose argument objects
+    live as long as the caller and never change type (its own work buffers, settings); a call
+    that passes the same object there again skips its check.
 
     Calling it skips numba's per-call dispatch; each call checks that the arguments have the
     sample's types (dtypes, dimensions, C-contiguity and writability of arrays, the very same
@@ -195,7 +204,7 @@ def entry_point(dispatcher: Any, sample_args: tuple[Any, ...]) -> Any:
     """
     if not hasattr(dispatcher, "overloads"):
         return dispatcher
-    return EntryPoint(dispatcher, sample_args)
+    return EntryPoint(dispatcher, sample_args, persistent)
 
 
 if USE_BORROW:

@@ -219,7 +219,7 @@ def test_views_hold_the_same_batches_as_copies_and_are_read_only():
     fresh = VectorGame("ultimate_tictactoe", 6, seed=2)
     views = VectorGame("ultimate_tictactoe", 6, seed=2, copy=False)
     expected, got = fresh.reset(), views.reset()
-    previous = None
+    previous, previous_players, changed = None, None, False
     for _ in range(40):
         for field in expected._fields:
             np.testing.assert_array_equal(getattr(got, field), getattr(expected, field))
@@ -227,12 +227,14 @@ def test_views_hold_the_same_batches_as_copies_and_are_read_only():
             got.legal_action_mask[0, 0] = True
         if previous is not None:  # views of the same buffers: the last batch was overwritten
             assert np.shares_memory(previous.observation, got.observation)
-            np.testing.assert_array_equal(previous.current_player, got.current_player)
+            np.testing.assert_array_equal(previous.current_player, expected.current_player)
+            changed |= (previous_players != expected.current_player).any()
         assert expected.observation.flags.writeable  # a fresh array the caller owns
-        previous = got
+        previous, previous_players = got, expected.current_player.copy()
         actions = fresh.random_actions()
         np.testing.assert_array_equal(views.random_actions(), actions)
         expected, got = fresh.step(actions), views.step(actions)
+    assert changed  # the old batch's views show the new players, not the ones they held
     with pytest.raises(mcts_envs.InvalidOptionError, match="copy"):
         VectorGame("tictactoe", 1, copy="yes")
 
