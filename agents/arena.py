@@ -332,6 +332,14 @@ class MatchResult:
         return "\n".join(lines)
 
 
+def seat_think(record: dict[str, Any], seat: int) -> tuple[float, int]:
+    """``(think seconds, moves)`` of the agent in ``seat`` of an arena or tournament record
+    (0 seconds when the record carries no ``timing``)."""
+    think = (record.get("timing") or {}).get("think_seconds") or [0.0, 0.0]
+    moves = record.get("moves") or [0, 0]
+    return float(think[seat]), int(moves[seat])
+
+
 def summarize(
     game: str, spec_a: str, spec_b: str, records: Iterable[dict[str, Any]]
 ) -> MatchResult:
@@ -341,11 +349,10 @@ def summarize(
     for record in records:
         kept.append(record)
         seat_a = record["seat_a"]
-        a.moves += record["moves"][seat_a]
-        b.moves += record["moves"][1 - seat_a]
-        think = record.get("timing", {}).get("think_seconds", [0.0, 0.0])
-        a.think_seconds += think[seat_a]
-        b.think_seconds += think[1 - seat_a]
+        for stats, seat in ((a, seat_a), (b, 1 - seat_a)):
+            seconds, moves = seat_think(record, seat)
+            stats.think_seconds += seconds
+            stats.moves += moves
         if record["result"] == "a":
             a.wins += 1
             b.losses += 1

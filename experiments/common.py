@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from agents.arena import seat_think
 from agents.ratings import record_between, score_interval, tally
 from agents.tournament import (
     GameRules,
@@ -195,13 +196,6 @@ def _slug(spec: str) -> str:
     return "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
 
 
-def _seconds_per_move(record: dict[str, Any], seat: int) -> tuple[float, int]:
-    timing = record.get("timing") or {}
-    think = timing.get("think_seconds") or [0.0, 0.0]
-    moves = record.get("moves") or [0, 0]
-    return float(think[seat]), int(moves[seat])
-
-
 def summarise(records: Sequence[dict[str, Any]], series: Sequence[Series]) -> list[Point]:
     """One :class:`Point` per member and opponent that met, with the Wilson 95% interval of
     the win rate (draws and losses both count as not won) and the mean think time per move."""
@@ -210,8 +204,8 @@ def summarise(records: Sequence[dict[str, Any]], series: Sequence[Series]) -> li
     for record in records:
         a, b = record["agents"]
         seat_a = record["seat_a"]
-        t_a, m_a = _seconds_per_move(record, seat_a)
-        t_b, m_b = _seconds_per_move(record, 1 - seat_a)
+        t_a, m_a = seat_think(record, seat_a)
+        t_b, m_b = seat_think(record, 1 - seat_a)
         for key, values in (((a, b), (t_a, m_a, t_b, m_b)), ((b, a), (t_b, m_b, t_a, m_a))):
             acc = think.setdefault(key, [0.0, 0.0, 0.0, 0.0])
             for i, value in enumerate(values):

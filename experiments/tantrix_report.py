@@ -56,7 +56,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.ratings import score_interval, tally
+from agents.arena import seat_think
+from agents.ratings import record_between, score_interval, tally
 from agents.tournament import (
     GameRules,
     make_backend,
@@ -142,9 +143,7 @@ def point_rows(records: Sequence[dict], settings: Settings) -> list[dict]:
     think = _think_seconds(records)
     for (a, b), stats in tally(records).items():
         bot, mcts = (a, b) if a.startswith("oliver") else (b, a)
-        flip = a.startswith("oliver")
-        wins, losses = (stats.losses, stats.wins) if flip else (stats.wins, stats.losses)
-        draws = stats.draws
+        wins, draws, losses = record_between({(a, b): stats}, mcts, bot)
         options = dict(item.split("=") for item in mcts.split(":", 1)[1].split(","))
         games = wins + draws + losses
         low, high = score_interval(wins, draws, losses)
@@ -183,14 +182,13 @@ def _think_seconds(records: Sequence[dict]) -> dict[Any, list[float]]:
     for record in records:
         a, b = record["agents"]
         seat_a = record["seat_a"]
-        think = (record.get("timing") or {}).get("think_seconds") or [0.0, 0.0]
-        moves = record.get("moves") or [0, 0]
         bot_seat = seat_a if a.startswith("oliver") else 1 - seat_a
         bot, mcts = (a, b) if a.startswith("oliver") else (b, a)
         for key, seat in ((mcts, 1 - bot_seat), ((bot, mcts), bot_seat)):
+            seconds, moves = seat_think(record, seat)
             entry = totals.setdefault(key, [0.0, 0])
-            entry[0] += float(think[seat])
-            entry[1] += int(moves[seat])
+            entry[0] += seconds
+            entry[1] += moves
     return totals
 
 
@@ -344,7 +342,7 @@ def parse_settings(argv: Sequence[str] | None = None) -> Settings:
     if args.quick:
         return Settings(
             (0.5, 1.0), 0.03, (0.03, 0.05), 2, args.seed, 1, 2, args.out_dir,
-            options=args.mcts_options,
+            options=args.mcts_options, time_c=args.time_c, bot_factor=args.bot_factor,
         )  # fmt: skip
     return Settings(
         tuple(args.c_values), args.fixed_time, tuple(args.times), args.games, args.seed,
