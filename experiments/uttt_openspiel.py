@@ -71,7 +71,7 @@ def probe(
     for record in records:
         _, states = replay_states(record)
         chosen += [
-            (record, ply)
+            (record, states, ply)
             for ply in range(0, len(record["actions"]), 4)
             if game.current_player(states[ply]) != TERMINAL
         ]
@@ -80,8 +80,7 @@ def probe(
     stats: dict[str, dict[str, list[float]]] = {
         s: {"simulations": [], "seconds": []} for s in specs
     }
-    for record, ply in picks:
-        _, states = replay_states(record)
+    for record, states, ply in picks:
         for spec in specs:
             agent = make_agent(spec, seed=seed)
             agent.prepare(game)

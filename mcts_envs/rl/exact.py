@@ -70,7 +70,8 @@ def outcome_against_random(
     frontier = [game.key(start)]
     decisions = 0
     while frontier:
-        mine = [k for k in frontier if game.current_player(states[k]) == seat]
+        players = {k: game.current_player(states[k]) for k in frontier}
+        mine = [k for k in frontier if players[k] == seat]
         if mine:
             decisions += len(mine)
             obs = np.stack([game.observation(states[k], seat) for k in mine])
@@ -86,7 +87,7 @@ def outcome_against_random(
         next_frontier: dict[bytes, None] = {}
         for k in frontier:
             state = states[k]
-            player = game.current_player(state)
+            player = players[k]
             if player == TERMINAL:
                 children[k] = []
                 continue
