@@ -64,6 +64,7 @@ from agents.torch_evaluator import TorchEvaluator
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.symmetry import game_symmetries
+from mcts_envs.games.ultimate_tictactoe.game import grid_position
 
 
 class Config(NamedTuple):
@@ -126,8 +127,7 @@ class ConvNet(nn.Module):
     The observation ``[B, 9, 9, 5]`` (channels last) is read as ``[B, 5, 9, 9]``; ``blocks``
     residual blocks of two 3x3 convolutions with ``channels`` channels (batch norm); the policy
     head is a 1x1 convolution giving one logit per grid square, reordered into the action order
-    (``action = board * 9 + cell`` sits at grid row ``(board // 3) * 3 + cell // 3``, column
-    ``(board % 3) * 3 + cell % 3``); the value head is a 1x1 convolution, a hidden layer and
+    (the game's ``grid_position(board, cell)`` of ``action = board * 9 + cell``); the value head is a 1x1 convolution, a hidden layer and
     ``tanh``, from the view of the player to move (as the observation is)."""
 
     def __init__(self, channels: int, blocks: int) -> None:
@@ -145,9 +145,8 @@ class ConvNet(nn.Module):
             nn.Conv2d(channels, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten()
         )
         self.value = nn.Sequential(nn.Linear(2 * 81, 64), nn.ReLU(), nn.Linear(64, 1))
-        order = [
-            ((a // 9 // 3) * 3 + a % 9 // 3) * 9 + (a // 9 % 3) * 3 + a % 9 % 3 for a in range(81)
-        ]
+        cells = [grid_position(*divmod(action, 9)) for action in range(81)]  # action = board*9+cell
+        order = [row * 9 + col for row, col in cells]
         self.register_buffer("grid_of_action", torch.tensor(order, dtype=torch.long))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -434,15 +433,8 @@ def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
                 states=labels.states[: config.mistake_positions],
                 action_values=labels.action_values[: config.mistake_positions],
             )
-        evaluator = TorchEvaluator(net)
-
-        def network_policy(game, state):
-            player = game.current_player(state)
-            priors, _ = evaluator(
-                game.observation(state, player)[None], game.action_mask(state)[None]
-            )
-            return priors[0]
-
+        game = make_game(config.game)
+        network_policy = LabelledPositions(game, labels).network_policy(net)
         report = mistake_rate(labels, network_policy, progress=True)
         figures["network_mistakes"] = report
         lines.append(f"network alone, mistakes vs exact solver: {report.summary()}")
@@ -478,6 +470,29 @@ def match_summary(match, games: int) -> str:
 # -- the loop ---------------------------------------------------------------------------------
 
 
+class LabelledPositions:
+    """The exact solver's labelled positions with their observations and masks, stacked once,
+    so a network's priors over all of them take one batched forward pass."""
+
+    def __init__(self, game, labels) -> None:
+        self.labels = labels
+        self.observations = np.stack(
+            [game.observation(s, game.current_player(s)) for s in labels.states]
+        ).astype(np.float32)
+        self.masks = np.stack([game.action_mask(s) for s in labels.states]) != 0
+        self.rows = {s.tobytes(): row for row, s in enumerate(labels.states)}
+
+    def network_policy(self, net: Net):
+        """``policy(game, state) -> priors`` of ``net`` at the labelled positions (for
+        ``mistake_rate``), from one forward pass over all of them."""
+        priors, _ = TorchEvaluator(net)(self.observations, self.masks)
+
+        def decide(game, state):
+            return priors[self.rows[state.tobytes()]]
+
+        return decide
+
+
 class NetworkCheck:
     """The network alone (greedy on its priors, no search) against the exact solver's labels,
     every ``config.check_seconds`` of training: cheap (one batched forward pass over the 4,520
@@ -493,12 +508,7 @@ class NetworkCheck:
         self.cpu_start = time.process_time()
         self.rows: list[dict] = []
         if self.labels is not None:
-            game = make_game(config.game)
-            self.observations = np.stack(
-                [game.observation(s, game.current_player(s)) for s in self.labels.states]
-            ).astype(np.float32)
-            self.masks = np.stack([game.action_mask(s) for s in self.labels.states]) != 0
-            self.keys = {s.tobytes(): row for row, s in enumerate(self.labels.states)}
+            self.positions_data = LabelledPositions(make_game(config.game), self.labels)
 
     def due(self, seconds: float) -> bool:
         return self.labels is not None and seconds >= self.next
@@ -506,12 +516,7 @@ class NetworkCheck:
     def run(self, net: Net, seconds: float, games: int) -> int:
         """Count the network's mistakes now (and schedule the next check)."""
         self.next = seconds + self.every
-        priors, _ = TorchEvaluator(net)(self.observations, self.masks)
-
-        def decide(game, state):
-            return priors[self.keys[state.tobytes()]]
-
-        report = mistake_rate(self.labels, decide)
+        report = mistake_rate(self.labels, self.positions_data.network_policy(net))
         self.rows.append(
             {
                 "seconds": round(seconds, 1),
@@ -601,6 +606,7 @@ def run(config: Config) -> tuple[list[str], dict]:
     loss = float("nan")
     next_report = 0.0
     fresh: list[tuple[float, float, float]] = []  # held-out losses since the last report
+    held_out = [float("nan")] * 3  # the last report's: policy, value, outcomes' variance
     bar = tqdm(total=round(budget), unit="s", desc="self-play + training")
     checkpoints = Checkpoints(config)
     checkpoints.maybe_save(net, 0.0, iteration, games_played)
@@ -673,6 +679,9 @@ def run(config: Config) -> tuple[list[str], dict]:
     figures["iterations"], figures["games"], figures["seconds"] = iteration, games_played, seconds
     figures["cpu_seconds"] = cpu_seconds
     figures["losses"] = losses._asdict()
+    names = ("policy", "value", "outcome_variance")
+    figures["held_out"] = {name: float(value) for name, value in zip(names, held_out, strict=True)}
+    figures["recorded_decisions"] = positions
     figures["checks"] = [] if check is None else check.rows
     return lines + more, figures
 

@@ -315,9 +315,15 @@ def main(argv: list[str] | None = None) -> dict:
                 anchors, args.games_per_pair, args.seed + 1 + number, spec,
             )  # fmt: skip
             number += 1
-    finally:
-        if trainer.poll() is None:
-            trainer.wait()
+    except BaseException:  # rating failed or was interrupted: do not wait out the trainer
+        trainer.terminate()
+        trainer.wait()
+        raise
+    if trainer.wait() != 0:
+        raise SystemExit(
+            f"the trainer exited with code {trainer.returncode}; see {out / 'train.log'} "
+            f"(the {len(checkpoints)} checkpoint(s) rated are in {out / 'games'})"
+        )
     curve, text = summarise(relabel(records, labels), checkpoints, anchors, args.bootstrap)
     curve["settings"] = {
         "minutes": args.minutes,

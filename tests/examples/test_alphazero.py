@@ -95,6 +95,10 @@ def test_alphazero_uttt_conv_quick_run_with_playout_caps(tmp_path):
     assert figures["iterations"] == 1 and figures["games"] == 2
     losses = figures["losses"]
     assert losses["policy"] > 0 and losses["value"] >= 0 and losses["policy_entropy"] >= 0
+    held_out = figures["held_out"]  # the network on the new games before training on them
+    assert held_out["policy"] > 0 and held_out["value"] >= 0
+    assert held_out["outcome_variance"] >= 0
+    assert figures["recorded_decisions"] > 0
     net = module.load_net(str(folder / "checkpoint_01.pt"))
     assert isinstance(net, module.ConvNet) and len(net.blocks) == 1
 
