@@ -149,6 +149,10 @@ class Budget:
             spent = max(spent, (time.perf_counter() - self.start) / self.seconds)
         return min(1.0, spent)
 
+    def time_left(self) -> bool:
+        """Whether the wall-clock budget (if any) is not spent yet."""
+        return self.seconds is None or time.perf_counter() - self.start <= self.seconds
+
     def linear(self, first: float, last: float | None) -> float:
         """``first`` moved linearly towards ``last`` (``None``: stays ``first``)."""
         return first if last is None else first + (last - first) * self.fraction()
@@ -349,7 +353,7 @@ def main(argv: list[str] | None = None) -> dict:
                     postfix["exact_loss"] = f"{point['exact_random']['loss']:.2e}"
                 self.bar.set_postfix(postfix)
             # returning False stops SB3's training: the time budget is spent
-            return args.minutes is None or time.perf_counter() - start <= 60 * args.minutes
+            return budget.time_left()
 
         def _on_training_end(self) -> None:
             self.bar.close()

@@ -11,11 +11,53 @@ import pytest
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
 
 
-def test_train_maskable_ppo_example_runs_tiny(tmp_path):
-    pytest.importorskip("sb3_contrib")
+def load_example():
     spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_schedules_move_with_the_spent_budget_and_losses_pay_the_loss_reward():
+    """What ``--lr-final`` / ``--ent-final`` and ``--loss-reward`` do, checked directly."""
+    pytest.importorskip("sb3_contrib")
+    import gymnasium as gym
+    import numpy as np
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    module = load_example()
+    budget = module.Budget(100, None)
+    assert budget.linear(1.0, 0.0) == 1.0 and budget.linear(3.0, None) == 3.0
+    budget.done_steps = 50
+    assert budget.linear(1.0, 0.0) == pytest.approx(0.5) and budget.time_left()
+    budget.done_steps = 100
+    assert budget.linear(2e-3, 1e-5) == pytest.approx(1e-5)
+    timed = module.Budget(10**9, 1e-9)  # a wall-clock budget already spent
+    assert timed.fraction() == 1.0 and not timed.time_left()
+
+    class Rewards(gym.Env):  # pays -1, 0, +1 in turn
+        observation_space = gym.spaces.Box(0, 1, (1,))
+        action_space = gym.spaces.Discrete(2)
+
+        def __init__(self):
+            self.t = 0
+
+        def reset(self, seed=None, options=None):
+            return np.zeros(1, np.float32), {}
+
+        def step(self, action):
+            self.t += 1
+            return np.zeros(1, np.float32), float((self.t - 1) % 3 - 1), False, False, {}
+
+    venv = module.loss_reward_wrapper()(DummyVecEnv([Rewards]), loss_reward=-2)
+    venv.reset()
+    paid = [float(venv.step(np.zeros(1, np.int64))[1][0]) for _ in range(3)]
+    assert paid == [-2.0, 0.0, 1.0]
+
+
+def test_train_maskable_ppo_example_runs_tiny(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    module = load_example()
     results = module.main(
         [
             "--steps", "512", "--envs", "8", "--n-steps", "32", "--batch-size", "64",
