@@ -149,3 +149,24 @@ def test_space_after_equals_the_full_closure(with_forced):
     assert compared > 5000
     if with_forced:
         assert treated_cells > 100  # forced-space fills were compared too
+
+
+def test_yes_no_search_agrees_with_the_full_move_list():
+    """``generate`` tests the golden rule and restriction (a) two ways: tile by tile for a
+    yes/no search (``stop_at_first``, used to find the next player with a move) and by
+    per-edge colour sets for a full list. Both must find the same first move, and a move
+    exactly when the list is not empty, in every phase (forced spaces only, or all)."""
+    out = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    first = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    found = empty = 0
+    for state in POSITIONS:
+        for forced_only in (True, False):
+            count = k.generate(state, out, forced_only, False)
+            some = k.generate(state, first, forced_only, True)
+            assert some == min(count, 1), GAME.to_text(state)
+            if count:
+                assert first[0] == out[0]
+                found += 1
+            else:
+                empty += 1
+    assert found > 500 and empty > 50
