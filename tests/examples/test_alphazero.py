@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from agents import spec as spec_module
+from tests.examples.loading import load_example
 
 pytest.importorskip("torch")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "alphazero.py"
-
 
 def test_alphazero_example_quick_run(tmp_path):
-    spec = importlib.util.spec_from_file_location("alphazero_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("alphazero")
     folder = tmp_path / "checkpoints"
     try:
         figures = module.main(
@@ -47,13 +41,6 @@ def test_alphazero_example_quick_run(tmp_path):
     assert isinstance(net, module.Net)
 
 
-def load_example():
-    spec = importlib.util.spec_from_file_location("alphazero_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_conv_policy_head_reads_the_grid_in_action_order():
     """The conv net's policy logit of ``action = board * 9 + cell`` is the grid square the game
     puts that cell on: the playable plane of the observation, read through the net's action
@@ -63,7 +50,7 @@ def test_conv_policy_head_reads_the_grid_in_action_order():
     from mcts_envs.core.registry import make_game
     from mcts_envs.games.ultimate_tictactoe.game import grid_position
 
-    module = load_example()
+    module = load_example("alphazero")
     net = module.build_net("ultimate_tictactoe", module.NetShape("conv", channels=8, blocks=1))
     order = net.grid_of_action.numpy()
     for action in range(81):
@@ -83,7 +70,7 @@ def test_conv_policy_head_reads_the_grid_in_action_order():
 def test_alphazero_uttt_conv_quick_run_with_playout_caps(tmp_path):
     """Ultimate Tic-Tac-Toe with the conv net, playout cap randomisation and mixed value targets
     runs, reports held-out losses, and its checkpoints load back as conv nets."""
-    module = load_example()
+    module = load_example("alphazero")
     folder = tmp_path / "checkpoints"
     figures = module.main(
         [
@@ -110,7 +97,7 @@ def test_augment_mixes_the_root_value_into_the_outcome():
     from mcts_envs.core.registry import make_game
     from mcts_envs.core.symmetry import game_symmetries
 
-    module = load_example()
+    module = load_example("alphazero")
     game = make_game("tictactoe")
     state = game.initial_state()
     rows = []

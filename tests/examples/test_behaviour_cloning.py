@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 from agents import spec as spec_module
+from tests.examples.loading import load_example
 
 pytest.importorskip("torch")
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "behaviour_cloning.py"
-
 
 def test_behaviour_cloning_example_runs_tiny(tmp_path):
-    spec = importlib.util.spec_from_file_location("behaviour_cloning", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("behaviour_cloning")
     data_path = tmp_path / "expert.npz"
     try:
         figures = module.main(

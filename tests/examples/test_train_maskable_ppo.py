@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_maskable_ppo.py"
-
-
-def load_example():
-    spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.examples.loading import load_example
 
 
 def test_schedules_move_with_the_spent_budget_and_losses_pay_the_loss_reward():
@@ -25,7 +16,7 @@ def test_schedules_move_with_the_spent_budget_and_losses_pay_the_loss_reward():
     import numpy as np
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    module = load_example()
+    module = load_example("train_maskable_ppo")
     budget = module.Budget(100, None)
     assert budget.linear(1.0, 0.0) == 1.0 and budget.linear(3.0, None) == 3.0
     budget.done_steps = 50
@@ -57,7 +48,7 @@ def test_schedules_move_with_the_spent_budget_and_losses_pay_the_loss_reward():
 
 def test_train_maskable_ppo_example_runs_tiny(tmp_path):
     pytest.importorskip("sb3_contrib")
-    module = load_example()
+    module = load_example("train_maskable_ppo")
     results = module.main(
         [
             "--steps", "512", "--envs", "8", "--n-steps", "32", "--batch-size", "64",
@@ -83,9 +74,7 @@ def test_train_maskable_ppo_example_runs_tiny(tmp_path):
 
 
 def test_teacher_shares_parse_epsilon():
-    spec = importlib.util.spec_from_file_location("train_maskable_ppo", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("train_maskable_ppo")
     assert module.spec_shares("alphabeta:0.25,perfect~0.5:0.1,mcts:iterations=9:0.2") == [
         ("alphabeta", 0.0, 0.25),
         ("perfect", 0.5, 0.1),
