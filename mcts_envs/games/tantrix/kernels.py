@@ -588,7 +588,7 @@ def generate(state, out, forced_only, stop_at_first):
     # golden rule at a cell iff it shows the demanded colour at every demanded edge, so the
     # fitting words are the AND of ``showing`` over the bits of the cell's demand word.
     showing = block[:24]
-    words = block[24:60]  # for a yes/no test, the words themselves (often one cell suffices)
+    words = block[24:60]  # the words themselves, for few cells (``by_word``)
     demands = block[60:lists_at]
     lists = block[lists_at:flags_at].view(np.int32)
     stack = lists[:size]
@@ -602,7 +602,10 @@ def generate(state, out, forced_only, stop_at_first):
     scratch_ready = False
     base_legal = True
     num_words = 6 * hand_count
-    if stop_at_first:
+    # Few cells (a yes/no test stops early, forced spaces are few): test the words one by one
+    # rather than build the 24 colour sets (216 updates) first.
+    by_word = stop_at_first or forced_only
+    if by_word:
         j = 0
         for orientation in range(6):
             for slot in range(hand_count):
@@ -625,7 +628,7 @@ def generate(state, out, forced_only, stop_at_first):
     for item in range(list_count):
         index = state[list_start + item]
         required = demands[index] if cached else cell_demands(grid, index)[0]
-        if stop_at_first:
+        if by_word:
             mask = edge_fields_mask(required)
             fitting = 0
             for j in range(num_words):
@@ -645,7 +648,7 @@ def generate(state, out, forced_only, stop_at_first):
             else:
                 forbidden = forbidden_colours(grid, index)
             if forbidden != 0:
-                if stop_at_first:
+                if by_word:
                     for j in range(num_words):
                         if words[j] & forbidden != 0:
                             fitting &= ~(np.int64(1) << j)
