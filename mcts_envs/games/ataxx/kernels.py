@@ -149,6 +149,8 @@ def _action_squares() -> tuple[np.ndarray, np.ndarray]:
 #: ``ACTION_TARGETS[a]``: the square action ``a`` puts a stone on, or -1 (the pass, a jump off
 #: the board). ``ACTION_ORIGIN_BITS[a]``: the bit of a jump's origin, 0 for the other actions.
 ACTION_TARGETS, ACTION_ORIGIN_BITS = _action_squares()
+
+
 def _jump_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     left = np.maximum(16 - np.arange(NUM_SQUARES), 0).astype(np.int64)
     right = np.maximum(np.arange(NUM_SQUARES) - 16, 0).astype(np.int64)
