@@ -167,6 +167,24 @@ def _jump_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 #: (bits shifted in from off the board are zeros). ``JUMP_ON_BOARD[s]``: bit ``i`` is set when
 #: offset ``i`` from ``s`` stays on the board.
 JUMP_WINDOW_LEFT, JUMP_WINDOW_RIGHT, JUMP_ON_BOARD = _jump_windows()
+
+
+def _jump_middle_offsets() -> np.ndarray:
+    # Window bits 7 and 11 (row -1, files -2 and +2) arrive at gathered bits 0 and 4, bits 14
+    # and 18 (row 0) at 1 and 5, bits 21 and 25 (row +1) at 2 and 6 (see jump_pattern).
+    window_bit_of_gathered = {0: 7, 4: 11, 1: 14, 5: 18, 2: 21, 6: 25}
+    table = np.zeros(128, np.int64)
+    for gathered in range(128):
+        for bit, window_bit in window_bit_of_gathered.items():
+            if (gathered >> bit) & 1:
+                row, file = divmod(window_bit, BOARD_SIZE)
+                table[gathered] |= 1 << JUMP_OFFSETS.tolist().index([row - 2, file - 2])
+    return table
+
+
+#: ``JUMP_MIDDLE_OFFSETS[g]``: the offsets (as bits 5..10) of the middle window squares
+#: gathered in ``g`` by :func:`jump_pattern`.
+JUMP_MIDDLE_OFFSETS = _jump_middle_offsets()
 #: :data:`JUMP_MASKS` with a 0 appended at index 64 (``lowest_square(0)``), so that looking up
 #: the next origin of an exhausted set of stones reads an empty mask instead of past the end.
 JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
@@ -289,21 +307,14 @@ def legal_actions(state, out):
 def jump_pattern(empty, origin):
     """Bit ``i`` set when the jump of offset ``i`` from ``origin`` lands on a square of ``empty``.
 
-    Reads the 5x5 window around ``origin`` in one shift and gathers its 16 squares at distance
-    2 in :data:`JUMP_OFFSETS` order (rows -2 and +2 are 5 adjacent bits, rows -1..+1 two bits 4
-    apart), then drops the offsets that leave the board (whose bits wrapped round a file edge).
+    Reads the 5x5 window around ``origin`` in one shift: rows -2 and +2 are 5 adjacent bits,
+    taken as they are (offsets 0..4 and 11..15); the 6 middle squares (files -2 and +2 of rows
+    -1..+1) are gathered into 7 bits and mapped by :data:`JUMP_MIDDLE_OFFSETS` (offsets 5..10).
+    The offsets that leave the board (whose bits wrapped round a file edge) are dropped.
     """
     window = (empty << JUMP_WINDOW_LEFT[origin]) >> JUMP_WINDOW_RIGHT[origin]
-    pattern = (
-        (window & 0x1F)  # row -2: bits 0..4 -> offsets 0..4
-        | ((window >> 2) & 0x20)  # row -1, file -2: bit 7 -> offset 5
-        | ((window >> 5) & 0x40)  # row -1, file +2: bit 11 -> 6
-        | ((window >> 7) & 0x80)  # row 0: bits 14, 18 -> 7, 8
-        | ((window >> 10) & 0x100)
-        | ((window >> 12) & 0x200)  # row +1: bits 21, 25 -> 9, 10
-        | ((window >> 15) & 0x400)
-        | ((window >> 17) & 0xF800)  # row +2: bits 28..32 -> offsets 11..15
-    )
+    middle = ((window >> 7) & 0x11) | ((window >> 13) & 0x22) | ((window >> 19) & 0x44)
+    pattern = (window & 0x1F) | JUMP_MIDDLE_OFFSETS[middle] | ((window >> 17) & 0xF800)
     return pattern & JUMP_ON_BOARD[origin]
 
 
