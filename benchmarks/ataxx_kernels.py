@@ -2,11 +2,14 @@
 
 Collects positions from uniformly random games (every ongoing position of ``--games`` games),
 then times each kernel of :mod:`mcts_envs.games.ataxx.kernels` alone in a compiled loop over
-them (the fastest of ``--repeats`` passes), and the whole step as ``VectorGame`` does it (apply,
-current player, observation planes, legal actions into a list and an incremental mask).
+them (the fastest of ``--repeats`` passes), and the whole step two ways: as ``VectorGame`` did
+it before the ``legal_mask`` and ``random_action`` kernels (apply, current player, observation
+planes, legal actions into a list and an incremental mask, a draw from the list) and as it does
+now (the whole mask row from ``legal_mask``, the draw from ``random_action``, no list).
 
-``--baseline FILE`` times another copy of ``kernels.py`` (say main's) in the same process,
-alternating passes, and prints both columns and their ratio: the fair A/B on a shared machine.
+``--baseline FILE`` times another copy of ``kernels.py`` with the same kernels (say main's) in
+the same process, alternating passes, and prints both columns and their ratio: the fair A/B on a
+shared machine.
 
 Usage: ``python benchmarks/ataxx_kernels.py [--games 40] [--repeats 31] [--baseline FILE]``
 """
