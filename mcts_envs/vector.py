@@ -220,13 +220,7 @@ def mask_kernel(game: Any) -> Any:
     action spaces, e.g. Pentago Twist's 288 actions with about 175 legal); it must write every
     entry of the row, True exactly at the actions ``legal_actions`` lists (tested per game).
     """
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.kernels")
-    except ImportError:
-        return None
-    kernel = getattr(module, "legal_mask", None)
-    return None if kernel is None else pin_identity(kernel)
+    return optional_kernel(game, "legal_mask")
 
 
 def random_action_kernel(game: Any) -> Any:
@@ -238,12 +232,18 @@ def random_action_kernel(game: Any) -> Any:
     actions (Ataxx: listing about 50 moves cost more than the mask and the draw together); the
     uniformity and legality of its draws are tested per game.
     """
+    return optional_kernel(game, "random_action")
+
+
+def optional_kernel(game: Any, name: str) -> Any:
+    """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
+    when the game does not define it."""
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.kernels")
     except ImportError:
         return None
-    kernel = getattr(module, "random_action", None)
+    kernel = getattr(module, name, None)
     return None if kernel is None else pin_identity(kernel)
 
 
