@@ -2,11 +2,14 @@
 
 Collects positions from uniformly random games (every ongoing position of ``--games`` games),
 then times each kernel of :mod:`mcts_envs.games.ataxx.kernels` alone in a compiled loop over
-them (the fastest of ``--repeats`` passes), and the whole step as ``VectorGame`` does it (apply,
-current player, observation planes, legal actions into a list and an incremental mask).
+them (the fastest of ``--repeats`` passes), and the whole step two ways: as ``VectorGame`` did
+it before the ``legal_mask`` and ``random_action`` kernels (apply, current player, observation
+planes, legal actions into a list and an incremental mask, a draw from the list) and as it does
+now (the whole mask row from ``legal_mask``, the draw from ``random_action``, no list).
 
-``--baseline FILE`` times another copy of ``kernels.py`` (say main's) in the same process,
-alternating passes, and prints both columns and their ratio: the fair A/B on a shared machine.
+``--baseline FILE`` times another copy of ``kernels.py`` with the same kernels (say main's) in
+the same process, alternating passes, and prints both columns and their ratio: the fair A/B on a
+shared machine.
 
 Usage: ``python benchmarks/ataxx_kernels.py [--games 40] [--repeats 31] [--baseline FILE]``
 """
@@ -52,7 +55,6 @@ class Scratch(NamedTuple):
     mask: np.ndarray  # bool[834]
     legal: np.ndarray  # int64[409]
     result: np.ndarray  # float32[2]
-    jump_counts: np.ndarray  # int64[16]
 
 
 def make_scratch() -> Scratch:
@@ -62,7 +64,6 @@ def make_scratch() -> Scratch:
         np.zeros(current.NUM_ACTIONS, np.bool_),
         np.empty(current.MAX_LEGAL_ACTIONS, np.int64),
         np.empty(2, np.float32),
-        np.empty(current.NUM_JUMP_OFFSETS, np.int64),
     )
 
 
@@ -119,10 +120,19 @@ def make_timers(k: ModuleType) -> dict:
 
     @njit
     def random_action(states, actions, rng, scratch):
-        states, jump_counts = borrow(states), borrow(scratch.jump_counts)
+        states = borrow(states)
         total = 0
         for i in range(states.shape[0]):
-            total += k.random_action(states[i], rng, jump_counts)
+            total += k.random_action(states[i], rng)
+        return total
+
+    @njit
+    def legal_mask(states, actions, rng, scratch):
+        states, mask = borrow(states), borrow(scratch.mask)
+        total = 0
+        for i in range(states.shape[0]):
+            k.legal_mask(states[i], mask)
+            total += mask[i % 834]
         return total
 
     @njit
@@ -148,6 +158,25 @@ def make_timers(k: ModuleType) -> dict:
             total += num_legal + rng_below(rng, num_legal)
         return total
 
+    @njit
+    def vector_step_mask(states, actions, rng, scratch):
+        """The same step with the whole-row mask kernel and a random action drawn from the
+        state (no list), as VectorGame does for a game with ``legal_mask`` and
+        ``random_action``."""
+        states, work = borrow(states), borrow(scratch.work)
+        obs, mask = borrow(scratch.observation), borrow(scratch.mask)
+        total = 0
+        for i in range(states.shape[0]):
+            work[:] = states[i]
+            k.apply_action(work, actions[i])
+            player = k.current_player(work)
+            if player < 0:
+                continue
+            k.observation_planes(work, player, obs)
+            k.legal_mask(work, mask)
+            total += k.random_action(work, rng)
+        return total
+
     return {
         "apply_action": apply_action,
         "current_player": current_player,
@@ -155,7 +184,9 @@ def make_timers(k: ModuleType) -> dict:
         "observation_planes": observation_planes,
         "returns": returns,
         "random_action": random_action,
+        "legal_mask": legal_mask,
         "vector_step (no reset)": vector_step,
+        "vector_step, mask kernel (no reset)": vector_step_mask,
     }
 
 

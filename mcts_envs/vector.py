@@ -48,12 +48,15 @@ N. See
 **Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
 mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
 ``O(legal actions)``, not ``O(num_actions)``; a game whose kernels define ``legal_mask`` (a whole
-row at once, cheaper for small dense action spaces: Pentago Twist) has its rows written by it; one
-whose kernels define ``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its
-observation rows rewritten by it within a game instead of zeroed. ``copy=True`` (default, as Gymnasium's
+row at once from the position, cheaper for small dense action spaces, Tic-Tac-Toe and Pentago
+Twist, and for Ataxx's bitboards) has its rows written by it; one whose kernels define
+``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its observation rows
+rewritten by it within a game instead of zeroed. ``copy=True`` (default, as Gymnasium's
 ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
 buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
-legal actions in compiled code from per-env generators.
+legal actions in compiled code from per-env generators: from the legal actions listed beside the
+mask, or, for a game whose kernels also define ``random_action`` (Ataxx), by that kernel from the
+position, and then no list is kept.
 """
 
 from __future__ import annotations
@@ -151,6 +154,7 @@ class _Kernels(NamedTuple):
     returns: Any
     observation_planes: Any
     legal_mask: Any  # the game's ``legal_mask(state, mask_row)``, or a no-op (``whole_mask``)
+    random_action: Any  # the game's ``random_action(state, rng)``, or a no-op (``list_legal``)
     observation_update: Any  # the game's ``observation_update`` or a no-op (update_observation)
 
 
@@ -164,6 +168,8 @@ class _Config(NamedTuple):
     check: bool  # "raise" mode: refuse a step with an illegal action before changing anything
     has_chance: bool  # the game has chance nodes
     whole_mask: bool  # write mask rows with the game's legal_mask kernel, not incrementally
+    list_legal: bool  # keep the legal actions listed beside the mask (random actions drawn from
+    # the list); False when the game has legal_mask and random_action kernels
     update_observation: bool  # within a game, rewrite rows with the game's observation_update
 
 
@@ -226,12 +232,30 @@ def mask_kernel(game: Any) -> Any:
     action spaces, e.g. Pentago Twist's 288 actions with about 175 legal); it must write every
     entry of the row, True exactly at the actions ``legal_actions`` lists (tested per game).
     """
+    return optional_kernel(game, "legal_mask")
+
+
+def random_action_kernel(game: Any) -> Any:
+    """The game's compiled ``random_action(state, rng)`` kernel, or None.
+
+    A game may define it in its kernels module beside ``legal_mask``: a uniformly random legal
+    action of a decision ``state``, drawn with the kernel generator ``rng`` (a ``uint64[1]``
+    view, :mod:`mcts_envs.core.seeding`). With both kernels a vector keeps no list of legal
+    actions (Ataxx: listing about 50 moves cost more than the mask and the draw together); the
+    uniformity and legality of its draws are tested per game.
+    """
+    return optional_kernel(game, "random_action")
+
+
+def optional_kernel(game: Any, name: str) -> Any:
+    """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
+    when the game does not define it."""
     package = type(game).__module__.rsplit(".", 1)[0]
     try:
         module = importlib.import_module(f"{package}.kernels")
     except ImportError:
         return None
-    kernel = getattr(module, "legal_mask", None)
+    kernel = getattr(module, name, None)
     return None if kernel is None else pin_identity(kernel)
 
 
@@ -239,6 +263,12 @@ def mask_kernel(game: Any) -> Any:
 def _no_mask_kernel(state, mask):  # pragma: no cover - never called (``whole_mask`` is False)
     """Stands in for a game without ``legal_mask`` (the step updates masks incrementally)."""
     return None
+
+
+@njit(cache=True)
+def _no_random_action(state, rng):  # pragma: no cover - never called (``list_legal`` is True)
+    """Stands in for a game without ``random_action`` (actions are drawn from the list)."""
+    return -1
 
 
 @njit(cache=True)
@@ -311,7 +341,7 @@ def _observe(k, buf, i, player, config, same_game):
     The mask row is updated incrementally: the previous legal actions (``legal[i,
     :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
     mask entries, not ``num_actions``; or, for a game with a ``legal_mask`` kernel
-    (``whole_mask``), written whole by it.
+    (``whole_mask``), written whole by it, and then listed only when ``list_legal``.
     """
     state = buf.states[i]
     buf.player[i] = player
@@ -326,7 +356,8 @@ def _observe(k, buf, i, player, config, same_game):
     legal = buf.legal[i]
     if config.whole_mask:
         k.legal_mask(state, mask)
-        buf.num_legal[i] = k.legal_actions(state, legal)
+        if config.list_legal:
+            buf.num_legal[i] = k.legal_actions(state, legal)
         return
     for j in range(buf.num_legal[i]):
         mask[legal[j]] = False
@@ -471,9 +502,8 @@ def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
     finished = 0
     for i in range(lo, hi):
         rng = action_rngs[i : i + 1]
-        legal = buf.legal[i]
         for _ in range(num_steps):
-            action = legal[rng_below(rng, buf.num_legal[i])]
+            action = _random_action(k, buf, i, rng, config)
             _step_env(k, buf, i, action, config, work, True)
             if buf.terminated[i] or buf.truncated[i]:
                 finished += 1
@@ -494,15 +524,23 @@ def _rollout_parallel(k, buf, action_rngs, num_steps, config, chunks):
     return finished.sum()
 
 
+@njit(cache=True, inline="always")
+def _random_action(k, buf, i, rng, config):
+    """A uniformly random legal action of env ``i`` drawn with ``rng``: an entry of its legal
+    list, or (no list kept) drawn by the game's ``random_action`` kernel from its state."""
+    if config.list_legal:
+        return buf.legal[i, rng_below(rng, buf.num_legal[i])]
+    return k.random_action(buf.states[i], rng)
+
+
 @njit(cache=True)
-def _random_actions(legal, num_legal, rngs, out):
-    """``out[i]``: a uniformly random entry of ``legal[i, :num_legal[i]]`` drawn with ``rngs[i]``."""
-    legal = borrow(legal)
-    num_legal = borrow(num_legal)
+def _random_actions(k, buf, rngs, out, config):
+    """``out[i]``: a uniformly random legal action of env ``i`` drawn with ``rngs[i]``."""
+    buf = _borrowed(buf)
     rngs = borrow(rngs)
     out = borrow(out)
     for i in range(out.shape[0]):
-        out[i] = legal[i, rng_below(rngs[i : i + 1], num_legal[i])]
+        out[i] = _random_action(k, buf, i, rngs[i : i + 1], config)
 
 
 def env_rngs(seed: int | None, num_envs: int) -> np.ndarray:
@@ -597,6 +635,8 @@ class VectorGame:
         kernels = self.game.kernels
         observation = observation_kernel(self.game)
         whole_mask = mask_kernel(self.game)
+        random_action = random_action_kernel(self.game)
+        list_legal = whole_mask is None or random_action is None
         self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
@@ -605,6 +645,7 @@ class VectorGame:
             kernels.returns,
             observation.kernel,
             _no_mask_kernel if whole_mask is None else whole_mask,
+            _no_random_action if list_legal else random_action,
             _no_observation_update if observation.update is None else observation.update,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
@@ -642,6 +683,7 @@ class VectorGame:
             check=illegal_action == "raise",
             has_chance=bool(info.has_chance),
             whole_mask=whole_mask is not None,
+            list_legal=list_legal,
             update_observation=observation.update is not None,
         )
         buf = self._buf
@@ -680,11 +722,7 @@ class VectorGame:
                 "step_parallel": (_step_parallel, (k, buf, actions, config, 1, True), (0, 1, 3)),
                 "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
                 "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
-                "random_actions": (
-                    _random_actions,
-                    (buf.legal, buf.num_legal, rngs, actions),
-                    (0, 1, 2),
-                ),
+                "random_actions": (_random_actions, (k, buf, rngs, actions, config), (0, 1, 2, 4)),
             }
             dispatcher, sample, persistent = samples[name]
             entry = self._compiled[name] = entry_point(dispatcher, sample, persistent)
@@ -769,7 +807,8 @@ class VectorGame:
         Env ``i``'s choices come from its own generator, seeded from ``(seed, i)`` (the
         constructor's or the last :meth:`reset`'s seed, a stream apart from the chance
         generators), so they do not depend on ``N`` or threads. Draws from the legal actions
-        kept beside the mask: ``O(1)`` per env, no scan of the mask.
+        kept beside the mask (``O(1)`` per env, no scan of the mask), or by the game's
+        ``random_action`` kernel from the position where it has one (Ataxx).
 
         Args:
             out: optional ``int64[N]`` array to write into (returned).
@@ -792,8 +831,7 @@ class VectorGame:
             raise InvalidOptionError(
                 f"out must be a writable contiguous int64 array of shape ({self.num_envs},)"
             )
-        buf = self._buf
-        self._call("random_actions", buf.legal, buf.num_legal, self._action_rngs, out)
+        self._call("random_actions", self._kernels, self._buf, self._action_rngs, out, self._config)
         return out
 
     def random_rollout(self, num_steps: int, seed: int | None = None) -> int:

@@ -1,4 +1,5 @@
-"""Bit tricks shared by the bitboard kernels: one-instruction bit counts and set-bit tables."""
+"""Bit tricks shared by the bitboard kernels: one-instruction bit counts, set-bit tables, and
+bits written out as bytes (bool rows of action masks)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array
 
 
 @intrinsic
@@ -54,3 +56,47 @@ def set_bit_tables(width: int) -> tuple[np.ndarray, np.ndarray]:
         count[pattern] = len(indices)
         nth[pattern, : len(indices)] = indices
     return count, nth
+
+
+def _byte_spread_table() -> np.ndarray:
+    table = np.zeros(256, np.uint64)
+    for pattern in range(256):
+        table[pattern] = sum(1 << (8 * i) for i in range(8) if (pattern >> i) & 1)
+    return table
+
+
+#: ``BYTE_SPREAD[p]``: a word whose byte ``i`` is bit ``i`` of the 8-bit pattern ``p`` (0 or 1).
+BYTE_SPREAD = _byte_spread_table()
+
+
+@intrinsic
+def store_word(typingctx, array, index, word):
+    """Stores the bytes of the integer ``word`` (8, 16, 32 or 64 bits, little-endian as on the
+    CPUs numba targets) at flat byte ``index`` of a C-contiguous array of 1-byte items (any
+    shape and alignment; no bounds check: the caller keeps the word inside the array)."""
+    if not (
+        isinstance(array, types.Array)
+        and array.layout == "C"
+        and array.dtype in (types.boolean, types.uint8, types.int8)
+        and isinstance(index, types.Integer)
+        and isinstance(word, types.Integer)
+        and word.bitwidth in (8, 16, 32, 64)
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        view = make_array(array)(context, builder, value=args[0])
+        address = builder.gep(view.data, [args[1]])
+        pointer = builder.bitcast(address, ir.IntType(word.bitwidth).as_pointer())
+        store = builder.store(args[2], pointer)
+        store.align = 1
+        return context.get_dummy_value()
+
+    return types.none(array, index, word), codegen
+
+
+@njit(cache=True, inline="always")
+def write_bits_as_bytes(bits, out, start):
+    """``out[start + i] = bit i of bits`` for ``i < 8`` (bytes 0/1 into a contiguous bool, uint8
+    or int8 row: one 8-byte store). The caller keeps ``start + 8 <= len(out)``."""
+    store_word(out, start, BYTE_SPREAD[bits & 0xFF])

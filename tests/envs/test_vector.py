@@ -239,9 +239,13 @@ def test_views_hold_the_same_batches_as_copies_and_are_read_only():
         VectorGame("tictactoe", 1, copy="yes")
 
 
-def test_random_actions_are_legal_uniform_and_independent_of_num_envs():
-    small = VectorGame("ultimate_tictactoe", 3, seed=7)
-    large = VectorGame("ultimate_tictactoe", 8, seed=7)
+@pytest.mark.parametrize(
+    ("name", "first_legal"),
+    [("tictactoe", 9), ("ultimate_tictactoe", 81), ("ataxx", 16)],  # ataxx: no legal list kept
+)
+def test_random_actions_are_legal_uniform_and_independent_of_num_envs(name, first_legal):
+    small = VectorGame(name, 3, seed=7)
+    large = VectorGame(name, 8, seed=7)
     batch, _ = small.reset(), large.reset()
     for _ in range(30):
         actions, more = small.random_actions(), large.random_actions()
@@ -250,11 +254,13 @@ def test_random_actions_are_legal_uniform_and_independent_of_num_envs():
         batch = small.step(actions)
         large.step(more)
     np.testing.assert_array_equal(large.states[:3], small.states)
-    one = VectorGame("tictactoe", 1, seed=0)
-    one.reset()
-    draws = np.array([one.random_actions()[0] for _ in range(900)])
-    counts = np.bincount(draws, minlength=9)
-    assert counts.min() > 60 and counts.max() < 140  # nine legal actions, about 100 each
+    one = VectorGame(name, 1, seed=0)
+    legal = np.flatnonzero(one.reset().legal_action_mask[0])
+    assert len(legal) == first_legal
+    draws = np.array([one.random_actions()[0] for _ in range(100 * first_legal)])
+    counts = np.bincount(draws, minlength=one.info.num_actions)
+    assert np.flatnonzero(counts).tolist() == legal.tolist()
+    assert counts[legal].min() > 60 and counts.max() < 140  # about 100 draws each
     out = np.empty(1, np.int64)
     assert one.random_actions(out) is out
     with pytest.raises(mcts_envs.InvalidOptionError, match="out"):
@@ -263,9 +269,10 @@ def test_random_actions_are_legal_uniform_and_independent_of_num_envs():
         VectorGame("tictactoe", 1).random_actions()
 
 
-def test_compiled_rollout_plays_what_python_steps_with_random_actions_play():
-    compiled = VectorGame("pentago_twist", 5, seed=4)
-    stepped = VectorGame("pentago_twist", 5, seed=4)
+@pytest.mark.parametrize("name", ["pentago_twist", "ataxx"])
+def test_compiled_rollout_plays_what_python_steps_with_random_actions_play(name):
+    compiled = VectorGame(name, 5, seed=4)
+    stepped = VectorGame(name, 5, seed=4)
     compiled.reset()
     stepped.reset()
     finished = compiled.random_rollout(30)
@@ -275,11 +282,11 @@ def test_compiled_rollout_plays_what_python_steps_with_random_actions_play():
         ended += int(batch.terminated.sum() + batch.truncated.sum())
     assert finished == ended
     np.testing.assert_array_equal(compiled.states, stepped.states)
-    again = VectorGame("pentago_twist", 5, seed=9)
+    again = VectorGame(name, 5, seed=9)
     again.reset()
     again.random_rollout(10, seed=4)  # re-seeds the action generators only
     again.random_rollout(20)
-    first = VectorGame("pentago_twist", 5, seed=9)
+    first = VectorGame(name, 5, seed=9)
     first.reset()
     first.random_rollout(30, seed=4)
     np.testing.assert_array_equal(again.states, first.states)

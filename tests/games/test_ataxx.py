@@ -131,6 +131,10 @@ def check_against_reference(state):
     moves = [move_of_action(int(a)) for a in legal]
     assert len(set(moves)) == len(moves)
     assert set(moves) == ref_legal(ref), GAME.to_text(state)
+    # the whole-row mask (written from bitboards, not from the list), over a row of ones
+    mask = np.ones(PASS + 1, np.bool_)
+    k.legal_mask(state, mask)
+    assert {move_of_action(int(a)) for a in np.flatnonzero(mask)} == ref_legal(ref)
     result = ref_result(ref)
     assert (GAME.current_player(state) == TERMINAL) == (result is not None)
     if result is not None:
@@ -377,6 +381,9 @@ def test_legal_actions_in_increasing_order_and_planes_match_the_reference_everyw
             legal = GAME.legal_actions(state)
             expected = sorted(action_of_move(move) for move in ref_legal(ref))
             assert legal.tolist() == expected, GAME.to_text(state)
+            mask = np.ones(PASS + 1, np.bool_)  # the whole-row mask, over a stale row
+            k.legal_mask(state, mask)
+            assert np.flatnonzero(mask).tolist() == expected, GAME.to_text(state)
             for player in (0, 1):
                 planes = ref_planes(ref, player)
                 assert np.array_equal(GAME.observation(state, player), planes)
@@ -434,8 +441,7 @@ def test_compiled_random_actions_are_legal_and_uniform():
     state = GAME.from_text("x5o/7/2x4/7/4o2/7/o5x x 0 1")
     legal = set(GAME.legal_actions(state).tolist())
     rng = make_rng(3)
-    scratch = np.empty(16, np.int64)
-    draws = [int(k.random_action(state, rng, scratch)) for _ in range(len(legal) * 200)]
+    draws = [int(k.random_action(state, rng)) for _ in range(len(legal) * 200)]
     counts = np.bincount(draws, minlength=834)
     assert set(np.flatnonzero(counts).tolist()) == legal
     # each of the n actions is drawn 200 times on average; allow a wide, seed-fixed margin

@@ -208,6 +208,23 @@ def test_compiled_playout_plays_the_documented_uniform_choice(game):
         np.testing.assert_array_equal(final, state)
 
 
+def test_random_action_is_the_documented_uniform_choice(game):
+    # random_action (VectorGame's draws) picks what indexing the listed legal actions picks
+    play, listed = make_rng(3), make_rng(8)
+    drawn, expected = make_rng(8), []
+    state = game.initial_state()
+    choices = 0
+    while game.current_player(state) != TERMINAL:
+        legal = game.legal_actions(state)
+        for _ in range(5):
+            choice = int(k.random_action(state, drawn))
+            assert choice == int(legal[rng_below(listed, len(legal))])
+            expected.append(choice)
+            choices += 1
+        state = game.apply(state, int(legal[rng_below(play, len(legal))]))
+    assert choices >= 5 * 9 and len(set(expected)) > 20  # a game lasts 9 moves or more
+
+
 # --- tables ----------------------------------------------------------------------------------
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import overload
 
-from mcts_envs.core.bits import lowest_bit_index, popcount
+from mcts_envs.core.bits import lowest_bit_index, popcount, store_word, write_bits_as_bytes
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.hashing import hash_words
@@ -149,6 +149,42 @@ def _action_squares() -> tuple[np.ndarray, np.ndarray]:
 #: ``ACTION_TARGETS[a]``: the square action ``a`` puts a stone on, or -1 (the pass, a jump off
 #: the board). ``ACTION_ORIGIN_BITS[a]``: the bit of a jump's origin, 0 for the other actions.
 ACTION_TARGETS, ACTION_ORIGIN_BITS = _action_squares()
+
+
+def _jump_windows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    left = np.maximum(16 - np.arange(NUM_SQUARES), 0).astype(np.int64)
+    right = np.maximum(np.arange(NUM_SQUARES) - 16, 0).astype(np.int64)
+    on_board = np.zeros(NUM_SQUARES, np.int64)
+    for square in range(NUM_SQUARES):
+        for offset in range(NUM_JUMP_OFFSETS):
+            if JUMP_TARGETS[square, offset] >= 0:
+                on_board[square] |= 1 << offset
+    return left, right, on_board
+
+
+#: The 5x5 window around square ``s`` starts at square ``s - 16`` (two rows up, two files
+#: left): ``(empty << JUMP_WINDOW_LEFT[s]) >> JUMP_WINDOW_RIGHT[s]`` puts that square at bit 0
+#: (bits shifted in from off the board are zeros). ``JUMP_ON_BOARD[s]``: bit ``i`` is set when
+#: offset ``i`` from ``s`` stays on the board.
+JUMP_WINDOW_LEFT, JUMP_WINDOW_RIGHT, JUMP_ON_BOARD = _jump_windows()
+
+
+def _jump_middle_offsets() -> np.ndarray:
+    # Window bits 7 and 11 (row -1, files -2 and +2) arrive at gathered bits 0 and 4, bits 14
+    # and 18 (row 0) at 1 and 5, bits 21 and 25 (row +1) at 2 and 6 (see jump_pattern).
+    window_bit_of_gathered = {0: 7, 4: 11, 1: 14, 5: 18, 2: 21, 6: 25}
+    table = np.zeros(128, np.int64)
+    for gathered in range(128):
+        for bit, window_bit in window_bit_of_gathered.items():
+            if (gathered >> bit) & 1:
+                row, file = divmod(window_bit, BOARD_SIZE)
+                table[gathered] |= 1 << JUMP_OFFSETS.tolist().index([row - 2, file - 2])
+    return table
+
+
+#: ``JUMP_MIDDLE_OFFSETS[g]``: the offsets (as bits 5..10) of the middle window squares
+#: gathered in ``g`` by :func:`jump_pattern`.
+JUMP_MIDDLE_OFFSETS = _jump_middle_offsets()
 #: :data:`JUMP_MASKS` with a 0 appended at index 64 (``lowest_square(0)``), so that looking up
 #: the next origin of an exhausted set of stones reads an empty mask instead of past the end.
 JUMP_MASKS_PADDED = np.concatenate([JUMP_MASKS, np.zeros(64 + 1 - NUM_SQUARES, np.int64)])
@@ -265,6 +301,52 @@ def legal_actions(state, out):
         out[0] = PASS
         count = 1
     return count
+
+
+@njit(cache=True, inline="always")
+def jump_pattern(empty, origin):
+    """Bit ``i`` set when the jump of offset ``i`` from ``origin`` lands on a square of ``empty``.
+
+    Reads the 5x5 window around ``origin`` in one shift: rows -2 and +2 are 5 adjacent bits,
+    taken as they are (offsets 0..4 and 11..15); the 6 middle squares (files -2 and +2 of rows
+    -1..+1) are gathered into 7 bits and mapped by :data:`JUMP_MIDDLE_OFFSETS` (offsets 5..10).
+    The offsets that leave the board (whose bits wrapped round a file edge) are dropped.
+    """
+    window = (empty << JUMP_WINDOW_LEFT[origin]) >> JUMP_WINDOW_RIGHT[origin]
+    middle = ((window >> 7) & 0x11) | ((window >> 13) & 0x22) | ((window >> 19) & 0x44)
+    pattern = (window & 0x1F) | JUMP_MIDDLE_OFFSETS[middle] | ((window >> 17) & 0xF800)
+    return pattern & JUMP_ON_BOARD[origin]
+
+
+@njit(cache=True)
+def legal_mask(state, mask):
+    """Writes every entry of ``mask`` (``bool[834]``): True exactly at the actions
+    :func:`legal_actions` lists.
+
+    The row is cleared at once, then written from bitboards without listing the moves: the
+    copies as 49 bytes, and the 16 jump bytes of each stone that has a jump (16 fixed writes
+    from :func:`jump_pattern`). ``VectorGame`` writes its mask rows with it.
+    """
+    for action in range(np.uint64(NUM_ACTIONS)):
+        mask[action] = False
+    if state[STATUS] != ONGOING:
+        return
+    own = state[state[SIDE]]
+    empty = FULL_BOARD & ~(state[X_BOARD] | state[O_BOARD])
+    copies = dilate(own) & empty
+    for first in range(0, NUM_SQUARES - 1, 8):  # squares 0..47 in 6 words, then 48
+        write_bits_as_bytes(copies >> first, mask, first)
+    mask[NUM_SQUARES - 1] = (copies >> (NUM_SQUARES - 1)) != 0
+    origins = own & jump_origins(empty)
+    if copies == 0 and origins == 0:
+        mask[PASS] = True
+    while origins:
+        origin = lowest_square(origins)
+        origins &= origins - 1
+        pattern = jump_pattern(empty, origin)
+        first = FIRST_JUMP + origin * NUM_JUMP_OFFSETS
+        write_bits_as_bytes(pattern, mask, first)
+        write_bits_as_bytes(pattern >> 8, mask, first + 8)
 
 
 @njit(cache=True)
@@ -396,11 +478,12 @@ def jump_targets_by_offset(own, empty, offset):
 
 
 @njit(cache=True)
-def random_action(state, rng, jump_counts):
-    """A uniformly random legal action of an ongoing ``state``.
+def random_action(state, rng):
+    """A uniformly random legal action of an ongoing ``state`` (the pass when it has no move).
 
     Counts the copies, then the jumps offset by offset (16 shifts of the whole bitboard), draws
-    one index uniformly and decodes it. ``jump_counts`` is an ``int64[16]`` scratch array.
+    one index uniformly and decodes it, counting the offsets again up to the drawn one (cheaper
+    than keeping the 16 counts in memory). ``VectorGame`` draws its random actions with it.
     """
     side = state[SIDE]
     own = state[side]
@@ -409,9 +492,7 @@ def random_action(state, rng, jump_counts):
     copy_count = popcount(copies)
     total = copy_count
     for offset in range(NUM_JUMP_OFFSETS):
-        found = popcount(jump_targets_by_offset(own, empty, offset))
-        jump_counts[offset] = found
-        total += found
+        total += popcount(jump_targets_by_offset(own, empty, offset))
     if total == 0:
         return PASS
     pick = rng_below(rng, total)
@@ -419,20 +500,20 @@ def random_action(state, rng, jump_counts):
         return nth_square(copies, pick)
     pick -= copy_count
     for offset in range(NUM_JUMP_OFFSETS):
-        if pick < jump_counts[offset]:
-            target = nth_square(jump_targets_by_offset(own, empty, offset), pick)
-            origin = target - JUMP_DELTAS[offset]
+        targets = jump_targets_by_offset(own, empty, offset)
+        found = popcount(targets)
+        if pick < found:
+            origin = nth_square(targets, pick) - JUMP_DELTAS[offset]
             return FIRST_JUMP + origin * NUM_JUMP_OFFSETS + offset
-        pick -= jump_counts[offset]
+        pick -= found
     return PASS  # not reached: pick < total
 
 
 @njit(cache=True)
 def random_playout(state, rng):
     """Plays uniformly random legal actions in place until the game is over."""
-    jump_counts = np.empty(NUM_JUMP_OFFSETS, np.int64)
     while state[STATUS] == ONGOING:
-        play_action(state, random_action(state, rng, jump_counts))
+        play_action(state, random_action(state, rng))
 
 
 @njit(cache=True)
@@ -455,16 +536,20 @@ def _write_planes(own, other, empty, reach, out):
 def _write_planes_compiled(own, other, empty, reach, out):
     if isinstance(out, types.Array) and out.layout == "C" and out.dtype == types.int8:
         # A contiguous int8[7, 7, 4]: the 4 planes of a square are 4 adjacent bytes, written
-        # as one uint32 word (byte p = plane p on the little-endian CPUs numba targets): 49
-        # word writes instead of 196 byte writes.
+        # as one 32-bit word (byte p = plane p): 49 word stores straight into the array's
+        # memory (a reshaped uint32 view cost five times the stores), which compile to vector
+        # code.
         def write_words(own, other, empty, reach, out):
-            words = out.reshape(NUM_SQUARES * 4).view(np.uint32)
             for square in range(NUM_SQUARES):
-                words[square] = np.uint32(
-                    ((own >> square) & 1)
-                    | (((other >> square) & 1) << 8)
-                    | (((empty >> square) & 1) << 16)
-                    | (((reach >> square) & 1) << 24)
+                store_word(
+                    out,
+                    4 * square,
+                    np.uint32(
+                        ((own >> square) & 1)
+                        | (((other >> square) & 1) << 8)
+                        | (((empty >> square) & 1) << 16)
+                        | (((reach >> square) & 1) << 24)
+                    ),
                 )
 
         return write_words
