@@ -5,7 +5,9 @@ in a compiled loop over those positions (nanoseconds of CPU time per call, so th
 processes on a shared machine matter less; medians of ``--repeats``):
 
 * ``legal_actions`` (move generation into a list), ``observation_planes`` (into a zeroed
-  buffer, and the zeroing alone), ``apply_action`` of a random legal placement (on a copy: the
+  buffer, and the zeroing alone), ``observation_update`` (what the vector calls within a game:
+  rewriting the previous decision's observation in place), ``apply_action`` of a random legal
+  placement (on a copy: the
   copy is timed apart and subtracted), the chance step that follows (``chance_outcomes`` and
   ``apply_action`` of a drawn tile, which runs ``advance``: the next decision's move-existence
   tests), ``current_player`` and ``returns``.
@@ -70,6 +72,21 @@ def time_observation(states, out, zero, write):
             out[...] = 0
         if write:
             k.observation_planes(states[i], states[i, k.MOVER], out)
+        total += out[0, 0, 0]
+    return total
+
+
+@njit(cache=True)
+def time_observation_update(states, out):
+    """Each position's observation written over the previous one's (zeroed at a new game), as
+    the vector does within a game (the positions are consecutive decisions of their games)."""
+    total = 0
+    for i in range(states.shape[0]):
+        if i == 0 or states[i, k.NUM_PLACED] < states[i - 1, k.NUM_PLACED]:
+            out[...] = 0
+            k.observation_planes(states[i], states[i, k.MOVER], out)
+        else:
+            k.observation_update(states[i], states[i, k.MOVER], out)
         total += out[0, 0, 0]
     return total
 
@@ -152,6 +169,9 @@ def main(argv: list[str] | None = None) -> None:
         ),
         "  zeroing alone": per_call(time_observation, kept, args.repeats, states, obs, True, False),
         "  writes alone": per_call(time_observation, kept, args.repeats, states, obs, False, True),
+        "observation_update (over the previous)": per_call(
+            time_observation_update, kept, args.repeats, states, obs
+        ),
         "state copy": per_call(time_copy, kept, args.repeats, states, scratch),
     }
     copy = rows["state copy"]

@@ -49,12 +49,14 @@ N. See
 mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
 ``O(legal actions)``, not ``O(num_actions)``; a game whose kernels define ``legal_mask`` (a whole
 row at once from the position, cheaper for small dense action spaces, Tic-Tac-Toe and Pentago
-Twist, and for Ataxx's bitboards) has its rows written by it. ``copy=True`` (default, as
-Gymnasium's ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the
-vector's buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly
-random legal actions in compiled code from per-env generators: from the legal actions listed
-beside the mask, or, for a game whose kernels also define ``random_action`` (Ataxx), by that
-kernel from the position, and then no list is kept.
+Twist, and for Ataxx's bitboards) has its rows written by it; one whose kernels define
+``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its observation rows
+rewritten by it within a game instead of zeroed. ``copy=True`` (default, as Gymnasium's
+``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
+buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
+legal actions in compiled code from per-env generators: from the legal actions listed beside the
+mask, or, for a game whose kernels also define ``random_action`` (Ataxx), by that kernel from the
+position, and then no list is kept.
 """
 
 from __future__ import annotations
@@ -153,6 +155,7 @@ class _Kernels(NamedTuple):
     observation_planes: Any
     legal_mask: Any  # the game's ``legal_mask(state, mask_row)``, or a no-op (``whole_mask``)
     random_action: Any  # the game's ``random_action(state, rng)``, or a no-op (``list_legal``)
+    observation_update: Any  # the game's ``observation_update`` or a no-op (update_observation)
 
 
 class _Config(NamedTuple):
@@ -167,6 +170,7 @@ class _Config(NamedTuple):
     whole_mask: bool  # write mask rows with the game's legal_mask kernel, not incrementally
     list_legal: bool  # keep the legal actions listed beside the mask (random actions drawn from
     # the list); False when the game has legal_mask and random_action kernels
+    update_observation: bool  # within a game, rewrite rows with the game's observation_update
 
 
 class _Work(NamedTuple):
@@ -185,10 +189,15 @@ class ObservationKernel(NamedTuple):
         writes_every_entry: True when the kernel writes every entry of ``out`` (the game's
             kernels module sets ``OBSERVATION_WRITES_EVERY_ENTRY``); otherwise ``out`` must be
             zeroed first.
+        update: the module's optional ``observation_update(state, player, out)`` dispatcher, or
+            None. Its contract: ``out`` holds an observation the module wrote for an earlier
+            position of the same game (or zeros), and afterwards holds the full observation of
+            ``state`` by ``player``; cheaper than zeroing a large, sparse ``out`` (Tantrix's 90 KB).
     """
 
     kernel: Any
     writes_every_entry: bool
+    update: Any = None
 
 
 def observation_kernel(game: Any) -> ObservationKernel:
@@ -209,7 +218,10 @@ def observation_kernel(game: Any) -> ObservationKernel:
             f"{package}.kernels"
         ) from None
     writes_all = bool(getattr(module, "OBSERVATION_WRITES_EVERY_ENTRY", False))
-    return ObservationKernel(pin_identity(kernel), writes_all)
+    update = getattr(module, "observation_update", None)
+    return ObservationKernel(
+        pin_identity(kernel), writes_all, None if update is None else pin_identity(update)
+    )
 
 
 def mask_kernel(game: Any) -> Any:
@@ -257,6 +269,12 @@ def _no_mask_kernel(state, mask):  # pragma: no cover - never called (``whole_ma
 def _no_random_action(state, rng):  # pragma: no cover - never called (``list_legal`` is True)
     """Stands in for a game without ``random_action`` (actions are drawn from the list)."""
     return -1
+
+
+@njit(cache=True)
+def _no_observation_update(state, player, out):  # pragma: no cover - never called
+    """Stands in for a game without ``observation_update`` (``update_observation`` is False)."""
+    return None
 
 
 # -- compiled per-env work -----------------------------------------------------------------------
@@ -313,8 +331,12 @@ def _sample_chance(k, buf, i, work):
 
 
 @njit(cache=True, inline="always")
-def _observe(k, buf, i, player, config):
+def _observe(k, buf, i, player, config, same_game):
     """Write env ``i``'s observation, mask, legal list and player (a decision node of ``player``).
+
+    ``same_game``: the observation row holds one of this game's earlier positions, so a game with
+    an ``observation_update`` kernel (``update_observation``) rewrites it with that instead of
+    zeroing it first.
 
     The mask row is updated incrementally: the previous legal actions (``legal[i,
     :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
@@ -324,9 +346,12 @@ def _observe(k, buf, i, player, config):
     state = buf.states[i]
     buf.player[i] = player
     obs = buf.observation[i]
-    if config.zero_observation:
-        obs[...] = 0
-    k.observation_planes(state, player, obs)
+    if same_game and config.update_observation:
+        k.observation_update(state, player, obs)
+    else:
+        if config.zero_observation:
+            obs[...] = 0
+        k.observation_planes(state, player, obs)
     mask = buf.mask[i]
     legal = buf.legal[i]
     if config.whole_mask:
@@ -348,7 +373,7 @@ def _restart(k, buf, i, work, config):
     buf.states[i, :] = buf.initial
     buf.moves[i] = 0
     player = _sample_chance(k, buf, i, work) if config.has_chance else k.current_player(buf.initial)
-    _observe(k, buf, i, player, config)
+    _observe(k, buf, i, player, config, False)
 
 
 @njit(cache=True, inline="always")
@@ -395,7 +420,7 @@ def _step_env(k, buf, i, action, config, work, trusted):
         buf.truncated[i] = True
         _end_game(k, buf, i, work, config)
     else:
-        _observe(k, buf, i, player, config)
+        _observe(k, buf, i, player, config, True)
 
 
 @njit(cache=True, inline="always")
@@ -621,6 +646,7 @@ class VectorGame:
             observation.kernel,
             _no_mask_kernel if whole_mask is None else whole_mask,
             _no_random_action if list_legal else random_action,
+            _no_observation_update if observation.update is None else observation.update,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
@@ -658,6 +684,7 @@ class VectorGame:
             has_chance=bool(info.has_chance),
             whole_mask=whole_mask is not None,
             list_legal=list_legal,
+            update_observation=observation.update is not None,
         )
         buf = self._buf
         self._views = VectorBatch(

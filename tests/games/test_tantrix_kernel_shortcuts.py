@@ -152,14 +152,20 @@ def test_space_after_equals_the_full_closure(with_forced):
 
 
 def test_yes_no_search_agrees_with_the_full_move_list():
-    """``generate`` tests the golden rule and restriction (a) two ways: tile by tile for a
-    yes/no search (``stop_at_first``, used to find the next player with a move) and by
-    per-edge colour sets for a full list. Both must find the same first move, and a move
-    exactly when the list is not empty, in every phase (forced spaces only, or all)."""
+    """``generate`` tests the golden rule and restriction (a) two ways: tile by tile for few
+    cells (a yes/no search, ``stop_at_first``, used to find the next player with a move, and
+    the forced spaces) and by per-edge colour sets for a full list of free moves. Both must
+    find the same first move, and a move exactly when the list is not empty, in every phase;
+    the forced-space list is the full list's moves on forced spaces."""
     out = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     first = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     found = empty = 0
     for state in POSITIONS:
+        count = k.generate(state, out, False, False)
+        forced = {int(hx.window_cell(state[k.FORCED + i])) for i in range(state[k.FORCED_COUNT])}
+        on_forced = [int(a) for a in out[:count] if int(a) // 36 in forced]
+        count = k.generate(state, out, True, False)
+        assert [int(a) for a in out[:count]] == on_forced, GAME.to_text(state)
         for forced_only in (True, False):
             count = k.generate(state, out, forced_only, False)
             some = k.generate(state, first, forced_only, True)

@@ -51,6 +51,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     FORCED_CAPACITY,
     FRONTIER_CAPACITY,
     GRID_CELLS,
+    HALF_WINDOW,
     NEIGHBOUR_OFFSET,
     NUM_WINDOW_CELLS,
     SIDE,
@@ -587,7 +588,7 @@ def generate(state, out, forced_only, stop_at_first):
     # golden rule at a cell iff it shows the demanded colour at every demanded edge, so the
     # fitting words are the AND of ``showing`` over the bits of the cell's demand word.
     showing = block[:24]
-    words = block[24:60]  # for a yes/no test, the words themselves (often one cell suffices)
+    words = block[24:60]  # the words themselves, for few cells (``by_word``)
     demands = block[60:lists_at]
     lists = block[lists_at:flags_at].view(np.int32)
     stack = lists[:size]
@@ -601,7 +602,10 @@ def generate(state, out, forced_only, stop_at_first):
     scratch_ready = False
     base_legal = True
     num_words = 6 * hand_count
-    if stop_at_first:
+    # Few cells (a yes/no test stops early, forced spaces are few): test the words one by one
+    # rather than build the 24 colour sets (216 updates) first.
+    by_word = stop_at_first or forced_only
+    if by_word:
         j = 0
         for orientation in range(6):
             for slot in range(hand_count):
@@ -624,7 +628,7 @@ def generate(state, out, forced_only, stop_at_first):
     for item in range(list_count):
         index = state[list_start + item]
         required = demands[index] if cached else cell_demands(grid, index)[0]
-        if stop_at_first:
+        if by_word:
             mask = edge_fields_mask(required)
             fitting = 0
             for j in range(num_words):
@@ -644,7 +648,7 @@ def generate(state, out, forced_only, stop_at_first):
             else:
                 forbidden = forbidden_colours(grid, index)
             if forbidden != 0:
-                if stop_at_first:
+                if by_word:
                     for j in range(num_words):
                         if words[j] & forbidden != 0:
                             fitting &= ~(np.int64(1) << j)
@@ -1011,9 +1015,23 @@ FEATURE_PHASE = FEATURE_BAG + NUM_TILES
 FEATURE_ON_MOVE = FEATURE_PHASE + 3
 
 
+#: Window row and column of each feature-plane position (no division per feature written).
+FEATURE_ROW = np.arange(FEATURE_ON_MOVE + 1, dtype=np.int64) // WINDOW
+FEATURE_COLUMN = np.arange(FEATURE_ON_MOVE + 1, dtype=np.int64) % WINDOW
+
+
 @njit(cache=True, inline="always")
 def _set_feature(out, position, value):
-    out[position // WINDOW, position % WINDOW, FEATURE_CHANNEL] = value
+    out[FEATURE_ROW[position], FEATURE_COLUMN[position], FEATURE_CHANNEL] = value
+
+
+@njit(cache=True, inline="always")
+def _window_row_column(index):
+    """Window row and column of grid index ``index`` (>= 0; unsigned division by a constant,
+    cheaper than Python's floor division)."""
+    row = np.uint64(index) // np.uint64(SIDE)
+    column = np.uint64(index) - row * np.uint64(SIDE)
+    return np.int64(row) - 1, np.int64(column) - 1
 
 
 @njit(cache=True)
@@ -1038,16 +1056,15 @@ def observation_planes(state, player, out):
     grid = state[GRID : GRID + GRID_CELLS]
     for p in range(state[NUM_PLACED]):
         index = state[PLACED + p]
-        i = index // SIDE - 1
-        j = index % SIDE - 1
+        i, j = _window_row_column(index)
         code = grid[index] & CODE_MASK
         for d in range(6):
             colour = CODE_EDGE_COLOURS[code, d]
             out[i, j, 4 * d + ((relative >> (2 * colour)) & 3)] = 1
         out[i, j, 24] = 1
     for f in range(state[FORCED_COUNT]):
-        index = state[FORCED + f]
-        out[index // SIDE - 1, index % SIDE - 1, 25] = 1
+        i, j = _window_row_column(state[FORCED + f])
+        out[i, j, 25] = 1
     position = 0
     # hands: 2 players x 6 slots x (present + 6 edges x 4 relative colours), player first
     for h in range(2):
@@ -1077,6 +1094,35 @@ def observation_planes(state, player, out):
         _set_feature(out, position + state[PHASE], 1)
         if state[MOVER] == player:
             _set_feature(out, position + 3, 1)
+
+
+@njit(cache=True)
+def observation_update(state, player, out):
+    """:func:`observation_planes` into an ``out`` that need not be zeroed: ``out`` must hold an
+    observation these kernels wrote for an earlier position of the same game (any player's view,
+    any window placement) or zeros; afterwards it equals ``player``'s full observation of ``state``.
+
+    Clears only what such an observation can have set, then writes as :func:`observation_planes`.
+    Tiles are never removed, so an earlier board spans at most the current ``q`` and ``r``
+    ranges; its window was centred on it, so its tiles sat within ``HALF_WINDOW - span // 2 ..
+    HALF_WINDOW + (span + 1) // 2`` of each window axis, and so did its forced spaces (a cell
+    outside the tiles' ``q`` or ``r`` range has at most two placed neighbours). That
+    parallelogram (all channels) is cleared, and the feature plane's entries. Used by
+    :class:`mcts_envs.vector.VectorGame` between the positions of one game (a new game's row is
+    zeroed whole).
+    """
+    span_q = state[Q_MAX] - state[Q_MIN]
+    span_r = state[R_MAX] - state[R_MIN]
+    low_i = max(0, HALF_WINDOW - span_q // 2)
+    high_i = min(WINDOW, HALF_WINDOW + (span_q + 1) // 2 + 1)
+    low_j = HALF_WINDOW - span_r // 2
+    high_j = HALF_WINDOW + (span_r + 1) // 2 + 1
+    for i in range(low_i, high_i):
+        out[i, low_j:high_j, :] = 0
+    for row in range(FEATURE_ON_MOVE // WINDOW + 1):
+        for column in range(min(WINDOW, FEATURE_ON_MOVE + 1 - row * WINDOW)):
+            out[row, column, FEATURE_CHANNEL] = 0
+    observation_planes(state, player, out)
 
 
 @njit(cache=True)

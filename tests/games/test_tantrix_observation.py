@@ -1,0 +1,128 @@
+"""Tantrix observation planes and the vector's in-place rewrite (``observation_update``).
+
+The oracle is a slow observation built in Python from the game's readable views (board, hands,
+bag, forced spaces, phase) and the documented layout; ``observation_update`` must turn any
+observation of an earlier position of the same game (any player's view, any window placement)
+into the full observation of the current one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.games.tantrix import hexgrid as hx
+from mcts_envs.games.tantrix import kernels as k
+from mcts_envs.games.tantrix.game import Tantrix
+from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
+from mcts_envs.vector import VectorGame
+
+SHAPE = (hx.WINDOW, hx.WINDOW, k.NUM_CHANNELS)
+
+
+def game_positions(game: Tantrix, seed: int) -> list[np.ndarray]:
+    """The decision states of one random game, in order."""
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    states = []
+    while True:
+        player = game.current_player(state)
+        if player == TERMINAL:
+            return states
+        if player == CHANCE:
+            outcomes, _ = game.chance_outcomes(state)
+            state = game.apply(state, int(rng.choice(outcomes)))
+            continue
+        states.append(state)
+        legal = game.legal_actions(state)
+        state = game.apply(state, int(legal[rng.integers(len(legal))]))
+
+
+def slow_observation(game: Tantrix, state: np.ndarray, player: int) -> np.ndarray:
+    """The observation from the documented layout, one entry at a time."""
+    out = np.zeros(SHAPE, np.int8)
+    own, opponent = game.colours[player], game.colours[1 - player]
+    others = [c for c in range(4) if c not in (own, opponent)]
+    rank = {own: 0, opponent: 1, others[0]: 2, others[1]: 3}
+
+    def window(q: int, r: int) -> tuple[int, int]:
+        return divmod(game.cell_of_axial(state, q, r), hx.WINDOW)
+
+    for (q, r), (tile, orientation) in game.board(state).items():
+        i, j = window(q, r)
+        for d in range(6):
+            out[i, j, 4 * d + rank[int(TILE_EDGE_COLOURS[tile - 1, orientation, d])]] = 1
+        out[i, j, 24] = 1
+    for q, r in game.forced_spaces(state):
+        i, j = window(q, r)
+        out[i, j, 25] = 1
+    features = np.zeros(hx.WINDOW * hx.WINDOW, np.int8)
+    hands = game.hands(state)
+    for h, owner in enumerate((player, 1 - player)):
+        for slot, tile in enumerate(hands[owner]):
+            base = (h * k.HAND_SIZE + slot) * k.FEATURES_PER_SLOT
+            features[base] = 1
+            for d in range(6):
+                features[base + 1 + 4 * d + rank[int(TILE_EDGE_COLOURS[tile - 1, 0, d])]] = 1
+    features[k.FEATURE_COLOURS + own] = 1
+    features[k.FEATURE_COLOURS + 4 + opponent] = 1
+    for tile in game.bag(state):
+        features[k.FEATURE_BAG + tile - 1] = 1
+    if int(state[k.STATUS]) == k.DECIDE:
+        features[k.FEATURE_PHASE + int(state[k.PHASE])] = 1
+        features[k.FEATURE_ON_MOVE] = int(state[k.MOVER]) == player
+    out[:, :, k.FEATURE_CHANNEL] = features.reshape(hx.WINDOW, hx.WINDOW)
+    return out
+
+
+def test_observation_matches_the_slow_layout():
+    for colours, seed in ((("red", "yellow"), 1), (("green", "blue"), 2)):
+        game = Tantrix(colors=colours)
+        states = game_positions(game, seed)
+        for state in [*states[::3], states[-1]]:
+            for player in (0, 1):
+                np.testing.assert_array_equal(
+                    game.observation(state, player), slow_observation(game, state, player)
+                )
+
+
+def test_update_rewrites_any_earlier_observation_of_the_game():
+    """From zeros and from every earlier position of the game (either player's view, before and
+    after the window moved), the result is the full observation."""
+    rng = np.random.default_rng(4)
+    moved = 0
+    for colours, seed in ((("red", "yellow"), 3), (("blue", "red"), 4), (("yellow", "green"), 5)):
+        game = Tantrix(colors=colours)
+        states = game_positions(game, seed)
+        views = [[game.observation(state, player) for player in (0, 1)] for state in states]
+        for t, state in enumerate(states):
+            player = int(rng.integers(2))
+            for s in range(t + 1):
+                out = views[s][int(rng.integers(2))].copy()
+                moved += int(states[s][k.BASE_Q] != state[k.BASE_Q])
+                k.observation_update(state, player, out)
+                np.testing.assert_array_equal(out, views[t][player])
+            out = np.zeros(SHAPE, np.int8)
+            k.observation_update(state, player, out)
+            np.testing.assert_array_equal(out, views[t][player])
+    assert moved > 0  # the window did recentre between compared positions
+
+
+def test_vector_observations_across_games_and_inactive_envs():
+    """The vector rewrites rows within a game and zeroes them on a new game: every row equals
+    the full observation of its env's position, whether the env was stepped, skipped or reset."""
+    num_envs = 4
+    vg = VectorGame("tantrix", num_envs, seed=2, copy=False)
+    game = vg.game
+    rng = np.random.default_rng(6)
+    batch = vg.reset()
+    ended = 0
+    for step in range(150):
+        active = rng.random(num_envs) < 0.8 if step % 2 else None
+        batch = vg.step(vg.random_actions(), active)
+        ended += int(batch.terminated.sum())
+        states = vg.states
+        for i in range(num_envs):
+            expected = game.observation(states[i], int(batch.current_player[i]))
+            np.testing.assert_array_equal(batch.observation[i], expected)
+    assert ended > 0
