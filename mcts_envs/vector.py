@@ -644,9 +644,12 @@ class VectorGame:
             kernels.chance_outcomes,
             kernels.returns,
             observation.kernel,
-            _no_mask_kernel if whole_mask is None else whole_mask,
-            _no_random_action if list_legal else random_action,
-            _no_observation_update if observation.update is None else observation.update,
+            # the stand-ins are dispatchers in the cache key too: pinned like the game's kernels
+            pin_identity(_no_mask_kernel) if whole_mask is None else whole_mask,
+            pin_identity(_no_random_action) if list_legal else random_action,
+            pin_identity(_no_observation_update)
+            if observation.update is None
+            else observation.update,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)

@@ -7,6 +7,10 @@ replayed through ``game.apply`` too, which checks that each is a legal outcome.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -319,3 +323,31 @@ def test_observation_kernels_claim_to_write_every_entry_only_when_they_do(name):
         else:
             state = game.apply(state, int(rng.choice(game.legal_actions(state))))
     assert kernel.writes_every_entry or untouched
+
+
+def test_a_new_process_loads_the_compiled_step_from_the_disk_cache():
+    # The step's cache key holds the game's kernels and the stand-ins for the optional ones
+    # (Tic-Tac-Toe has no random_action or observation_update): all must have stable identities,
+    # or every process recompiles the step (seconds to a minute and a half per game).
+    code = textwrap.dedent(
+        """
+        from mcts_envs import vector
+        vg = vector.VectorGame("tictactoe", 2, seed=0)
+        vg.reset()
+        vg.step(vg.random_actions())
+        vg.random_rollout(3)
+        entries = (vector._reset_all, vector._step_serial, vector._rollout_serial,
+                   vector._random_actions)
+        print(sum(sum(e.stats.cache_hits.values()) for e in entries),
+              sum(sum(e.stats.cache_misses.values()) for e in entries))
+        """
+    )
+    runs = []
+    for _ in range(2):  # the first run fills the cache if it is empty
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=900
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs.append(tuple(int(x) for x in done.stdout.split()[-2:]))
+    hits, misses = runs[1]
+    assert hits == 4 and misses == 0
