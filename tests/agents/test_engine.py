@@ -33,6 +33,7 @@ from agents.result import SearchResult
 from mcts_envs.core import numba_compat
 from mcts_envs.core.numba_compat import entry_point
 from tests.agents.oracles import safe_moves, winning_moves
+from tests.fresh_process import second_run_cache_counts
 
 TICTACTOE = mcts_envs.make_game("tictactoe")
 ULTIMATE = mcts_envs.make_game("ultimate_tictactoe")
@@ -256,14 +257,7 @@ def test_a_new_process_loads_the_compiled_search_from_the_disk_cache():
         print(sum(run_chunk.stats.cache_hits.values()), sum(run_chunk.stats.cache_misses.values()))
         """
     )
-    runs = []
-    for _ in range(2):  # the first run fills the cache if it is empty
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=900
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        runs.append(tuple(int(x) for x in done.stdout.split()[-2:]))
-    hits, misses = runs[1]
+    hits, misses = second_run_cache_counts(code)
     assert hits > 0 and misses == 0
 
 

@@ -12,7 +12,6 @@ import gc
 import shlex
 import signal
 import subprocess
-import sys
 import textwrap
 import threading
 
@@ -30,6 +29,7 @@ from agents.minimax import Minimax2Agent  # noqa: E402
 from agents.spec import make_agent  # noqa: E402
 from agents.uai_agent import ENGINES, EngineRestartWarning  # noqa: E402
 from tests.agents.test_uai import ROOT, Pipe, engine_argv  # noqa: E402
+from tests.fresh_process import second_run_cache_counts  # noqa: E402
 
 
 def _board(moves: list[str], fen: str | None = None):
@@ -211,14 +211,8 @@ def test_minimax2_search_is_still_loaded_from_the_disk_cache():
         print(sum(root_values.stats.cache_hits.values()), sum(root_values.stats.cache_misses.values()))
         """
     )
-    runs = []
-    for _ in range(2):  # the first run fills the cache if it is empty
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=ROOT
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        runs.append(tuple(int(x) for x in done.stdout.split()[-2:]))
-    assert runs[1][0] > 0 and runs[1][1] == 0
+    hits, misses = second_run_cache_counts(code, timeout=600, cwd=ROOT)
+    assert hits > 0 and misses == 0
 
 
 def _kill(process: subprocess.Popen) -> None:

@@ -7,8 +7,6 @@ replayed through ``game.apply`` too, which checks that each is a legal outcome.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -17,6 +15,7 @@ import pytest
 import mcts_envs
 from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
 from mcts_envs.vector import VectorGame, observation_kernel
+from tests.fresh_process import second_run_cache_counts
 
 STEPS = {"tictactoe": 40, "ultimate_tictactoe": 120, "pentago_twist": 60, "ataxx": 60, "tantrix": 6}
 
@@ -342,12 +341,5 @@ def test_a_new_process_loads_the_compiled_step_from_the_disk_cache():
               sum(sum(e.stats.cache_misses.values()) for e in entries))
         """
     )
-    runs = []
-    for _ in range(2):  # the first run fills the cache if it is empty
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=900
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        runs.append(tuple(int(x) for x in done.stdout.split()[-2:]))
-    hits, misses = runs[1]
+    hits, misses = second_run_cache_counts(code)
     assert hits == 4 and misses == 0

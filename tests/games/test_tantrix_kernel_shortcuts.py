@@ -12,36 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
+from tests.games.tantrix_positions import decision_positions
 
 GAME = Tantrix()
 
 
-def decision_positions(games: int, seed: int) -> list[np.ndarray]:
-    """The decision states of ``games`` random games (every phase, bag full to empty)."""
-    rng = np.random.default_rng(seed)
-    states = []
-    for _ in range(games):
-        state = GAME.initial_state()
-        while True:
-            player = GAME.current_player(state)
-            if player == TERMINAL:
-                break
-            if player == CHANCE:
-                outcomes, _ = GAME.chance_outcomes(state)
-                state = GAME.apply(state, int(rng.choice(outcomes)))
-                continue
-            states.append(state)
-            legal = GAME.legal_actions(state)
-            state = GAME.apply(state, int(legal[rng.integers(len(legal))]))
-    return states
-
-
-POSITIONS = decision_positions(12, seed=5)
+POSITIONS = decision_positions(GAME, 12, seed=5)
 
 
 def slow_links(grid: np.ndarray, index: int) -> list[tuple[int, int]]:

@@ -10,32 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
 from mcts_envs.vector import VectorGame
+from tests.games.tantrix_positions import decision_positions
 
 SHAPE = (hx.WINDOW, hx.WINDOW, k.NUM_CHANNELS)
-
-
-def game_positions(game: Tantrix, seed: int) -> list[np.ndarray]:
-    """The decision states of one random game, in order."""
-    rng = np.random.default_rng(seed)
-    state = game.initial_state()
-    states = []
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            return states
-        if player == CHANCE:
-            outcomes, _ = game.chance_outcomes(state)
-            state = game.apply(state, int(rng.choice(outcomes)))
-            continue
-        states.append(state)
-        legal = game.legal_actions(state)
-        state = game.apply(state, int(legal[rng.integers(len(legal))]))
 
 
 def slow_observation(game: Tantrix, state: np.ndarray, player: int) -> np.ndarray:
@@ -78,7 +60,7 @@ def slow_observation(game: Tantrix, state: np.ndarray, player: int) -> np.ndarra
 def test_observation_matches_the_slow_layout():
     for colours, seed in ((("red", "yellow"), 1), (("green", "blue"), 2)):
         game = Tantrix(colors=colours)
-        states = game_positions(game, seed)
+        states = decision_positions(game, 1, seed)
         for state in [*states[::3], states[-1]]:
             for player in (0, 1):
                 np.testing.assert_array_equal(
@@ -93,7 +75,7 @@ def test_update_rewrites_any_earlier_observation_of_the_game():
     moved = 0
     for colours, seed in ((("red", "yellow"), 3), (("blue", "red"), 4), (("yellow", "green"), 5)):
         game = Tantrix(colors=colours)
-        states = game_positions(game, seed)
+        states = decision_positions(game, 1, seed)
         views = [[game.observation(state, player) for player in (0, 1)] for state in states]
         for t, state in enumerate(states):
             player = int(rng.integers(2))
