@@ -72,10 +72,12 @@ BYTE_SPREAD = _byte_spread_table()
 @intrinsic
 def store_word(typingctx, array, index, word):
     """Stores the bytes of the integer ``word`` (8, 16, 32 or 64 bits, little-endian as on the
-    CPUs numba targets) at flat byte ``index`` of a C-contiguous array of 1-byte items (any
-    shape and alignment; no bounds check: the caller keeps the word inside the array)."""
+    CPUs numba targets) at flat byte ``index`` of a writable C-contiguous array of 1-byte items
+    (any shape and alignment; no bounds check: the caller keeps the word inside the array). A
+    read-only array does not compile, as numba's own item stores."""
     if not (
         isinstance(array, types.Array)
+        and array.mutable
         and array.layout == "C"
         and array.dtype in (types.boolean, types.uint8, types.int8)
         and isinstance(index, types.Integer)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba.core.errors import TypingError
 
 from mcts_envs import TERMINAL, IllegalActionError, InvalidRecordError, ataxx_v0
 from mcts_envs.core.seeding import make_rng
@@ -574,6 +575,16 @@ def test_observation_planes_from_each_side():
             assert planes[row, col, 3] == ((row, col) in reach)
     reach_plane = GAME.observation(state, 0)[:, :, 3]
     assert reach_plane[0, 0] == 0 and reach_plane.sum() == 8
+    # the word-store fast path writes only a writable int8[7, 7, 4]
+    wrong = np.zeros((8, 8, 8), np.int8)
+    with pytest.raises(ValueError, match=r"int8\[7, 7, 4\]"):
+        k.observation_planes(state, 0, wrong)
+    assert not wrong.any()
+    read_only = np.zeros((7, 7, 4), np.int8)
+    read_only.flags.writeable = False
+    with pytest.raises(TypingError):
+        k.observation_planes(state, 0, read_only)
+    assert not read_only.any()
 
 
 def test_score_and_heuristic_are_stone_shares():
