@@ -330,9 +330,10 @@ def nth_bit(bits, n):
 
 @njit(cache=True)
 def random_action(state, rng):
-    """A uniformly random legal action of an ongoing ``state``, drawn without listing them: the
-    same choice as ``legal[rng_below(rng, count)]`` over :func:`legal_actions`' list (cells in
-    increasing order, the 8 transforms of each). ``VectorGame`` draws its random actions with it.
+    """A uniformly random legal action of an ongoing ``state`` (undefined on a full board),
+    drawn without listing them: the same choice as ``legal[rng_below(rng, count)]`` over
+    :func:`legal_actions`' list (cells in increasing order, the 8 transforms of each).
+    ``VectorGame`` draws its random actions with it.
     """
     empty = FULL_BOARD & ~(state[WHITE] | state[BLACK])
     pick = rng_below(rng, popcount(empty) * NUM_TRANSFORMS)

@@ -61,6 +61,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     grid_index,
     tile_code,
     window_cell,
+    window_row_column,
 )
 from mcts_envs.games.tantrix.scoring import best_line
 from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS, TILE_ONE_HOT
@@ -1025,15 +1026,6 @@ def _set_feature(out, position, value):
     out[FEATURE_ROW[position], FEATURE_COLUMN[position], FEATURE_CHANNEL] = value
 
 
-@njit(cache=True, inline="always")
-def _window_row_column(index):
-    """Window row and column of grid index ``index`` (>= 0; unsigned division by a constant,
-    cheaper than Python's floor division)."""
-    row = np.uint64(index) // np.uint64(SIDE)
-    column = np.uint64(index) - row * np.uint64(SIDE)
-    return np.int64(row) - 1, np.int64(column) - 1
-
-
 @njit(cache=True)
 def observation_planes(state, player, out):
     """Writes the ``int8[WINDOW, WINDOW, 27]`` observation of ``player`` into ``out`` (zeroed).
@@ -1056,14 +1048,14 @@ def observation_planes(state, player, out):
     grid = state[GRID : GRID + GRID_CELLS]
     for p in range(state[NUM_PLACED]):
         index = state[PLACED + p]
-        i, j = _window_row_column(index)
+        i, j = window_row_column(index)
         code = grid[index] & CODE_MASK
         for d in range(6):
             colour = CODE_EDGE_COLOURS[code, d]
             out[i, j, 4 * d + ((relative >> (2 * colour)) & 3)] = 1
         out[i, j, 24] = 1
     for f in range(state[FORCED_COUNT]):
-        i, j = _window_row_column(state[FORCED + f])
+        i, j = window_row_column(state[FORCED + f])
         out[i, j, 25] = 1
     position = 0
     # hands: 2 players x 6 slots x (present + 6 edges x 4 relative colours), player first
