@@ -208,20 +208,14 @@ def observation_kernel(game: Any) -> ObservationKernel:
     Raises:
         InvalidOptionError: if the game's package has no such kernel.
     """
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.kernels")
-        kernel = module.observation_planes
-    except (ImportError, AttributeError):
+    kernel = optional_kernel(game, "observation_planes")
+    if kernel is None:
         raise InvalidOptionError(
             f"{game.info.name}: VectorGame needs a compiled observation_planes kernel in "
-            f"{package}.kernels"
-        ) from None
-    writes_all = bool(getattr(module, "OBSERVATION_WRITES_EVERY_ENTRY", False))
-    update = getattr(module, "observation_update", None)
-    return ObservationKernel(
-        pin_identity(kernel), writes_all, None if update is None else pin_identity(update)
-    )
+            f"{_kernels_module_name(game)}"
+        )
+    writes_all = bool(getattr(_kernels_module(game), "OBSERVATION_WRITES_EVERY_ENTRY", False))
+    return ObservationKernel(kernel, writes_all, optional_kernel(game, "observation_update"))
 
 
 def mask_kernel(game: Any) -> Any:
@@ -250,13 +244,20 @@ def random_action_kernel(game: Any) -> Any:
 def optional_kernel(game: Any, name: str) -> Any:
     """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
     when the game does not define it."""
-    package = type(game).__module__.rsplit(".", 1)[0]
+    kernel = getattr(_kernels_module(game), name, None)
+    return None if kernel is None else pin_identity(kernel)
+
+
+def _kernels_module_name(game: Any) -> str:
+    return type(game).__module__.rsplit(".", 1)[0] + ".kernels"
+
+
+def _kernels_module(game: Any) -> Any:
+    """``game``'s kernels module (beside its game module), or None if it has none."""
     try:
-        module = importlib.import_module(f"{package}.kernels")
+        return importlib.import_module(_kernels_module_name(game))
     except ImportError:
         return None
-    kernel = getattr(module, name, None)
-    return None if kernel is None else pin_identity(kernel)
 
 
 @njit(cache=True)
@@ -644,12 +645,9 @@ class VectorGame:
             kernels.chance_outcomes,
             kernels.returns,
             observation.kernel,
-            # the stand-ins are dispatchers in the cache key too: pinned like the game's kernels
-            pin_identity(_no_mask_kernel) if whole_mask is None else whole_mask,
-            pin_identity(_no_random_action) if list_legal else random_action,
-            pin_identity(_no_observation_update)
-            if observation.update is None
-            else observation.update,
+            _no_mask_kernel if whole_mask is None else whole_mask,
+            _no_random_action if list_legal else random_action,
+            _no_observation_update if observation.update is None else observation.update,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)

@@ -143,6 +143,8 @@ class EntryPoint:
     def __init__(
         self, dispatcher: Any, sample_args: tuple[Any, ...], persistent: tuple[int, ...] = ()
     ) -> None:
+        for arg in sample_args:  # dispatchers in the arguments are in the cache key
+            _pin_dispatchers(arg)
         signature = tuple(dispatcher.typeof_pyval(arg) for arg in sample_args)
         self.compiled = dispatcher.compile(signature)
         self.name = getattr(dispatcher, "__name__", repr(dispatcher))
@@ -187,11 +189,24 @@ class EntryPoint:
         return tuple(i for i, e in enumerate(self._expected) if kernels_only(e))
 
 
+def _pin_dispatchers(value: Any) -> None:
+    """:func:`pin_identity` on ``value`` if it is a dispatcher, or on those in a (named) tuple."""
+    if isinstance(value, Dispatcher):
+        pin_identity(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            _pin_dispatchers(item)
+
+
 def entry_point(
     dispatcher: Any, sample_args: tuple[Any, ...], persistent: tuple[int, ...] = ()
 ) -> Any:
     """The compiled code of ``dispatcher`` for the argument types of ``sample_args`` (compiled,
     or loaded from numba's disk cache, now), as a checked :class:`EntryPoint`.
+
+    Every dispatcher among the arguments (kernels passed to generic code, also inside tuples)
+    is given a stable identity first (:func:`pin_identity`), so the code loads from the disk
+    cache in a new process.
 
     ``persistent``: positions, besides those holding only dispatchers, whose argument objects
     live as long as the caller and never change type (its own work buffers, settings); a call

@@ -326,12 +326,12 @@ def test_observation_kernels_claim_to_write_every_entry_only_when_they_do(name):
 
 def test_a_new_process_loads_the_compiled_step_from_the_disk_cache():
     # The step's cache key holds the game's kernels and the stand-ins for the optional ones
-    # (Tic-Tac-Toe has no random_action or observation_update): all must have stable identities,
-    # or every process recompiles the step (seconds to a minute and a half per game).
+    # (Ultimate Tic-Tac-Toe has no legal_mask, random_action or observation_update): all must
+    # have stable identities, or every process recompiles the step (5 to 25 s per game).
     code = textwrap.dedent(
         """
         from mcts_envs import vector
-        vg = vector.VectorGame("tictactoe", 2, seed=0)
+        vg = vector.VectorGame("ultimate_tictactoe", 2, seed=0)
         vg.reset()
         vg.step(vg.random_actions())
         vg.random_rollout(3)
