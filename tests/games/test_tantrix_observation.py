@@ -14,7 +14,7 @@ from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
-from mcts_envs.vector import VectorGame
+from mcts_envs.vector import VectorGame, observation_kernel
 from tests.games.tantrix_positions import decision_positions
 
 SHAPE = (hx.WINDOW, hx.WINDOW, k.NUM_CHANNELS)
@@ -95,6 +95,7 @@ def test_vector_observations_across_games_and_inactive_envs():
     the full observation of its env's position, whether the env was stepped, skipped or reset."""
     num_envs = 4
     vg = VectorGame("tantrix", num_envs, seed=2, copy=False)
+    assert observation_kernel(vg.game).update is k.observation_update  # the rows below use it
     game = vg.game
     rng = np.random.default_rng(6)
     batch = vg.reset()
