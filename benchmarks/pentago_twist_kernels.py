@@ -2,9 +2,11 @@
 
 Plays ``--games`` uniformly random games with the kernels, keeps every position where a player
 must act (and the random action played there), then times each kernel alone in a compiled loop
-over those positions, and a whole env step as :func:`mcts_envs.vector.VectorGame.random_rollout`
-does it (apply, current player, observation planes, legal actions with the incremental mask
-update; not its other per-step work: action draw, flags, auto-reset). Each block of 4,000
+over those positions, and a whole env step two ways (not the step's other work: flags,
+auto-reset): ``step``, as :func:`mcts_envs.vector.VectorGame.random_rollout` did it before the
+``random_action`` kernel (apply, current player, observation planes, legal actions with the
+incremental mask update), and ``step, mask kernel``, as it does it now (the whole mask row from
+``legal_mask`` and the action from ``random_action``, no list). Each block of 4,000
 positions is timed ``--repeats`` times in each of two rounds and its best time kept (short runs
 dodge preemption on a busy machine); the cost of the call itself is subtracted.
 
@@ -171,6 +173,29 @@ def _time_step(states, actions, k_apply, k_player, k_obs, k_legal, obs, lo, hi):
     return total
 
 
+@njit
+def _time_step_mask(states, actions, kernels, obs, seed_words, lo, hi):
+    """Copy, apply, current player, observation planes, the whole mask row from ``legal_mask``
+    and a draw from ``random_action``: the step as VectorGame does it now (no legal list)."""
+    k_apply, k_player, k_obs, k_mask, k_random = kernels
+    states, actions, obs = borrow(states), borrow(actions), borrow(obs)
+    tmp = np.empty(states.shape[1], np.int64)
+    mask = np.zeros(288, np.bool_)
+    rng = seed_words.copy()
+    total = 0
+    for j in range(lo, hi):
+        tmp[:] = states[j]
+        k_apply(tmp, actions[j])
+        player = k_player(tmp)
+        if player < 0:
+            continue
+        o = obs[j & 63]
+        k_obs(tmp, player, o)
+        k_mask(tmp, mask)
+        total += k_random(tmp, rng) + o[0, 0, 0]
+    return total
+
+
 BLOCK = 4000  # positions per timed call: short enough to run between preemptions
 
 
@@ -239,6 +264,14 @@ def kernel_timings(k: ModuleType, data, repeats: int) -> dict[str, float]:
         n,
         repeats,
     )
+    if hasattr(k, "legal_mask") and hasattr(k, "random_action"):  # (a --compare copy may lack them)
+        kernels = (k.apply_action, k.current_player, k.observation_planes)
+        kernels += (k.legal_mask, k.random_action)
+        rows["step, mask kernel"] = best_ns(
+            lambda lo, hi: _time_step_mask(states, actions, kernels, obs, make_rng(1), lo, hi),
+            n,
+            repeats,
+        )
     return rows
 
 
@@ -283,7 +316,10 @@ def main(argv: list[str] | None = None) -> None:
     print("| kernel | " + " | ".join(names) + " |")
     print("| --- |" + " ---: |" * len(names))
     for row in results["ours"][0]:
-        cells = [f"{min(r[row] for r in results[name]):.1f}" for name in names]
+        cells = [
+            f"{min(r[row] for r in results[name]):.1f}" if row in results[name][0] else "-"
+            for name in names
+        ]
         print(f"| {row} | " + " | ".join(cells) + " |")
 
 
