@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from mcts_envs.core.bits import lowest_bit_index
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.hashing import finish_hash, hash_range, mix_word
@@ -64,7 +65,12 @@ from mcts_envs.games.tantrix.hexgrid import (
     window_row_column,
 )
 from mcts_envs.games.tantrix.scoring import best_line
-from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS, TILE_ONE_HOT
+from mcts_envs.games.tantrix.tiles import (
+    NUM_TILES,
+    TILE_EDGE_COLOURS,
+    TILE_ONE_HOT,
+    TILE_SHOWING,
+)
 
 HAND_SIZE = 6
 DEAL_SIZE = 2 * HAND_SIZE
@@ -73,6 +79,8 @@ NUM_ACTIONS = NUM_WINDOW_CELLS * 6 * HAND_SIZE
 MAX_LEGAL_ACTIONS = (4 * (NUM_TILES - 1) + 2) * 6 * HAND_SIZE
 MAX_CHANCE_OUTCOMES = NUM_TILES
 ALL_TILES = (1 << NUM_TILES) - 1
+#: Bit ``6 * k`` for every orientation ``k``: times a set of hand slots, those slots' words.
+EVERY_ORIENTATION = sum(1 << (6 * k) for k in range(6))
 
 # -- status, phases, options ------------------------------------------------------------------
 DEAL, DRAW, DECIDE, FINISHED, DEADLOCK = 0, 1, 2, 3, 4
@@ -583,11 +591,11 @@ def generate(state, out, forced_only, stop_at_first):
     lists_at = 24 + 36 + demand_size
     flags_at = lists_at + 3 * size // 2
     block = np.empty(flags_at + size // 2, np.int64)
-    # The hand in every orientation is numbered in action order, ``j = orientation *
-    # hand_count + slot`` (action offset ``orientation * 6 + slot``); ``showing[4 * d + c]``
-    # has bit ``j`` set when word ``j`` shows colour ``c`` at edge ``d``. A word obeys the
-    # golden rule at a cell iff it shows the demanded colour at every demanded edge, so the
-    # fitting words are the AND of ``showing`` over the bits of the cell's demand word.
+    # The hand in every orientation is numbered by its action offset, ``j = orientation * 6 +
+    # slot`` (a placement at cell ``c`` is action ``36 * c + j``); ``showing[4 * d + c]`` has
+    # bit ``j`` set when word ``j`` shows colour ``c`` at edge ``d``. A word obeys the golden
+    # rule at a cell iff it shows the demanded colour at every demanded edge, so the fitting
+    # words are the AND of ``showing`` over the bits of the cell's demand word.
     showing = block[:24]
     words = block[24:60]  # the words themselves, for few cells (``by_word``)
     demands = block[60:lists_at]
@@ -602,26 +610,20 @@ def generate(state, out, forced_only, stop_at_first):
     marks = flags[3 * size :]
     scratch_ready = False
     base_legal = True
-    num_words = 6 * hand_count
     # Few cells (a yes/no test stops early, forced spaces are few): test the words one by one
-    # rather than build the 24 colour sets (216 updates) first.
+    # rather than build the 24 colour sets first.
     by_word = stop_at_first or forced_only
     if by_word:
-        j = 0
         for orientation in range(6):
             for slot in range(hand_count):
-                words[j] = TILE_ONE_HOT[state[start + slot], orientation]
-                j += 1
+                words[6 * orientation + slot] = TILE_ONE_HOT[state[start + slot], orientation]
     else:
         showing[:] = 0
-        j = 0
-        for orientation in range(6):
-            for slot in range(hand_count):
-                tile = state[start + slot]
-                for d in range(6):
-                    showing[4 * d + TILE_EDGE_COLOURS[tile, orientation, d]] |= np.int64(1) << j
-                j += 1
-    all_words = (np.int64(1) << num_words) - 1
+        for slot in range(hand_count):
+            tile = state[start + slot]
+            for bit in range(24):
+                showing[bit] |= TILE_SHOWING[tile, bit] << slot
+    all_words = ((np.int64(1) << hand_count) - 1) * EVERY_ORIENTATION
     if cached:
         for item in range(list_count):
             index = state[FRONTIER + item]
@@ -632,9 +634,11 @@ def generate(state, out, forced_only, stop_at_first):
         if by_word:
             mask = edge_fields_mask(required)
             fitting = 0
-            for j in range(num_words):
-                if (words[j] & mask) == required:
-                    fitting |= np.int64(1) << j
+            for orientation in range(6):
+                for slot in range(hand_count):
+                    j = 6 * orientation + slot
+                    if (words[j] & mask) == required:
+                        fitting |= np.int64(1) << j
         else:
             fitting = all_words
             for d in range(6):
@@ -650,13 +654,17 @@ def generate(state, out, forced_only, stop_at_first):
                 forbidden = forbidden_colours(grid, index)
             if forbidden != 0:
                 if by_word:
-                    for j in range(num_words):
+                    candidates = fitting
+                    while candidates != 0:
+                        j = lowest_bit_index(candidates)
+                        candidates &= candidates - 1
                         if words[j] & forbidden != 0:
                             fitting &= ~(np.int64(1) << j)
                 else:
-                    for bit in range(24):
-                        if (forbidden >> bit) & 1:
-                            fitting &= ~showing[bit]
+                    bits = forbidden
+                    while bits != 0:
+                        fitting &= ~showing[lowest_bit_index(bits)]
+                        bits &= bits - 1
                 if fitting == 0:
                     continue
             if forced_count > 0 or not quiet_without_forced(grid, index):
@@ -686,15 +694,12 @@ def generate(state, out, forced_only, stop_at_first):
                     if not legal:
                         continue
         cell_base = window_cell(index) * 36
-        j = 0
         while fitting != 0:
-            if fitting & 1:
-                out[count] = cell_base + (j // hand_count) * HAND_SIZE + j % hand_count
-                count += 1
-                if stop_at_first:
-                    return count
-            fitting >>= 1
-            j += 1
+            out[count] = cell_base + lowest_bit_index(fitting)
+            count += 1
+            if stop_at_first:
+                return count
+            fitting &= fitting - 1
     return count
 
 
