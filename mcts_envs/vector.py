@@ -51,7 +51,8 @@ mask incrementally (the previous legal actions cleared, the new ones set), so a 
 row at once from the position, cheaper for small dense action spaces, Tic-Tac-Toe and Pentago
 Twist, and for Ataxx's bitboards) has its rows written by it; one whose kernels define
 ``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its observation rows
-rewritten by it within a game instead of zeroed. ``copy=True`` (default, as Gymnasium's
+rewritten by it within a game instead of zeroed, and one whose kernels define ``apply_and_list``
+(see :func:`apply_and_list_kernel`: Tantrix) has its legal actions listed as its moves are applied. ``copy=True`` (default, as Gymnasium's
 ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
 buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
 legal actions in compiled code from per-env generators: from the legal actions listed beside the
@@ -79,6 +80,7 @@ __all__ = [
     "ObservationKernel",
     "VectorBatch",
     "VectorGame",
+    "apply_and_list_kernel",
     "observation_kernel",
 ]
 
@@ -142,6 +144,7 @@ class _Buffers(NamedTuple):
     scratch: np.ndarray  # int64[chunks, chance_size]: chance outcomes, one row per chunk
     probabilities: np.ndarray  # float64[chunks, chance_size]: their probabilities
     result: np.ndarray  # float64[chunks, 2]: returns of a finished game
+    listed: np.ndarray  # int64[chunks, max_legal or 1]: legal actions listed by apply_and_list
 
 
 class _Kernels(NamedTuple):
@@ -156,6 +159,7 @@ class _Kernels(NamedTuple):
     legal_mask: Any  # the game's ``legal_mask(state, mask_row)``, or a no-op (``whole_mask``)
     random_action: Any  # the game's ``random_action(state, rng)``, or a no-op (``list_legal``)
     observation_update: Any  # the game's ``observation_update`` or a no-op (update_observation)
+    apply_and_list: Any  # the game's ``apply_and_list`` or a no-op (``apply_lists``)
 
 
 class _Config(NamedTuple):
@@ -171,6 +175,8 @@ class _Config(NamedTuple):
     list_legal: bool  # keep the legal actions listed beside the mask (random actions drawn from
     # the list); False when the game has legal_mask and random_action kernels
     update_observation: bool  # within a game, rewrite rows with the game's observation_update
+    apply_lists: bool  # apply actions with the game's apply_and_list, which lists the legal
+    # actions of the decision it reaches (instead of legal_actions listing them again)
 
 
 class _Work(NamedTuple):
@@ -179,6 +185,7 @@ class _Work(NamedTuple):
     scratch: np.ndarray  # int64[chance_size]: chance outcomes
     probabilities: np.ndarray  # float64[chance_size]
     result: np.ndarray  # float64[2]: returns of a finished game
+    listed: np.ndarray  # int64[max_legal or 1]: legal actions listed by apply_and_list
 
 
 class ObservationKernel(NamedTuple):
@@ -241,6 +248,18 @@ def random_action_kernel(game: Any) -> Any:
     return optional_kernel(game, "random_action")
 
 
+def apply_and_list_kernel(game: Any) -> Any:
+    """The game's compiled ``apply_and_list(state, action, legal)`` kernel, or None.
+
+    A game may define it in its kernels module when finding the next decision already generates
+    its moves (Tantrix: the search for the next player with a legal move). It applies ``action``
+    as ``apply_action`` does and, when the new position is a player decision, writes its legal
+    actions into ``legal`` (room for ``max_legal_actions``), the list ``legal_actions`` would
+    write, and returns their count; otherwise it returns -1. The vector then lists no move twice.
+    """
+    return optional_kernel(game, "apply_and_list")
+
+
 def optional_kernel(game: Any, name: str) -> Any:
     """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
     when the game does not define it."""
@@ -278,6 +297,12 @@ def _no_observation_update(state, player, out):  # pragma: no cover - never call
     return None
 
 
+@njit(cache=True)
+def _no_apply_and_list(state, action, legal):  # pragma: no cover - never called
+    """Stands in for a game without ``apply_and_list`` (``apply_lists`` is False)."""
+    return -1
+
+
 # -- compiled per-env work -----------------------------------------------------------------------
 # Every compiled entry point first takes borrowed views of the buffers (no reference counting:
 # the arrays outlive the call), so the per-env views below cost nothing; with counted views the
@@ -308,16 +333,29 @@ def _borrowed(buf):
         borrow(buf.scratch),
         borrow(buf.probabilities),
         borrow(buf.result),
+        borrow(buf.listed),
     )
 
 
 @njit(cache=True, inline="always")
-def _sample_chance(k, buf, i, work):
-    """Sample through chance nodes of env ``i`` with its own generator; returns the player."""
+def _apply(k, state, action, config, work):
+    """Apply ``action`` to ``state``; returns how many legal actions of the new position the
+    game's ``apply_and_list`` listed in ``work.listed``, or -1 when none were listed."""
+    if config.apply_lists:
+        return k.apply_and_list(state, action, work.listed)
+    k.apply_action(state, action)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _sample_chance(k, buf, i, work, config):
+    """Sample through chance nodes of env ``i`` with its own generator; returns the player and
+    the legal actions listed by the last outcome's :func:`_apply` (-1: none, or no chance)."""
     state = buf.states[i]
     player = k.current_player(state)
+    listed = -1
     if player != CHANCE:
-        return player
+        return player, listed
     rng = buf.rngs[i : i + 1]
     log = buf.chance_log[i]
     while player == CHANCE:
@@ -326,18 +364,29 @@ def _sample_chance(k, buf, i, work):
         if buf.chance_count[i] < log.shape[0]:
             log[buf.chance_count[i]] = outcome
         buf.chance_count[i] += 1
-        k.apply_action(state, outcome)
+        listed = _apply(k, state, outcome, config, work)
         player = k.current_player(state)
-    return player
+    return player, listed
 
 
 @njit(cache=True, inline="always")
-def _observe(k, buf, i, player, config, same_game):
+def _list_legal(k, state, legal, listed, work):
+    """Env's legal actions into ``legal``: copied from ``work.listed`` when ``listed >= 0``
+    (:func:`_apply` listed them), else listed by the game's ``legal_actions``; returns the count."""
+    if listed < 0:
+        return k.legal_actions(state, legal)
+    for j in range(listed):
+        legal[j] = work.listed[j]
+    return listed
+
+
+@njit(cache=True, inline="always")
+def _observe(k, buf, i, player, config, same_game, listed, work):
     """Write env ``i``'s observation, mask, legal list and player (a decision node of ``player``).
 
     ``same_game``: the observation row holds one of this game's earlier positions, so a game with
     an ``observation_update`` kernel (``update_observation``) rewrites it with that instead of
-    zeroing it first.
+    zeroing it first. ``listed``: as :func:`_apply` returns (the legal actions in ``work.listed``).
 
     The mask row is updated incrementally: the previous legal actions (``legal[i,
     :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
@@ -358,11 +407,11 @@ def _observe(k, buf, i, player, config, same_game):
     if config.whole_mask:
         k.legal_mask(state, mask)
         if config.list_legal:
-            buf.num_legal[i] = k.legal_actions(state, legal)
+            buf.num_legal[i] = _list_legal(k, state, legal, listed, work)
         return
     for j in range(buf.num_legal[i]):
         mask[legal[j]] = False
-    count = k.legal_actions(state, legal)
+    count = _list_legal(k, state, legal, listed, work)
     for j in range(count):
         mask[legal[j]] = True
     buf.num_legal[i] = count
@@ -373,8 +422,11 @@ def _restart(k, buf, i, work, config):
     """Put env ``i`` at the start of a new game (sampling the deal) and observe it."""
     buf.states[i, :] = buf.initial
     buf.moves[i] = 0
-    player = _sample_chance(k, buf, i, work) if config.has_chance else k.current_player(buf.initial)
-    _observe(k, buf, i, player, config, False)
+    if config.has_chance:
+        player, listed = _sample_chance(k, buf, i, work, config)
+    else:
+        player, listed = k.current_player(buf.initial), -1
+    _observe(k, buf, i, player, config, False, listed, work)
 
 
 @njit(cache=True, inline="always")
@@ -408,9 +460,14 @@ def _step_env(k, buf, i, action, config, work, trusted):
         _end_game(k, buf, i, work, config)
         return
     state = buf.states[i]
-    k.apply_action(state, action)
+    listed = _apply(k, state, action, config, work)
     buf.moves[i] += 1
-    player = _sample_chance(k, buf, i, work) if config.has_chance else k.current_player(state)
+    if config.has_chance:
+        player, drawn = _sample_chance(k, buf, i, work, config)
+        if drawn >= 0:  # chance was sampled: the list is of the position after it
+            listed = drawn
+    else:
+        player = k.current_player(state)
     if player == TERMINAL:
         k.returns(state, work.result)
         buf.rewards[i, 0] = work.result[0]
@@ -421,13 +478,13 @@ def _step_env(k, buf, i, action, config, work, trusted):
         buf.truncated[i] = True
         _end_game(k, buf, i, work, config)
     else:
-        _observe(k, buf, i, player, config, True)
+        _observe(k, buf, i, player, config, True, listed, work)
 
 
 @njit(cache=True, inline="always")
 def _work(buf, chunk):
     """The working buffers of chunk ``chunk`` (rows of ``buf``'s; borrowed when ``buf`` is)."""
-    return _Work(buf.scratch[chunk], buf.probabilities[chunk], buf.result[chunk])
+    return _Work(buf.scratch[chunk], buf.probabilities[chunk], buf.result[chunk], buf.listed[chunk])
 
 
 @njit(cache=True)
@@ -638,6 +695,7 @@ class VectorGame:
         whole_mask = mask_kernel(self.game)
         random_action = random_action_kernel(self.game)
         list_legal = whole_mask is None or random_action is None
+        apply_and_list = apply_and_list_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
@@ -648,6 +706,7 @@ class VectorGame:
             _no_mask_kernel if whole_mask is None else whole_mask,
             _no_random_action if list_legal else random_action,
             _no_observation_update if observation.update is None else observation.update,
+            _no_apply_and_list if apply_and_list is None else apply_and_list,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
@@ -674,6 +733,9 @@ class VectorGame:
             scratch=np.zeros((chunks, chance_size), np.int64),
             probabilities=np.zeros((chunks, chance_size), np.float64),
             result=np.zeros((chunks, 2), np.float64),
+            listed=np.zeros(
+                (chunks, max(info.max_legal_actions, 1) if apply_and_list else 1), np.int64
+            ),
         )
         self._action_rngs = self._buf.rngs ^ _ACTION_STREAM
         self._config = _Config(
@@ -686,6 +748,7 @@ class VectorGame:
             whole_mask=whole_mask is not None,
             list_legal=list_legal,
             update_observation=observation.update is not None,
+            apply_lists=apply_and_list is not None,
         )
         buf = self._buf
         self._views = VectorBatch(

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.seeding import make_rng, rng_below
 from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
@@ -156,3 +158,49 @@ def test_yes_no_search_agrees_with_the_full_move_list():
             else:
                 empty += 1
     assert found > 500 and empty > 50
+
+
+def test_apply_and_list_lists_what_legal_actions_lists():
+    """``apply_and_list`` (the vector's step and random playouts) leaves the state
+    ``apply_action`` leaves and lists exactly ``legal_actions``' list when it reaches a decision,
+    -1 otherwise: every move, deal and draw of seeded random games."""
+    rng = np.random.default_rng(8)
+    listed = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    legal = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    decisions = others = 0
+    for _ in range(8):
+        state = GAME.initial_state()
+        while k.current_player(state) != TERMINAL:
+            count = k.legal_actions(state, legal)  # at a chance node: the tiles in the bag
+            action = int(legal[rng.integers(count)])
+            plain = state.copy()
+            k.apply_action(plain, action)
+            got = k.apply_and_list(state, action, listed)
+            np.testing.assert_array_equal(state, plain)
+            if k.current_player(plain) in (0, 1):
+                count = k.legal_actions(plain, legal)
+                assert got == count > 0
+                np.testing.assert_array_equal(listed[:count], legal[:count])
+                decisions += 1
+            else:
+                assert got == -1
+                others += 1
+    assert decisions > 300 and others > 300
+
+
+def test_random_playout_plays_what_stepping_with_the_same_draws_plays():
+    """``random_playout`` reuses the lists ``apply_and_list`` makes; its games must be the games
+    a loop of ``legal_actions`` and ``apply_action`` plays with the same generator."""
+    buffer = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    for seed in range(6):
+        played = GAME.initial_state()
+        k.random_playout(played, make_rng(seed))
+        state = GAME.initial_state()
+        rng = make_rng(seed)
+        while k.current_player(state) != TERMINAL:
+            if k.is_chance(state[k.STATUS]):
+                k.apply_action(state, k.random_tile_from_bag(state, rng))
+            else:
+                count = k.legal_actions(state, buffer)
+                k.apply_action(state, buffer[rng_below(rng, count)])
+        np.testing.assert_array_equal(played, state)

@@ -14,7 +14,7 @@ from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
-from mcts_envs.vector import VectorGame, observation_kernel
+from mcts_envs.vector import VectorGame, apply_and_list_kernel, observation_kernel
 from tests.games.tantrix_positions import decision_positions
 
 SHAPE = (hx.WINDOW, hx.WINDOW, k.NUM_CHANNELS)
@@ -90,12 +90,14 @@ def test_update_rewrites_any_earlier_observation_of_the_game():
     assert moved > 0  # the window did recentre between compared positions
 
 
-def test_vector_observations_across_games_and_inactive_envs():
-    """The vector rewrites rows within a game and zeroes them on a new game: every row equals
-    the full observation of its env's position, whether the env was stepped, skipped or reset."""
+def test_vector_rows_across_games_and_inactive_envs():
+    """The vector rewrites observation rows within a game and zeroes them on a new game, and
+    takes its legal actions from ``apply_and_list``: every row equals the full observation and
+    the mask of its env's position, whether the env was stepped, skipped or reset."""
     num_envs = 4
     vg = VectorGame("tantrix", num_envs, seed=2, copy=False)
     assert observation_kernel(vg.game).update is k.observation_update  # the rows below use it
+    assert apply_and_list_kernel(vg.game) is k.apply_and_list  # and the masks this
     game = vg.game
     rng = np.random.default_rng(6)
     batch = vg.reset()
@@ -108,4 +110,5 @@ def test_vector_observations_across_games_and_inactive_envs():
         for i in range(num_envs):
             expected = game.observation(states[i], int(batch.current_player[i]))
             np.testing.assert_array_equal(batch.observation[i], expected)
+            np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(states[i]))
     assert ended > 0

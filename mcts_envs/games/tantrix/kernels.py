@@ -748,29 +748,41 @@ def placement_problem(state, action):
 @njit(cache=True)
 def advance(state):
     """Moves on to the next decision after a placement or draw (rules 10, 13, 14)."""
-    scratch = np.empty(1, np.int64)
+    advance_listing(state, np.empty(1, np.int64), False)
+
+
+@njit(cache=True)
+def advance_listing(state, out, listing):
+    """:func:`advance`; with ``listing``, also lists the legal placements of the decision it stops
+    at into ``out`` (room for ``MAX_LEGAL_ACTIONS``): the search for the next player with a move
+    then generates that list whole instead of stopping at the first move. Returns the count
+    listed at a decision (1 without ``listing``), -1 at the end of the game."""
     while True:
         if state[NUM_PLACED] == NUM_TILES:
             state[STATUS] = FINISHED
-            return
+            return -1
         mover = state[MOVER]
         end_turn = False
         if state[HAND_COUNT_0 + mover] == 0:
             end_turn = True
         elif state[PHASE] == PHASE_FORCED_FIRST:
-            if generate(state, scratch, True, True) > 0:
+            count = generate(state, out, True, not listing)
+            if count > 0:
                 state[STATUS] = DECIDE
-                return
+                return count
             state[PHASE] = PHASE_FREE
         if not end_turn and state[PHASE] == PHASE_FREE:
-            if generate(state, scratch, False, True) > 0:
+            count = generate(state, out, False, not listing)
+            if count > 0:
                 state[STATUS] = DECIDE
-            else:
-                state[STATUS] = DEADLOCK
-            return
-        if not end_turn and generate(state, scratch, True, True) > 0:  # PHASE_FORCED_AFTER
-            state[STATUS] = DECIDE
-            return
+                return count
+            state[STATUS] = DEADLOCK
+            return -1
+        if not end_turn:  # PHASE_FORCED_AFTER
+            count = generate(state, out, True, not listing)
+            if count > 0:
+                state[STATUS] = DECIDE
+                return count
         other = 1 - mover
         if state[HAND_COUNT_0 + other] > 0:
             state[MOVER] = other
@@ -831,6 +843,12 @@ def apply_chance(state, tile):
         IllegalActionError: if ``tile`` is not in the bag.
         InvalidRecordError: if the hand receiving it is full (a corrupt state).
     """
+    _chance(state, tile, np.empty(1, np.int64), False)
+
+
+@njit(cache=True)
+def _chance(state, tile, out, listing):
+    """:func:`apply_chance`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
     if tile < 0 or tile >= NUM_TILES or not (state[BAG_BITS] >> tile) & 1:
         raise IllegalActionError("tantrix: the chance outcome is not a tile in the bag")
     receiver = state[DEALT] % 2 if state[STATUS] == DEAL else state[MOVER]
@@ -844,23 +862,23 @@ def apply_chance(state, tile):
         state[DEALT] += 1
         state[LAST_DRAWN] = tile
         state[LAST_DRAWER] = player
-        if state[DEALT] == DEAL_SIZE:
-            first = 0
-            if state[FIRST_RULE] == FIRST_HIGHEST_TILE:
-                top_0 = state[HAND_0 + HAND_SIZE - 1]
-                top_1 = state[HAND_1 + HAND_SIZE - 1]
-                first = 0 if top_0 > top_1 else 1
-            state[MOVER] = first
-            state[PHASE] = PHASE_FORCED_FIRST
-            state[STATUS] = DECIDE
-            advance(state)
-        return
+        if state[DEALT] < DEAL_SIZE:
+            return -1
+        first = 0
+        if state[FIRST_RULE] == FIRST_HIGHEST_TILE:
+            top_0 = state[HAND_0 + HAND_SIZE - 1]
+            top_1 = state[HAND_1 + HAND_SIZE - 1]
+            first = 0 if top_0 > top_1 else 1
+        state[MOVER] = first
+        state[PHASE] = PHASE_FORCED_FIRST
+        state[STATUS] = DECIDE
+        return advance_listing(state, out, listing)
     player = state[MOVER]
     add_to_hand(state, player, tile)
     state[LAST_DRAWN] = tile
     state[LAST_DRAWER] = player
     state[STATUS] = DECIDE
-    advance(state)
+    return advance_listing(state, out, listing)
 
 
 @njit(cache=True)
@@ -872,9 +890,24 @@ def apply_action(state, action):
             empty hand slot, an occupied cell or one touching no tile (they would corrupt the
             state); the other rules are the caller's to check (see :func:`placement_problem`).
     """
+    _play(state, action, np.empty(1, np.int64), False)
+
+
+@njit(cache=True)
+def apply_and_list(state, action, legal):
+    """:func:`apply_action`, then the legal actions of the new position into ``legal`` (room for
+    ``MAX_LEGAL_ACTIONS``) when it is a player decision: returns their count, or -1 at a chance
+    node or the end (``legal`` then unspecified). The list equals :func:`legal_actions`'s, one
+    move generation cheaper: finding the next player with a move lists the moves.
+    """
+    return _play(state, action, legal, True)
+
+
+@njit(cache=True)
+def _play(state, action, out, listing):
+    """:func:`apply_action`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
     if state[STATUS] != DECIDE:
-        apply_chance(state, action)
-        return
+        return _chance(state, action, out, listing)
     player = state[MOVER]
     slot = action % HAND_SIZE
     orientation = (action // HAND_SIZE) % 6
@@ -895,9 +928,9 @@ def apply_action(state, action):
         state[PHASE] = PHASE_FORCED_AFTER
     if state[BAG_COUNT] > 0:
         state[STATUS] = DRAW
-    else:
-        state[STATUS] = DECIDE
-        advance(state)
+        return -1
+    state[STATUS] = DECIDE
+    return advance_listing(state, out, listing)
 
 
 # -- scores and results -----------------------------------------------------------------------
@@ -968,15 +1001,17 @@ def random_tile_from_bag(state, rng):
 def random_playout(state, rng):
     """Plays uniformly random placements and draws in place until the game ends."""
     buffer = np.empty(MAX_LEGAL_ACTIONS, np.int64)
+    count = -1  # the legal actions listed in ``buffer`` by the last move, if any
     while True:
         status = state[STATUS]
         if status == DECIDE:
-            count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+            if count < 0:
+                count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
             if count == 0:
                 raise InvalidRecordError("tantrix: corrupt state: a decision without moves")
-            apply_action(state, buffer[rng_below(rng, count)])
+            count = _play(state, buffer[rng_below(rng, count)], buffer, True)
         elif is_chance(status):
-            apply_chance(state, random_tile_from_bag(state, rng))
+            count = _chance(state, random_tile_from_bag(state, rng), buffer, True)
         else:
             return
 
