@@ -26,7 +26,9 @@ player's view). So every returned observation is a position where someone must a
 **Chance.** Chance outcomes (Tantrix's deal and draws) are sampled inside the compiled step from a
 generator owned by each env, seeded from ``SeedSequence(seed).spawn``-style children: env ``i``'s
 games depend only on ``(seed, i)`` and the actions given to it, whatever ``N`` and whatever the
-number of threads. The outcomes drawn in a step are reported in ``chance_outcomes[i,
+number of threads (drawn by the game's ``random_outcome`` kernel when it has one, see
+:func:`random_outcome_kernel`, else by a weighted choice over ``chance_outcomes``). The outcomes
+drawn in a step are reported in ``chance_outcomes[i,
 :num_chance_outcomes[i]]`` (in the order applied, the new game's deal after the ended game's
 draws) so a game record can be written.
 
@@ -82,6 +84,7 @@ __all__ = [
     "VectorGame",
     "apply_and_list_kernel",
     "observation_kernel",
+    "random_outcome_kernel",
 ]
 
 ILLEGAL_ACTION_MODES = ("raise", "penalty")
@@ -160,6 +163,7 @@ class _Kernels(NamedTuple):
     random_action: Any  # the game's ``random_action(state, rng)``, or a no-op (``list_legal``)
     observation_update: Any  # the game's ``observation_update`` or a no-op (update_observation)
     apply_and_list: Any  # the game's ``apply_and_list`` or a no-op (``apply_lists``)
+    random_outcome: Any  # the game's ``random_outcome(state, rng)`` or a no-op (``draw_outcomes``)
 
 
 class _Config(NamedTuple):
@@ -177,6 +181,7 @@ class _Config(NamedTuple):
     update_observation: bool  # within a game, rewrite rows with the game's observation_update
     apply_lists: bool  # apply actions with the game's apply_and_list, which lists the legal
     # actions of the decision it reaches (instead of legal_actions listing them again)
+    draw_outcomes: bool  # sample chance with the game's random_outcome, not from its outcome list
 
 
 class _Work(NamedTuple):
@@ -260,6 +265,17 @@ def apply_and_list_kernel(game: Any) -> Any:
     return optional_kernel(game, "apply_and_list")
 
 
+def random_outcome_kernel(game: Any) -> Any:
+    """The game's compiled ``random_outcome(state, rng)`` kernel, or None.
+
+    A game with chance nodes may define it: an outcome of the chance node ``state`` drawn with
+    the probabilities ``chance_outcomes`` gives, using the kernel generator ``rng`` (Tantrix:
+    a tile uniformly from the bag, without listing the bag). The vector's chance draws then
+    come from it instead of a weighted choice over the listed outcomes.
+    """
+    return optional_kernel(game, "random_outcome")
+
+
 def optional_kernel(game: Any, name: str) -> Any:
     """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
     when the game does not define it."""
@@ -300,6 +316,12 @@ def _no_observation_update(state, player, out):  # pragma: no cover - never call
 @njit(cache=True)
 def _no_apply_and_list(state, action, legal):  # pragma: no cover - never called
     """Stands in for a game without ``apply_and_list`` (``apply_lists`` is False)."""
+    return -1
+
+
+@njit(cache=True)
+def _no_random_outcome(state, rng):  # pragma: no cover - never called
+    """Stands in for a game without ``random_outcome`` (``draw_outcomes`` is False)."""
     return -1
 
 
@@ -359,8 +381,11 @@ def _sample_chance(k, buf, i, work, config):
     rng = buf.rngs[i : i + 1]
     log = buf.chance_log[i]
     while player == CHANCE:
-        count = k.chance_outcomes(state, work.scratch, work.probabilities)
-        outcome = work.scratch[rng_choice_weighted(rng, work.probabilities, count)]
+        if config.draw_outcomes:
+            outcome = k.random_outcome(state, rng)
+        else:
+            count = k.chance_outcomes(state, work.scratch, work.probabilities)
+            outcome = work.scratch[rng_choice_weighted(rng, work.probabilities, count)]
         if buf.chance_count[i] < log.shape[0]:
             log[buf.chance_count[i]] = outcome
         buf.chance_count[i] += 1
@@ -696,6 +721,7 @@ class VectorGame:
         random_action = random_action_kernel(self.game)
         list_legal = whole_mask is None or random_action is None
         apply_and_list = apply_and_list_kernel(self.game)
+        random_outcome = random_outcome_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
             kernels.legal_actions,
@@ -707,6 +733,7 @@ class VectorGame:
             _no_random_action if list_legal else random_action,
             _no_observation_update if observation.update is None else observation.update,
             _no_apply_and_list if apply_and_list is None else apply_and_list,
+            _no_random_outcome if random_outcome is None else random_outcome,
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
@@ -749,6 +776,7 @@ class VectorGame:
             list_legal=list_legal,
             update_observation=observation.update is not None,
             apply_lists=apply_and_list is not None,
+            draw_outcomes=random_outcome is not None,
         )
         buf = self._buf
         self._views = VectorBatch(

@@ -204,3 +204,27 @@ def test_random_playout_plays_what_stepping_with_the_same_draws_plays():
                 count = k.legal_actions(state, buffer)
                 k.apply_action(state, buffer[rng_below(rng, count)])
         np.testing.assert_array_equal(played, state)
+
+
+def test_random_outcome_picks_the_listed_bag_tile_the_generator_points_at():
+    """``random_outcome`` (the vector's chance draws) and ``random_tile_from_bag`` (playouts)
+    skip listing the bag: each must return entry ``rng_below(rng, bag size)`` of
+    ``chance_outcomes``' increasing list, so draws stay uniform over the bag."""
+    rng = np.random.default_rng(4)
+    outcomes = np.zeros(k.MAX_CHANCE_OUTCOMES, np.int64)
+    probabilities = np.zeros(k.MAX_CHANCE_OUTCOMES, np.float64)
+    legal = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    checked = 0
+    for _ in range(4):
+        state = GAME.initial_state()
+        while k.current_player(state) != TERMINAL:
+            if k.is_chance(state[k.STATUS]):
+                count = k.chance_outcomes(state, outcomes, probabilities)
+                for seed in range(20):
+                    expected = outcomes[rng_below(make_rng(seed), count)]
+                    assert k.random_outcome(state, make_rng(seed)) == expected
+                    assert k.random_tile_from_bag(state, make_rng(seed)) == expected
+                checked += 1
+            count = k.legal_actions(state, legal)  # at a chance node: the tiles in the bag
+            k.apply_action(state, int(legal[rng.integers(count)]))
+    assert checked > 100

@@ -14,7 +14,12 @@ from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
-from mcts_envs.vector import VectorGame, apply_and_list_kernel, observation_kernel
+from mcts_envs.vector import (
+    VectorGame,
+    apply_and_list_kernel,
+    observation_kernel,
+    random_outcome_kernel,
+)
 from tests.games.tantrix_positions import decision_positions
 
 SHAPE = (hx.WINDOW, hx.WINDOW, k.NUM_CHANNELS)
@@ -98,6 +103,7 @@ def test_vector_rows_across_games_and_inactive_envs():
     vg = VectorGame("tantrix", num_envs, seed=2, copy=False)
     assert observation_kernel(vg.game).update is k.observation_update  # the rows below use it
     assert apply_and_list_kernel(vg.game) is k.apply_and_list  # and the masks this
+    assert random_outcome_kernel(vg.game) is k.random_outcome  # and the draws this
     game = vg.game
     rng = np.random.default_rng(6)
     batch = vg.reset()

@@ -1009,15 +1009,19 @@ def heuristic(state, player):
 
 @njit(cache=True)
 def random_tile_from_bag(state, rng):
-    """A tile drawn uniformly from the bag with ``rng``."""
-    pick = rng_below(rng, state[BAG_COUNT])
+    """A tile drawn uniformly from the (non-empty) bag with ``rng``: entry ``rng_below(rng,
+    bag size)`` of the tiles in increasing order."""
     bits = state[BAG_BITS]
-    for tile in range(NUM_TILES):
-        if (bits >> tile) & 1:
-            if pick == 0:
-                return tile
-            pick -= 1
-    return -1
+    for _ in range(rng_below(rng, state[BAG_COUNT])):
+        bits &= bits - 1
+    return lowest_bit_index(bits)
+
+
+@njit(cache=True)
+def random_outcome(state, rng):
+    """A chance outcome of the deal or draw ``state`` drawn with its probabilities (uniform over
+    the bag, :func:`random_tile_from_bag`); ``VectorGame`` samples chance with it."""
+    return random_tile_from_bag(state, rng)
 
 
 @njit(cache=True)
