@@ -148,6 +148,7 @@ class _Buffers(NamedTuple):
     probabilities: np.ndarray  # float64[chunks, chance_size]: their probabilities
     result: np.ndarray  # float64[chunks, 2]: returns of a finished game
     listed: np.ndarray  # int64[chunks, max_legal or 1]: legal actions listed by apply_and_list
+    list_scratch: np.ndarray  # int64[chunks, the game's APPLY_AND_LIST_SCRATCH or 1]
 
 
 class _Kernels(NamedTuple):
@@ -191,6 +192,7 @@ class _Work(NamedTuple):
     probabilities: np.ndarray  # float64[chance_size]
     result: np.ndarray  # float64[2]: returns of a finished game
     listed: np.ndarray  # int64[max_legal or 1]: legal actions listed by apply_and_list
+    list_scratch: np.ndarray  # int64[APPLY_AND_LIST_SCRATCH or 1]: apply_and_list's working memory
 
 
 class ObservationKernel(NamedTuple):
@@ -254,13 +256,15 @@ def random_action_kernel(game: Any) -> Any:
 
 
 def apply_and_list_kernel(game: Any) -> Any:
-    """The game's compiled ``apply_and_list(state, action, legal)`` kernel, or None.
+    """The game's compiled ``apply_and_list(state, action, legal, scratch)`` kernel, or None.
 
     A game may define it in its kernels module when finding the next decision already generates
     its moves (Tantrix: the search for the next player with a legal move). It applies ``action``
     as ``apply_action`` does and, when the new position is a player decision, writes its legal
     actions into ``legal`` (room for ``max_legal_actions``), the list ``legal_actions`` would
     write, and returns their count; otherwise it returns -1. The vector then lists no move twice.
+    ``scratch`` is working memory the vector keeps for it (``int64[APPLY_AND_LIST_SCRATCH]``,
+    a constant of the kernels module; any contents), so that no step allocates.
     """
     return optional_kernel(game, "apply_and_list")
 
@@ -314,7 +318,7 @@ def _no_observation_update(state, player, out):  # pragma: no cover - never call
 
 
 @njit(cache=True)
-def _no_apply_and_list(state, action, legal):  # pragma: no cover - never called
+def _no_apply_and_list(state, action, legal, scratch):  # pragma: no cover - never called
     """Stands in for a game without ``apply_and_list`` (``apply_lists`` is False)."""
     return -1
 
@@ -356,6 +360,7 @@ def _borrowed(buf):
         borrow(buf.probabilities),
         borrow(buf.result),
         borrow(buf.listed),
+        borrow(buf.list_scratch),
     )
 
 
@@ -364,7 +369,7 @@ def _apply(k, state, action, config, work):
     """Apply ``action`` to ``state``; returns how many legal actions of the new position the
     game's ``apply_and_list`` listed in ``work.listed``, or -1 when none were listed."""
     if config.apply_lists:
-        return k.apply_and_list(state, action, work.listed)
+        return k.apply_and_list(state, action, work.listed, work.list_scratch)
     k.apply_action(state, action)
     return -1
 
@@ -509,7 +514,13 @@ def _step_env(k, buf, i, action, config, work, trusted):
 @njit(cache=True, inline="always")
 def _work(buf, chunk):
     """The working buffers of chunk ``chunk`` (rows of ``buf``'s; borrowed when ``buf`` is)."""
-    return _Work(buf.scratch[chunk], buf.probabilities[chunk], buf.result[chunk], buf.listed[chunk])
+    return _Work(
+        buf.scratch[chunk],
+        buf.probabilities[chunk],
+        buf.result[chunk],
+        buf.listed[chunk],
+        buf.list_scratch[chunk],
+    )
 
 
 @njit(cache=True)
@@ -721,6 +732,11 @@ class VectorGame:
         random_action = random_action_kernel(self.game)
         list_legal = whole_mask is None or random_action is None
         apply_and_list = apply_and_list_kernel(self.game)
+        list_scratch_size = (
+            int(getattr(_kernels_module(self.game), "APPLY_AND_LIST_SCRATCH", 1))
+            if apply_and_list
+            else 1
+        )
         random_outcome = random_outcome_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
@@ -763,6 +779,7 @@ class VectorGame:
             listed=np.zeros(
                 (chunks, max(info.max_legal_actions, 1) if apply_and_list else 1), np.int64
             ),
+            list_scratch=np.zeros((chunks, list_scratch_size), np.int64),
         )
         self._action_rngs = self._buf.rngs ^ _ACTION_STREAM
         self._config = _Config(

@@ -163,10 +163,11 @@ def test_yes_no_search_agrees_with_the_full_move_list():
 def test_apply_and_list_lists_what_legal_actions_lists():
     """``apply_and_list`` (the vector's step and random playouts) leaves the state
     ``apply_action`` leaves and lists exactly ``legal_actions``' list when it reaches a decision,
-    -1 otherwise: every move, deal and draw of seeded random games."""
+    -1 otherwise: every move, deal and draw of seeded random games, with one reused scratch."""
     rng = np.random.default_rng(8)
     listed = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     legal = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    scratch = np.full(k.APPLY_AND_LIST_SCRATCH, -7, np.int64)  # any contents, reused
     decisions = others = 0
     for _ in range(8):
         state = GAME.initial_state()
@@ -175,7 +176,7 @@ def test_apply_and_list_lists_what_legal_actions_lists():
             action = int(legal[rng.integers(count)])
             plain = state.copy()
             k.apply_action(plain, action)
-            got = k.apply_and_list(state, action, listed)
+            got = k.apply_and_list(state, action, listed, scratch)
             np.testing.assert_array_equal(state, plain)
             if k.current_player(plain) in (0, 1):
                 count = k.legal_actions(plain, legal)

@@ -80,6 +80,10 @@ NUM_ACTIONS = NUM_WINDOW_CELLS * 6 * HAND_SIZE
 MAX_LEGAL_ACTIONS = (4 * (NUM_TILES - 1) + 2) * 6 * HAND_SIZE
 MAX_CHANCE_OUTCOMES = NUM_TILES
 ALL_TILES = (1 << NUM_TILES) - 1
+#: Words of working memory move generation uses at most (:func:`generate`'s ``scratch``).
+GENERATE_SCRATCH = 60 + 3 * GRID_CELLS
+#: The ``scratch`` of :func:`apply_and_list` (read by ``VectorGame``).
+APPLY_AND_LIST_SCRATCH = GENERATE_SCRATCH
 #: Bit ``6 * k`` for every orientation ``k``: times a set of hand slots, those slots' words.
 EVERY_ORIENTATION = sum(1 << (6 * k) for k in range(6))
 
@@ -549,11 +553,13 @@ def quiet_without_forced(grid, index):
 
 
 @njit(cache=True)
-def generate(state, out, forced_only, stop_at_first):
+def generate(state, out, forced_only, stop_at_first, scratch=None):
     """Writes the mover's legal placements into ``out`` (increasing), returns their count.
 
     ``forced_only`` restricts to forced spaces (phases (a) and (c)); ``stop_at_first`` returns as
     soon as one is found (a yes/no test). Restrictions apply while the bag is not empty.
+    ``scratch``: ``int64[GENERATE_SCRATCH]`` working memory (any contents), or None to allocate
+    it when needed (an allocation costs about a tenth of a list).
     """
     player = state[MOVER]
     hand_count = state[HAND_COUNT_0 + player]
@@ -582,7 +588,10 @@ def generate(state, out, forced_only, stop_at_first):
     cached = restricted and not forced_only and not stop_at_first
     size = GRID_CELLS if restricted else 8
     demand_size = GRID_CELLS if cached else 1
-    block = np.empty(60 + demand_size + 2 * size, np.int64)
+    if scratch is None:
+        block = np.empty(60 + demand_size + 2 * size, np.int64)
+    else:
+        block = scratch[: 60 + demand_size + 2 * size]
     return _generate_in(state, out, forced_only, stop_at_first, block, size)
 
 
@@ -775,11 +784,12 @@ def advance(state):
 
 
 @njit(cache=True)
-def advance_listing(state, out, listing):
+def advance_listing(state, out, listing, scratch=None):
     """:func:`advance`; with ``listing``, also lists the legal placements of the decision it stops
     at into ``out`` (room for ``MAX_LEGAL_ACTIONS``): the search for the next player with a move
     then generates that list whole instead of stopping at the first move. Returns the count
-    listed at a decision (1 without ``listing``), -1 at the end of the game."""
+    listed at a decision (1 without ``listing``), -1 at the end of the game. ``scratch``: as
+    :func:`generate`'s."""
     while True:
         if state[NUM_PLACED] == NUM_TILES:
             state[STATUS] = FINISHED
@@ -789,20 +799,20 @@ def advance_listing(state, out, listing):
         if state[HAND_COUNT_0 + mover] == 0:
             end_turn = True
         elif state[PHASE] == PHASE_FORCED_FIRST:
-            count = generate(state, out, True, not listing)
+            count = generate(state, out, True, not listing, scratch)
             if count > 0:
                 state[STATUS] = DECIDE
                 return count
             state[PHASE] = PHASE_FREE
         if not end_turn and state[PHASE] == PHASE_FREE:
-            count = generate(state, out, False, not listing)
+            count = generate(state, out, False, not listing, scratch)
             if count > 0:
                 state[STATUS] = DECIDE
                 return count
             state[STATUS] = DEADLOCK
             return -1
         if not end_turn:  # PHASE_FORCED_AFTER
-            count = generate(state, out, True, not listing)
+            count = generate(state, out, True, not listing, scratch)
             if count > 0:
                 state[STATUS] = DECIDE
                 return count
@@ -870,7 +880,7 @@ def apply_chance(state, tile):
 
 
 @njit(cache=True)
-def _chance(state, tile, out, listing):
+def _chance(state, tile, out, listing, scratch=None):
     """:func:`apply_chance`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
     if tile < 0 or tile >= NUM_TILES or not (state[BAG_BITS] >> tile) & 1:
         raise IllegalActionError("tantrix: the chance outcome is not a tile in the bag")
@@ -895,13 +905,13 @@ def _chance(state, tile, out, listing):
         state[MOVER] = first
         state[PHASE] = PHASE_FORCED_FIRST
         state[STATUS] = DECIDE
-        return advance_listing(state, out, listing)
+        return advance_listing(state, out, listing, scratch)
     player = state[MOVER]
     add_to_hand(state, player, tile)
     state[LAST_DRAWN] = tile
     state[LAST_DRAWER] = player
     state[STATUS] = DECIDE
-    return advance_listing(state, out, listing)
+    return advance_listing(state, out, listing, scratch)
 
 
 @njit(cache=True)
@@ -917,20 +927,21 @@ def apply_action(state, action):
 
 
 @njit(cache=True)
-def apply_and_list(state, action, legal):
+def apply_and_list(state, action, legal, scratch):
     """:func:`apply_action`, then the legal actions of the new position into ``legal`` (room for
     ``MAX_LEGAL_ACTIONS``) when it is a player decision: returns their count, or -1 at a chance
     node or the end (``legal`` then unspecified). The list equals :func:`legal_actions`'s, one
-    move generation cheaper: finding the next player with a move lists the moves.
+    move generation cheaper: finding the next player with a move lists the moves. ``scratch``:
+    ``int64[GENERATE_SCRATCH]`` working memory (any contents).
     """
-    return _play(state, action, legal, True)
+    return _play(state, action, legal, True, scratch)
 
 
 @njit(cache=True)
-def _play(state, action, out, listing):
+def _play(state, action, out, listing, scratch=None):
     """:func:`apply_action`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
     if state[STATUS] != DECIDE:
-        return _chance(state, action, out, listing)
+        return _chance(state, action, out, listing, scratch)
     player = state[MOVER]
     slot = action % HAND_SIZE
     orientation = (action // HAND_SIZE) % 6
@@ -953,7 +964,7 @@ def _play(state, action, out, listing):
         state[STATUS] = DRAW
         return -1
     state[STATUS] = DECIDE
-    return advance_listing(state, out, listing)
+    return advance_listing(state, out, listing, scratch)
 
 
 # -- scores and results -----------------------------------------------------------------------
@@ -1028,17 +1039,18 @@ def random_outcome(state, rng):
 def random_playout(state, rng):
     """Plays uniformly random placements and draws in place until the game ends."""
     buffer = np.empty(MAX_LEGAL_ACTIONS, np.int64)
+    scratch = np.empty(GENERATE_SCRATCH, np.int64)
     count = -1  # the legal actions listed in ``buffer`` by the last move, if any
     while True:
         status = state[STATUS]
         if status == DECIDE:
             if count < 0:
-                count = generate(state, buffer, state[PHASE] != PHASE_FREE, False)
+                count = generate(state, buffer, state[PHASE] != PHASE_FREE, False, scratch)
             if count == 0:
                 raise InvalidRecordError("tantrix: corrupt state: a decision without moves")
-            count = _play(state, buffer[rng_below(rng, count)], buffer, True)
+            count = _play(state, buffer[rng_below(rng, count)], buffer, True, scratch)
         elif is_chance(status):
-            count = _chance(state, random_tile_from_bag(state, rng), buffer, True)
+            count = _chance(state, random_tile_from_bag(state, rng), buffer, True, scratch)
         else:
             return
 
