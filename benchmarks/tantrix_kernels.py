@@ -7,13 +7,16 @@ processes on a shared machine matter less; medians of ``--repeats``):
 * ``legal_actions`` (move generation into a list), ``observation_planes`` (into a zeroed
   buffer, and the zeroing alone), ``observation_update`` (what the vector calls within a game:
   rewriting the previous decision's observation in place), ``apply_action`` of a random legal
-  placement (on a copy: the
-  copy is timed apart and subtracted), the chance step that follows (``chance_outcomes`` and
-  ``apply_action`` of a drawn tile, which runs ``advance``: the next decision's move-existence
-  tests), ``current_player`` and ``returns``.
+  placement (on a copy: the copy is timed apart and subtracted), the chance step that follows
+  (``chance_outcomes`` and ``apply_action`` of a drawn tile, which runs ``advance``: the next
+  decision's move-existence tests), the same placement and draw as the vector steps them
+  (``apply_and_list`` with a reused scratch, the tile from ``random_outcome``: the search for
+  the next player with a move lists that player's moves, so ``legal_actions`` is not called
+  again) and ``returns``.
 
-These are the kernels ``VectorGame.random_rollout`` calls per step (see ``mcts_envs/vector.py``);
-``benchmarks/vector_throughput.py --games tantrix`` gives the whole step beside the AEC env.
+The vector's step per decision is the ``apply_and_list`` row, the observation update and its mask
+writes (see ``mcts_envs/vector.py``); ``benchmarks/vector_throughput.py --games tantrix`` gives
+the whole step beside the AEC env.
 
 Usage: ``python benchmarks/tantrix_kernels.py [--games 200] [--repeats 5] [--warm-cache]``
 (from a source checkout, put the repository root on ``PYTHONPATH`` to measure that copy).
@@ -118,6 +121,20 @@ def time_apply(states, actions, scratch, chance):
 
 
 @njit(cache=True)
+def time_apply_and_list(states, actions, scratch, legal, work, rng):
+    """Copy, then the placement and the draws after it as the vector steps them: each move by
+    ``apply_and_list`` (listing the next decision's moves), each tile from ``random_outcome``."""
+    total = 0
+    for i in range(states.shape[0]):
+        scratch[:] = states[i]
+        count = k.apply_and_list(scratch, actions[i], legal, work)
+        while k.current_player(scratch) == -1:
+            count = k.apply_and_list(scratch, k.random_outcome(scratch, rng), legal, work)
+        total += count
+    return total
+
+
+@njit(cache=True)
 def time_returns(states, result):
     total = 0.0
     for i in range(states.shape[0]):
@@ -181,9 +198,24 @@ def main(argv: list[str] | None = None) -> None:
     rows["placement + draw + advance (- copy)"] = (
         per_call(time_apply, kept, args.repeats, states, actions, scratch, True) - copy
     )
+    work = np.empty(k.APPLY_AND_LIST_SCRATCH, np.int64)
+    rows["placement + draw + next list, apply_and_list (- copy)"] = (
+        per_call(
+            time_apply_and_list,
+            kept,
+            args.repeats,
+            states,
+            actions,
+            scratch,
+            buffer,
+            work,
+            make_rng(2),
+        )
+        - copy
+    )
     rows["returns"] = per_call(time_returns, kept, args.repeats, states, result)
     for name, value in rows.items():
-        print(f"  {name:38s} {value:9.0f}")
+        print(f"  {name:55s} {value:9.0f}")
 
 
 if __name__ == "__main__":
