@@ -54,8 +54,8 @@ row at once from the position, cheaper for small dense action spaces, Tic-Tac-To
 Twist, and for Ataxx's bitboards) has its rows written by it; one whose kernels define
 ``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its observation rows
 rewritten by it within a game instead of zeroed, and one whose kernels define ``apply_and_list``
-(see :func:`apply_and_list_kernel`: Tantrix) has its legal actions listed as its moves are applied. ``copy=True`` (default, as Gymnasium's
-``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
+(see :func:`apply_and_list_kernel`: Tantrix) has its legal actions listed as its moves are
+applied. ``copy=True`` (default, as Gymnasium's ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
 buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
 legal actions in compiled code from per-env generators: from the legal actions listed beside the
 mask, or, for a game whose kernels also define ``random_action`` (Ataxx, Pentago Twist), by that
@@ -375,14 +375,14 @@ def _apply(k, state, action, config, work):
 
 
 @njit(cache=True, inline="always")
-def _sample_chance(k, buf, i, work, config):
+def _sample_chance(k, buf, i, work, config, num_listed):
     """Sample through chance nodes of env ``i`` with its own generator; returns the player and
-    the legal actions listed by the last outcome's :func:`_apply` (-1: none, or no chance)."""
+    the number of legal actions in ``work.listed``: ``num_listed`` (as :func:`_apply` returned
+    it for the move before) when there was no chance node, else the last outcome's."""
     state = buf.states[i]
     player = k.current_player(state)
-    listed = -1
     if player != CHANCE:
-        return player, listed
+        return player, num_listed
     rng = buf.rngs[i : i + 1]
     log = buf.chance_log[i]
     while player == CHANCE:
@@ -394,29 +394,29 @@ def _sample_chance(k, buf, i, work, config):
         if buf.chance_count[i] < log.shape[0]:
             log[buf.chance_count[i]] = outcome
         buf.chance_count[i] += 1
-        listed = _apply(k, state, outcome, config, work)
+        num_listed = _apply(k, state, outcome, config, work)
         player = k.current_player(state)
-    return player, listed
+    return player, num_listed
 
 
 @njit(cache=True, inline="always")
-def _list_legal(k, state, legal, listed, work):
-    """Env's legal actions into ``legal``: copied from ``work.listed`` when ``listed >= 0``
+def _list_legal(k, state, legal, num_listed, work):
+    """Env's legal actions into ``legal``: copied from ``work.listed`` when ``num_listed >= 0``
     (:func:`_apply` listed them), else listed by the game's ``legal_actions``; returns the count."""
-    if listed < 0:
+    if num_listed < 0:
         return k.legal_actions(state, legal)
-    for j in range(listed):
+    for j in range(num_listed):
         legal[j] = work.listed[j]
-    return listed
+    return num_listed
 
 
 @njit(cache=True, inline="always")
-def _observe(k, buf, i, player, config, same_game, listed, work):
+def _observe(k, buf, i, player, config, same_game, num_listed, work):
     """Write env ``i``'s observation, mask, legal list and player (a decision node of ``player``).
 
     ``same_game``: the observation row holds one of this game's earlier positions, so a game with
     an ``observation_update`` kernel (``update_observation``) rewrites it with that instead of
-    zeroing it first. ``listed``: as :func:`_apply` returns (the legal actions in ``work.listed``).
+    zeroing it first. ``num_listed``: as :func:`_apply` returns (legal actions in ``work.listed``).
 
     The mask row is updated incrementally: the previous legal actions (``legal[i,
     :num_legal[i]]``) are cleared and the new ones set, so a step touches ``O(legal actions)``
@@ -437,11 +437,11 @@ def _observe(k, buf, i, player, config, same_game, listed, work):
     if config.whole_mask:
         k.legal_mask(state, mask)
         if config.list_legal:
-            buf.num_legal[i] = _list_legal(k, state, legal, listed, work)
+            buf.num_legal[i] = _list_legal(k, state, legal, num_listed, work)
         return
     for j in range(buf.num_legal[i]):
         mask[legal[j]] = False
-    count = _list_legal(k, state, legal, listed, work)
+    count = _list_legal(k, state, legal, num_listed, work)
     for j in range(count):
         mask[legal[j]] = True
     buf.num_legal[i] = count
@@ -453,10 +453,10 @@ def _restart(k, buf, i, work, config):
     buf.states[i, :] = buf.initial
     buf.moves[i] = 0
     if config.has_chance:
-        player, listed = _sample_chance(k, buf, i, work, config)
+        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
     else:
-        player, listed = k.current_player(buf.initial), -1
-    _observe(k, buf, i, player, config, False, listed, work)
+        player, num_listed = k.current_player(buf.initial), -1
+    _observe(k, buf, i, player, config, False, num_listed, work)
 
 
 @njit(cache=True, inline="always")
@@ -490,12 +490,10 @@ def _step_env(k, buf, i, action, config, work, trusted):
         _end_game(k, buf, i, work, config)
         return
     state = buf.states[i]
-    listed = _apply(k, state, action, config, work)
+    num_listed = _apply(k, state, action, config, work)
     buf.moves[i] += 1
     if config.has_chance:
-        player, drawn = _sample_chance(k, buf, i, work, config)
-        if drawn >= 0:  # chance was sampled: the list is of the position after it
-            listed = drawn
+        player, num_listed = _sample_chance(k, buf, i, work, config, num_listed)
     else:
         player = k.current_player(state)
     if player == TERMINAL:
@@ -508,7 +506,7 @@ def _step_env(k, buf, i, action, config, work, trusted):
         buf.truncated[i] = True
         _end_game(k, buf, i, work, config)
     else:
-        _observe(k, buf, i, player, config, True, listed, work)
+        _observe(k, buf, i, player, config, True, num_listed, work)
 
 
 @njit(cache=True, inline="always")
@@ -732,11 +730,15 @@ class VectorGame:
         random_action = random_action_kernel(self.game)
         list_legal = whole_mask is None or random_action is None
         apply_and_list = apply_and_list_kernel(self.game)
-        list_scratch_size = (
-            int(getattr(_kernels_module(self.game), "APPLY_AND_LIST_SCRATCH", 1))
-            if apply_and_list
-            else 1
-        )
+        list_scratch_size = 1
+        if apply_and_list is not None:
+            module = _kernels_module(self.game)
+            if not hasattr(module, "APPLY_AND_LIST_SCRATCH"):
+                raise InvalidOptionError(
+                    f"{info.name}: {_kernels_module_name(self.game)} defines apply_and_list but "
+                    "not APPLY_AND_LIST_SCRATCH (the words of its scratch argument)"
+                )
+            list_scratch_size = int(module.APPLY_AND_LIST_SCRATCH)
         random_outcome = random_outcome_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,
@@ -777,7 +779,8 @@ class VectorGame:
             probabilities=np.zeros((chunks, chance_size), np.float64),
             result=np.zeros((chunks, 2), np.float64),
             listed=np.zeros(
-                (chunks, max(info.max_legal_actions, 1) if apply_and_list else 1), np.int64
+                (chunks, max(info.max_legal_actions, 1) if apply_and_list is not None else 1),
+                np.int64,
             ),
             list_scratch=np.zeros((chunks, list_scratch_size), np.int64),
         )

@@ -105,14 +105,15 @@ def tantrix_logs(num_envs, threads):
         batch = vg.step(actions)
         for i in range(2):
             logs[i].append(chance_list(batch, i))
-    return logs, vg.states[:2]
+    return logs, vg.states[:2], batch.legal_action_mask[:2]
 
 
 def test_same_seed_same_games_whatever_num_envs():
-    logs, states = tantrix_logs(2, False)
-    other_logs, other_states = tantrix_logs(3, False)
+    logs, states, masks = tantrix_logs(2, False)
+    other_logs, other_states, other_masks = tantrix_logs(3, False)
     assert other_logs == logs
     np.testing.assert_array_equal(other_states, states)
+    np.testing.assert_array_equal(other_masks, masks)
     assert tantrix_logs(2, False)[0] == logs
     different = VectorGame("tantrix", 2, seed=4).reset()
     assert chance_list(different, 0) != logs[0][0]
@@ -120,10 +121,11 @@ def test_same_seed_same_games_whatever_num_envs():
 
 @pytest.mark.slow
 def test_same_seed_same_games_whatever_threads():
-    logs, states = tantrix_logs(2, False)
-    threaded_logs, threaded_states = tantrix_logs(4, True)
+    logs, states, masks = tantrix_logs(2, False)
+    threaded_logs, threaded_states, threaded_masks = tantrix_logs(4, True)
     assert threaded_logs == logs
     np.testing.assert_array_equal(threaded_states, states)
+    np.testing.assert_array_equal(threaded_masks, masks)  # per-thread listing buffers
 
 
 @pytest.mark.slow  # compiling the parallel variants takes 20-50 s

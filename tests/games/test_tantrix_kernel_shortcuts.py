@@ -229,3 +229,12 @@ def test_random_outcome_picks_the_listed_bag_tile_the_generator_points_at():
             count = k.legal_actions(state, legal)  # at a chance node: the tiles in the bag
             k.apply_action(state, int(legal[rng.integers(count)]))
     assert checked > 100
+
+
+def test_a_short_scratch_is_refused():
+    state = POSITIONS[len(POSITIONS) // 2]
+    out = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
+    with pytest.raises(ValueError, match="GENERATE_SCRATCH"):
+        k.generate(state, out, False, False, np.empty(k.GENERATE_SCRATCH - 1, np.int64))
+    expected = k.generate(state, out.copy(), False, False)
+    assert k.generate(state, out, False, False, np.full(k.GENERATE_SCRATCH, 9)) == expected

@@ -118,3 +118,26 @@ def test_vector_rows_across_games_and_inactive_envs():
             np.testing.assert_array_equal(batch.observation[i], expected)
             np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(states[i]))
     assert ended > 0
+
+
+def test_vector_rows_after_truncations_and_penalised_actions():
+    """Games cut by ``max_moves`` and ended by an illegal action (``"penalty"``) restart with
+    rows and masks of the new game (the listing buffer is not left from the old one)."""
+    num_envs = 3
+    vg = VectorGame("tantrix", num_envs, seed=4, max_moves=12, illegal_action="penalty")
+    game = vg.game
+    batch = vg.reset()
+    cut = penalised = 0
+    for step in range(60):
+        actions = vg.random_actions()
+        if step % 7 == 3:
+            actions[step % num_envs] = int(np.flatnonzero(~batch.legal_action_mask[0])[0])
+        batch = vg.step(actions)
+        cut += int(batch.truncated.sum())
+        penalised += int(batch.illegal.sum())
+        states = vg.states
+        for i in range(num_envs):
+            expected = game.observation(states[i], int(batch.current_player[i]))
+            np.testing.assert_array_equal(batch.observation[i], expected)
+            np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(states[i]))
+    assert cut > 0 and penalised > 0

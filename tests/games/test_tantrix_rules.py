@@ -216,12 +216,19 @@ def test_empty_hand_is_skipped():
     state = position(SKIP)
     assert GAME.bag(state) == [] and GAME.hands(state)[0] == []
     skipped = 0
+    listed = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
+    scratch = np.empty(k.APPLY_AND_LIST_SCRATCH, np.int64)
     for move in GAME.legal_actions(state):
         after = GAME.apply(state, int(move))  # bag empty: no draw
         if GAME.phase_name(after) == "free":
             # player_1's turn ended, player_0 (empty hand) was skipped: player_1 again
             assert GAME.current_player(after) == 1
             skipped += 1
+        # the vector's step lists the skipping player's moves as it finds them
+        stepped = state.copy()
+        count = k.apply_and_list(stepped, int(move), listed, scratch)
+        assert (stepped == after).all()
+        assert list(listed[:count]) == list(GAME.legal_actions(after))
     assert skipped > 0
     final = GAME.random_playout(state, 0)
     assert GAME.current_player(final) == TERMINAL and len(GAME.board(final)) == 56
@@ -240,6 +247,13 @@ def test_deadlock_is_a_draw():
     state = position(DEADLOCK_BEFORE)
     after = play_draw(GAME.apply(state, action(state, 5, -5, 17, 1)), tile=9)
     assert GAME.current_player(after) == TERMINAL and GAME.phase_name(after) == "deadlock"
+    # the vector's step: nothing is listed at the draw nor at the deadlock it reaches
+    stepped = state.copy()
+    listed = np.empty(k.MAX_LEGAL_ACTIONS, np.int64)
+    scratch = np.empty(k.APPLY_AND_LIST_SCRATCH, np.int64)
+    assert k.apply_and_list(stepped, action(state, 5, -5, 17, 1), listed, scratch) == -1
+    assert k.apply_and_list(stepped, 9 - 1, listed, scratch) == -1
+    assert (stepped == after).all()
     assert int(after[k.MOVER]) == 1 and len(GAME.hands(after)[1]) == 6
     assert len(GAME.bag(after)) > 0 and len(GAME.board(after)) == 32
     assert list(GAME.returns(after)) == [0.0, 0.0]

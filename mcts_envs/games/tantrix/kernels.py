@@ -66,12 +66,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     window_row_column,
 )
 from mcts_envs.games.tantrix.scoring import best_line
-from mcts_envs.games.tantrix.tiles import (
-    NUM_TILES,
-    TILE_EDGE_COLOURS,
-    TILE_ONE_HOT,
-    TILE_SHOWING,
-)
+from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS, TILE_ONE_HOT
 
 HAND_SIZE = 6
 DEAL_SIZE = 2 * HAND_SIZE
@@ -80,12 +75,12 @@ NUM_ACTIONS = NUM_WINDOW_CELLS * 6 * HAND_SIZE
 MAX_LEGAL_ACTIONS = (4 * (NUM_TILES - 1) + 2) * 6 * HAND_SIZE
 MAX_CHANCE_OUTCOMES = NUM_TILES
 ALL_TILES = (1 << NUM_TILES) - 1
-#: Words of working memory move generation uses at most (:func:`generate`'s ``scratch``).
-GENERATE_SCRATCH = 60 + 3 * GRID_CELLS
+#: Move generation's scratch: the hand's 24 colour sets and 36 words, then at most a demand
+#: word per grid cell and ``2 * GRID_CELLS`` words of closure lists and flags.
+_HAND_WORDS = 24 + 36
+GENERATE_SCRATCH = _HAND_WORDS + 3 * GRID_CELLS
 #: The ``scratch`` of :func:`apply_and_list` (read by ``VectorGame``).
 APPLY_AND_LIST_SCRATCH = GENERATE_SCRATCH
-#: Bit ``6 * k`` for every orientation ``k``: times a set of hand slots, those slots' words.
-EVERY_ORIENTATION = sum(1 << (6 * k) for k in range(6))
 
 # -- status, phases, options ------------------------------------------------------------------
 DEAL, DRAW, DECIDE, FINISHED, DEADLOCK = 0, 1, 2, 3, 4
@@ -305,8 +300,9 @@ def place_tile(state, index, tile, orientation):
 
 
 # -- restrictions -----------------------------------------------------------------------------
-# The helpers move generation calls once per cell are inlined (numba IR): a call passing seven
-# arrays cost about a sixth of a list (852 -> 705 ns per decision on warm positions).
+# The helpers below that move generation calls per cell (all but ``closure``) are inlined (numba
+# IR): a call passing seven arrays cost about a sixth of a list (852 -> 705 ns per decision on
+# warm positions).
 @njit(cache=True)
 def closure(grid, forced, forced_count, placed_index, extra, marks, stack, touched):
     """Runs the controlled-sides closure of rule 11c, optionally after a placement.
@@ -536,6 +532,27 @@ def forbidden_from_demands(grid, index, demands):
 
 
 # -- move generation --------------------------------------------------------------------------
+# Move generation numbers a hand tile in an orientation by its action offset, ``orientation *
+# HAND_SIZE + slot``.
+#: Bit ``HAND_SIZE * k`` for every orientation ``k``: times a set of slots, their tiles' offsets.
+EVERY_ORIENTATION = sum(1 << (HAND_SIZE * k) for k in range(6))
+
+
+def _build_tile_showing() -> np.ndarray:
+    showing = np.zeros((NUM_TILES, 24), np.int64)
+    for tile in range(NUM_TILES):
+        for orientation in range(6):
+            for edge in range(6):
+                colour = TILE_EDGE_COLOURS[tile, orientation, edge]
+                showing[tile, 4 * edge + colour] |= 1 << (HAND_SIZE * orientation)
+    return showing
+
+
+#: ``TILE_SHOWING[t, 4 * edge + colour]``: bit ``HAND_SIZE * k`` set for each orientation ``k``
+#: in which tile ``t`` shows ``colour`` at ``edge`` (shifted by a slot: that slot's offsets).
+TILE_SHOWING = _build_tile_showing()
+
+
 @njit(cache=True, inline="always")
 def quiet_without_forced(grid, index):
     """Restrictions (b)/(c) fast path on a board without forced spaces: True when no empty
@@ -557,10 +574,16 @@ def generate(state, out, forced_only, stop_at_first, scratch=None):
     """Writes the mover's legal placements into ``out`` (increasing), returns their count.
 
     ``forced_only`` restricts to forced spaces (phases (a) and (c)); ``stop_at_first`` returns as
-    soon as one is found (a yes/no test). Restrictions apply while the bag is not empty.
-    ``scratch``: ``int64[GENERATE_SCRATCH]`` working memory (any contents), or None to allocate
-    it when needed (an allocation costs about a tenth of a list).
+    soon as one is found (a yes/no test; ``out`` may then be None: nothing is written).
+    Restrictions apply while the bag is not empty. ``scratch``: working memory of at least
+    ``GENERATE_SCRATCH`` words (any contents, never ``out``), or None to allocate it when needed
+    (an allocation cost about a tenth of a list).
+
+    Raises:
+        ValueError: if ``scratch`` is shorter than ``GENERATE_SCRATCH``.
     """
+    if scratch is not None and scratch.shape[0] < GENERATE_SCRATCH:
+        raise ValueError("tantrix: move generation's scratch needs GENERATE_SCRATCH words")
     player = state[MOVER]
     hand_count = state[HAND_COUNT_0 + player]
     if hand_count == 0:
@@ -572,7 +595,8 @@ def generate(state, out, forced_only, stop_at_first, scratch=None):
         cell = window_cell(ORIGIN_INDEX)
         for orientation in range(6):
             for slot in range(hand_count):
-                out[count] = (cell * 6 + orientation) * 6 + slot
+                if out is not None:
+                    out[count] = (cell * 6 + orientation) * 6 + slot
                 count += 1
                 if stop_at_first:
                     return count
@@ -589,16 +613,18 @@ def generate(state, out, forced_only, stop_at_first, scratch=None):
     size = GRID_CELLS if restricted else 8
     demand_size = GRID_CELLS if cached else 1
     if scratch is None:
-        block = np.empty(60 + demand_size + 2 * size, np.int64)
+        block = np.empty(_HAND_WORDS + demand_size + 2 * size, np.int64)
     else:
-        block = scratch[: 60 + demand_size + 2 * size]
-    return _generate_in(state, out, forced_only, stop_at_first, block, size)
+        block = scratch
+    return _generate_in(state, out, forced_only, stop_at_first, block, demand_size, size)
 
 
 @njit(cache=True)
-def _generate_in(state, out, forced_only, stop_at_first, block, size):
-    """:func:`generate` past its trivial cases, with its scratch ``block`` (``size``: the room of
-    each closure list, ``GRID_CELLS`` when restrictions apply, else unused).
+def _generate_in(state, out, forced_only, stop_at_first, block, demand_size, size):
+    """:func:`generate` past its trivial cases, with its scratch ``block``: ``_HAND_WORDS``
+    words for the hand, ``demand_size`` for demand words (a word per grid cell when a full list
+    of free moves under the restrictions caches them, else 1), then ``2 * size`` for the closure
+    lists and flags (``size``: ``GRID_CELLS`` when restrictions apply, else unused).
 
     Every array below is a borrowed view (:func:`~mcts_envs.core.numba_compat.borrow`: no
     reference counting) of ``state`` or of ``block``, which the caller holds: counting the
@@ -620,17 +646,17 @@ def _generate_in(state, out, forced_only, stop_at_first, block, size):
         list_count = state[FRONTIER_COUNT]
     forced = state[FORCED : FORCED + FORCED_CAPACITY]
     forced_count = state[FORCED_COUNT]
-    cached = restricted and not forced_only and not stop_at_first
-    lists_at = block.shape[0] - 2 * size
+    cached = demand_size > 1
+    lists_at = _HAND_WORDS + demand_size
     flags_at = lists_at + 3 * size // 2
-    # The hand in every orientation is numbered by its action offset, ``j = orientation * 6 +
-    # slot`` (a placement at cell ``c`` is action ``36 * c + j``); ``showing[4 * d + c]`` has
+    # The hand in every orientation is numbered by its action offset, ``j = orientation *
+    # HAND_SIZE + slot`` (a placement at cell ``c`` is action ``36 * c + j``); ``showing[4 * d + c]`` has
     # bit ``j`` set when word ``j`` shows colour ``c`` at edge ``d``. A word obeys the golden
     # rule at a cell iff it shows the demanded colour at every demanded edge, so the fitting
     # words are the AND of ``showing`` over the bits of the cell's demand word.
     showing = block[:24]
-    words = block[24:60]  # the words themselves, for few cells (``by_word``)
-    demands = block[60:lists_at]
+    words = block[24:_HAND_WORDS]  # the words themselves, for few cells (``by_word``)
+    demands = block[_HAND_WORDS:lists_at]
     lists = block[lists_at:flags_at].view(np.int32)
     stack = lists[:size]
     touched = lists[size : 2 * size]
@@ -727,7 +753,8 @@ def _generate_in(state, out, forced_only, stop_at_first, block, size):
                         continue
         cell_base = window_cell(index) * 36
         while fitting != 0:
-            out[count] = cell_base + lowest_bit_index(fitting)
+            if out is not None:
+                out[count] = cell_base + lowest_bit_index(fitting)
             count += 1
             if stop_at_first:
                 return count
@@ -780,16 +807,17 @@ def placement_problem(state, action):
 @njit(cache=True)
 def advance(state):
     """Moves on to the next decision after a placement or draw (rules 10, 13, 14)."""
-    advance_listing(state, np.empty(1, np.int64), False)
+    advance_listing(state, None)
 
 
 @njit(cache=True)
-def advance_listing(state, out, listing, scratch=None):
-    """:func:`advance`; with ``listing``, also lists the legal placements of the decision it stops
-    at into ``out`` (room for ``MAX_LEGAL_ACTIONS``): the search for the next player with a move
+def advance_listing(state, out, scratch=None):
+    """:func:`advance`; with an ``out`` (room for ``MAX_LEGAL_ACTIONS``), also lists the legal
+    placements of the decision it stops at into it: the search for the next player with a move
     then generates that list whole instead of stopping at the first move. Returns the count
-    listed at a decision (1 without ``listing``), -1 at the end of the game. ``scratch``: as
+    listed at a decision (1 when ``out`` is None), -1 at the end of the game. ``scratch``: as
     :func:`generate`'s."""
+    listing = out is not None
     while True:
         if state[NUM_PLACED] == NUM_TILES:
             state[STATUS] = FINISHED
@@ -876,12 +904,12 @@ def apply_chance(state, tile):
         IllegalActionError: if ``tile`` is not in the bag.
         InvalidRecordError: if the hand receiving it is full (a corrupt state).
     """
-    _chance(state, tile, np.empty(1, np.int64), False)
+    _chance(state, tile, None)
 
 
 @njit(cache=True)
-def _chance(state, tile, out, listing, scratch=None):
-    """:func:`apply_chance`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
+def _chance(state, tile, out, scratch=None):
+    """:func:`apply_chance`; returns as :func:`apply_and_list` (``out`` None: lists nothing)."""
     if tile < 0 or tile >= NUM_TILES or not (state[BAG_BITS] >> tile) & 1:
         raise IllegalActionError("tantrix: the chance outcome is not a tile in the bag")
     receiver = state[DEALT] % 2 if state[STATUS] == DEAL else state[MOVER]
@@ -905,13 +933,13 @@ def _chance(state, tile, out, listing, scratch=None):
         state[MOVER] = first
         state[PHASE] = PHASE_FORCED_FIRST
         state[STATUS] = DECIDE
-        return advance_listing(state, out, listing, scratch)
+        return advance_listing(state, out, scratch)
     player = state[MOVER]
     add_to_hand(state, player, tile)
     state[LAST_DRAWN] = tile
     state[LAST_DRAWER] = player
     state[STATUS] = DECIDE
-    return advance_listing(state, out, listing, scratch)
+    return advance_listing(state, out, scratch)
 
 
 @njit(cache=True)
@@ -923,7 +951,7 @@ def apply_action(state, action):
             empty hand slot, an occupied cell or one touching no tile (they would corrupt the
             state); the other rules are the caller's to check (see :func:`placement_problem`).
     """
-    _play(state, action, np.empty(1, np.int64), False)
+    _play(state, action, None)
 
 
 @njit(cache=True)
@@ -932,16 +960,16 @@ def apply_and_list(state, action, legal, scratch):
     ``MAX_LEGAL_ACTIONS``) when it is a player decision: returns their count, or -1 at a chance
     node or the end (``legal`` then unspecified). The list equals :func:`legal_actions`'s, one
     move generation cheaper: finding the next player with a move lists the moves. ``scratch``:
-    ``int64[GENERATE_SCRATCH]`` working memory (any contents).
+    ``int64[APPLY_AND_LIST_SCRATCH]`` working memory (any contents; not ``legal``).
     """
-    return _play(state, action, legal, True, scratch)
+    return _play(state, action, legal, scratch)
 
 
 @njit(cache=True)
-def _play(state, action, out, listing, scratch=None):
-    """:func:`apply_action`; returns as :func:`apply_and_list` (``listing``: the legal list)."""
+def _play(state, action, out, scratch=None):
+    """:func:`apply_action`; returns as :func:`apply_and_list` (``out`` None: lists nothing)."""
     if state[STATUS] != DECIDE:
-        return _chance(state, action, out, listing, scratch)
+        return _chance(state, action, out, scratch)
     player = state[MOVER]
     slot = action % HAND_SIZE
     orientation = (action // HAND_SIZE) % 6
@@ -964,7 +992,7 @@ def _play(state, action, out, listing, scratch=None):
         state[STATUS] = DRAW
         return -1
     state[STATUS] = DECIDE
-    return advance_listing(state, out, listing, scratch)
+    return advance_listing(state, out, scratch)
 
 
 # -- scores and results -----------------------------------------------------------------------
@@ -1048,9 +1076,9 @@ def random_playout(state, rng):
                 count = generate(state, buffer, state[PHASE] != PHASE_FREE, False, scratch)
             if count == 0:
                 raise InvalidRecordError("tantrix: corrupt state: a decision without moves")
-            count = _play(state, buffer[rng_below(rng, count)], buffer, True, scratch)
+            count = _play(state, buffer[rng_below(rng, count)], buffer, scratch)
         elif is_chance(status):
-            count = _chance(state, random_tile_from_bag(state, rng), buffer, True, scratch)
+            count = _chance(state, random_tile_from_bag(state, rng), buffer, scratch)
         else:
             return
 

@@ -11,8 +11,6 @@ Tables (all ``np.int64``):
 * ``TILE_ONE_HOT[56, 6]``: the six edge colours as a 24-bit word, bit ``4 * edge + colour`` set;
   edge matching is then one AND and one compare (see :mod:`.hexgrid`).
 * ``TILE_PATH_PARTNER[56, 6, 6]``: the other end (edge) of the path that reaches edge ``i``.
-* ``TILE_SHOWING[56, 24]``: entry ``4 * edge + colour`` has bit ``6 * k`` set for each orientation
-  ``k`` in which the tile shows ``colour`` at ``edge`` (move generation shifts it by a hand slot).
 """
 
 from __future__ import annotations
@@ -64,19 +62,6 @@ def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[str, ...]
 
 
 TILE_EDGE_COLOURS, TILE_ONE_HOT, TILE_PATH_PARTNER, TILE_EDGES_TEXT, TILE_SHAPES = _build_tables()
-
-
-def _build_showing() -> np.ndarray:
-    showing = np.zeros((NUM_TILES, 24), np.int64)
-    for tile in range(NUM_TILES):
-        for orientation in range(NUM_ORIENTATIONS):
-            for edge in range(6):
-                colour = TILE_EDGE_COLOURS[tile, orientation, edge]
-                showing[tile, 4 * edge + colour] |= 1 << (6 * orientation)
-    return showing
-
-
-TILE_SHOWING = _build_showing()
 
 
 def tile_colours(tile: int) -> frozenset[int]:
