@@ -95,6 +95,15 @@ def test_update_rewrites_any_earlier_observation_of_the_game():
     assert moved > 0  # the window did recentre between compared positions
 
 
+def assert_rows_are_the_positions(vg: VectorGame, batch) -> None:
+    """Every env's observation row and mask equal the forward model's for its position."""
+    states = vg.states
+    for i in range(vg.num_envs):
+        expected = vg.game.observation(states[i], int(batch.current_player[i]))
+        np.testing.assert_array_equal(batch.observation[i], expected)
+        np.testing.assert_array_equal(batch.legal_action_mask[i], vg.game.action_mask(states[i]))
+
+
 def test_vector_rows_across_games_and_inactive_envs():
     """The vector rewrites observation rows within a game and zeroes them on a new game, and
     takes its legal actions from ``apply_and_list``: every row equals the full observation and
@@ -104,7 +113,6 @@ def test_vector_rows_across_games_and_inactive_envs():
     assert observation_kernel(vg.game).update is k.observation_update  # the rows below use it
     assert apply_and_list_kernel(vg.game) is k.apply_and_list  # and the masks this
     assert random_outcome_kernel(vg.game) is k.random_outcome  # and the draws this
-    game = vg.game
     rng = np.random.default_rng(6)
     batch = vg.reset()
     ended = 0
@@ -112,11 +120,7 @@ def test_vector_rows_across_games_and_inactive_envs():
         active = rng.random(num_envs) < 0.8 if step % 2 else None
         batch = vg.step(vg.random_actions(), active)
         ended += int(batch.terminated.sum())
-        states = vg.states
-        for i in range(num_envs):
-            expected = game.observation(states[i], int(batch.current_player[i]))
-            np.testing.assert_array_equal(batch.observation[i], expected)
-            np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(states[i]))
+        assert_rows_are_the_positions(vg, batch)
     assert ended > 0
 
 
@@ -125,19 +129,15 @@ def test_vector_rows_after_truncations_and_penalised_actions():
     rows and masks of the new game (the listing buffer is not left from the old one)."""
     num_envs = 3
     vg = VectorGame("tantrix", num_envs, seed=4, max_moves=12, illegal_action="penalty")
-    game = vg.game
     batch = vg.reset()
     cut = penalised = 0
     for step in range(60):
         actions = vg.random_actions()
         if step % 7 == 3:
-            actions[step % num_envs] = int(np.flatnonzero(~batch.legal_action_mask[0])[0])
+            bad = step % num_envs
+            actions[bad] = int(np.flatnonzero(~batch.legal_action_mask[bad])[0])
         batch = vg.step(actions)
         cut += int(batch.truncated.sum())
         penalised += int(batch.illegal.sum())
-        states = vg.states
-        for i in range(num_envs):
-            expected = game.observation(states[i], int(batch.current_player[i]))
-            np.testing.assert_array_equal(batch.observation[i], expected)
-            np.testing.assert_array_equal(batch.legal_action_mask[i], game.action_mask(states[i]))
+        assert_rows_are_the_positions(vg, batch)
     assert cut > 0 and penalised > 0

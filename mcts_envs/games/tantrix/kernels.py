@@ -612,7 +612,7 @@ def generate(state, out, forced_only, stop_at_first, scratch=None):
     cached = restricted and not forced_only and not stop_at_first
     size = GRID_CELLS if restricted else 8
     demand_size = GRID_CELLS if cached else 1
-    if scratch is None:
+    if scratch is None:  # noqa: SIM108 - numba prunes this branch by the type of scratch
         block = np.empty(_HAND_WORDS + demand_size + 2 * size, np.int64)
     else:
         block = scratch
