@@ -274,7 +274,7 @@ def test_random_actions_are_legal_uniform_and_independent_of_num_envs(name, firs
         VectorGame("tictactoe", 1).random_actions()
 
 
-@pytest.mark.parametrize("name", ["pentago_twist", "ataxx"])
+@pytest.mark.parametrize("name", ["tictactoe", "pentago_twist", "ataxx"])
 def test_compiled_rollout_plays_what_python_steps_with_random_actions_play(name):
     compiled = VectorGame(name, 5, seed=4)
     stepped = VectorGame(name, 5, seed=4)

@@ -192,3 +192,28 @@ def test_observation_kernel_writes_only_its_view_of_a_strided_array():
     assert (wide[:, :, [0, 3, 4]] == 7).all()
     with pytest.raises(ValueError, match=r"int8\[3, 3, 2\]"):
         observation_planes(state, 0, np.zeros((3, 3, 3), np.int8))
+
+
+def test_random_action_is_the_documented_uniform_choice():
+    """``random_action`` (VectorGame's draws) picks what indexing the listed legal actions with
+    the same generator picks, in every reachable position and from every generator state tried."""
+    from mcts_envs.core.seeding import make_rng, rng_below
+    from mcts_envs.games.tictactoe import kernels as k
+
+    keys = {GAME.key(GAME.initial_state())}
+    frontier = [GAME.initial_state()]
+    seen = set()
+    while frontier:
+        state = frontier.pop()
+        if GAME.current_player(state) == TERMINAL:
+            continue
+        legal = GAME.legal_actions(state)
+        for seed in range(4):
+            choice = int(k.random_action(state, make_rng(seed)))
+            assert choice == int(legal[rng_below(make_rng(seed), len(legal))])
+            seen.add((len(legal), choice))
+        for child in children(state):
+            if GAME.key(child) not in keys:
+                keys.add(GAME.key(child))
+                frontier.append(child)
+    assert len(keys) == 5478 and len(seen) > 30

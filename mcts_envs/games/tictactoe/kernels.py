@@ -127,6 +127,16 @@ def legal_mask(state, mask):
 
 
 @njit(cache=True)
+def random_action(state, rng):
+    """A uniformly random legal action of an ongoing ``state``, drawn without listing them: the
+    same choice as ``legal[rng_below(rng, count)]`` over :func:`legal_actions`' list.
+    ``VectorGame`` draws its random actions with it (then it keeps no list beside the mask).
+    """
+    occupied = np.uint64(state[0] | state[1])  # unsigned: table reads skip index wrapping
+    return np.int64(NTH_EMPTY[occupied, rng_below(rng, EMPTY_COUNT[occupied])])
+
+
+@njit(cache=True)
 def apply_action(state, action):
     """Marks ``action`` for the player to move, then updates the status (in place).
 
