@@ -58,8 +58,8 @@ rewritten by it within a game instead of zeroed, and one whose kernels define ``
 applied. ``copy=True`` (default, as Gymnasium's ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
 buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
 legal actions in compiled code from per-env generators: from the legal actions listed beside the
-mask, or, for a game whose kernels also define ``random_action`` (Ataxx, Pentago Twist), by that
-kernel from the position, and then no list is kept.
+mask, or, for a game whose kernels also define ``random_action`` (Tic-Tac-Toe, Ataxx, Pentago
+Twist), by that kernel from the position, and then no list is kept.
 """
 
 from __future__ import annotations
@@ -920,7 +920,8 @@ class VectorGame:
         constructor's or the last :meth:`reset`'s seed, a stream apart from the chance
         generators), so they do not depend on ``N`` or threads. Draws from the legal actions
         kept beside the mask (``O(1)`` per env, no scan of the mask), or by the game's
-        ``random_action`` kernel from the position where it has one (Ataxx, Pentago Twist).
+        ``random_action`` kernel from the position where it has one (Tic-Tac-Toe, Ataxx,
+        Pentago Twist).
 
         Args:
             out: optional ``int64[N]`` array to write into (returned).
