@@ -55,8 +55,8 @@ Twist, and for Ataxx's bitboards) has its rows written by it; one whose kernels 
 ``observation_update`` (see :class:`ObservationKernel`: Tantrix) has its observation rows
 rewritten by it within a game instead of zeroed, and one whose kernels define ``apply_and_list``
 (see :func:`apply_and_list_kernel`: Tantrix) has its legal actions listed as its moves are
-applied. ``copy=True`` (default, as Gymnasium's ``SyncVectorEnv``) returns fresh arrays; ``copy=False`` returns read-only views of the vector's
-buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
+applied. ``copy=True`` (default, as Gymnasium's ``SyncVectorEnv``) returns fresh arrays;
+``copy=False`` returns read-only views of the vector's buffers, overwritten by the next call. :meth:`VectorGame.random_actions` draws uniformly random
 legal actions in compiled code from per-env generators: from the legal actions listed beside the
 mask, or, for a game whose kernels also define ``random_action`` (Tic-Tac-Toe, Ataxx, Pentago
 Twist), by that kernel from the position, and then no list is kept.
