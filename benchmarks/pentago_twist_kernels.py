@@ -147,6 +147,20 @@ def _time_playout(states, random_playout, seed_words, lo, hi):
     return total
 
 
+@njit(inline="always")
+def _play_and_observe(states, actions, j, step_kernels, obs, tmp):
+    """Copy position ``j`` into ``tmp``, play its action and write the observation of the player
+    to move; returns that player (< 0: the game is over, nothing written) and the row written."""
+    k_apply, k_player, k_obs = step_kernels
+    tmp[:] = states[j]
+    k_apply(tmp, actions[j])
+    player = k_player(tmp)
+    o = obs[j & 63]
+    if player >= 0:
+        k_obs(tmp, player, o)
+    return player, o
+
+
 @njit
 def _time_step(states, actions, k_apply, k_player, k_obs, k_legal, obs, lo, hi):
     """Copy, apply, current player, observation planes, legal list and incremental mask."""
@@ -157,13 +171,9 @@ def _time_step(states, actions, k_apply, k_player, k_obs, k_legal, obs, lo, hi):
     num_legal = 0
     total = 0
     for j in range(lo, hi):
-        tmp[:] = states[j]
-        k_apply(tmp, actions[j])
-        player = k_player(tmp)
+        player, o = _play_and_observe(states, actions, j, (k_apply, k_player, k_obs), obs, tmp)
         if player < 0:
             continue
-        o = obs[j & 63]
-        k_obs(tmp, player, o)
         for i in range(num_legal):
             mask[legal[i]] = False
         num_legal = k_legal(tmp, legal)
@@ -184,13 +194,9 @@ def _time_step_mask(states, actions, kernels, obs, seed_words, lo, hi):
     rng = seed_words.copy()
     total = 0
     for j in range(lo, hi):
-        tmp[:] = states[j]
-        k_apply(tmp, actions[j])
-        player = k_player(tmp)
+        player, o = _play_and_observe(states, actions, j, (k_apply, k_player, k_obs), obs, tmp)
         if player < 0:
             continue
-        o = obs[j & 63]
-        k_obs(tmp, player, o)
         k_mask(tmp, mask)
         total += k_random(tmp, rng) + o[0, 0, 0]
     return total

@@ -577,7 +577,7 @@ def generate(state, out, forced_only, stop_at_first, scratch=None):
     soon as one is found (a yes/no test; ``out`` may then be None: nothing is written).
     Restrictions apply while the bag is not empty. ``scratch``: working memory of at least
     ``GENERATE_SCRATCH`` words (any contents, never ``out``), or None to allocate it when needed
-    (an allocation cost about a tenth of a list).
+    (an allocation, 57 ns, cost about a twelfth of a list on warm positions).
 
     Raises:
         ValueError: if ``scratch`` is shorter than ``GENERATE_SCRATCH``.

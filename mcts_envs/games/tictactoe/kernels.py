@@ -206,9 +206,7 @@ def heuristic(state, player):
 def random_playout(state, rng):
     """Plays uniformly random moves in place until the game is over."""
     while state[3] == ONGOING:
-        occupied = np.uint64(state[0] | state[1])  # unsigned: table reads skip index wrapping
-        pick = np.uint64(rng_below(rng, EMPTY_COUNT[occupied]))
-        mark(state, np.int64(NTH_EMPTY[occupied, pick]))
+        mark(state, random_action(state, rng))
 
 
 #: ``observation_planes`` writes every entry of ``out`` (no need to zero it first).
