@@ -72,7 +72,7 @@ from numba import njit, prange
 
 from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, describe_actions
-from mcts_envs.core.jit import entry_point, pin_identity
+from mcts_envs.core.jit import entry_point
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed, rng_below, rng_choice_weighted
@@ -282,9 +282,9 @@ def random_outcome_kernel(game: Any) -> Any:
 
 def optional_kernel(game: Any, name: str) -> Any:
     """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
-    when the game does not define it."""
-    kernel = getattr(_kernels_module(game), name, None)
-    return None if kernel is None else pin_identity(kernel)
+    when the game does not define it. (The compiled entry points pin the identities of the
+    dispatchers they are given, so the step built on it loads from numba's disk cache.)"""
+    return getattr(_kernels_module(game), name, None)
 
 
 def _kernels_module_name(game: Any) -> str:
