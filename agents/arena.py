@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from agents.base import ForwardModelAgent
+from agents.evaluation.stats import Z_95, elo_from_score, format_elo, wilson_interval
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
 from agents.workers import exit_with_parent
@@ -46,66 +47,6 @@ __all__ = [
     "wilson_interval",
     "write_records",
 ]
-
-#: z for a two-sided 95% interval.
-Z_95 = 1.959963984540054
-
-
-def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """Wilson score interval ``(low, high)`` for a binomial proportion ``successes / trials``.
-
-    With ``trials == 0`` the interval is ``(0.0, 1.0)``. ``successes`` may be fractional (a score
-    with draws counted as half) for an approximate interval.
-
-    Raises:
-        InvalidOptionError: if ``trials < 0`` or ``successes`` is outside ``[0, trials]``.
-    """
-    if trials < 0 or not 0 <= successes <= trials:
-        raise InvalidOptionError(
-            f"wilson_interval needs 0 <= successes <= trials, got {successes} of {trials}"
-        )
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    if successes == 0:  # exact ends: floating point would leave 1e-17 and spoil Elo bounds
-        return 0.0, _wilson_high(p, trials, z)
-    if successes == trials:
-        return 1.0 - _wilson_high(0.0, trials, z), 1.0
-    return _wilson_low(p, trials, z), _wilson_high(p, trials, z)
-
-
-def _wilson_bounds(p: float, trials: int, z: float) -> tuple[float, float]:
-    z2 = z * z
-    denominator = 1.0 + z2 / trials
-    center = (p + z2 / (2 * trials)) / denominator
-    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return max(0.0, center - half), min(1.0, center + half)
-
-
-def _wilson_low(p: float, trials: int, z: float) -> float:
-    return _wilson_bounds(p, trials, z)[0]
-
-
-def _wilson_high(p: float, trials: int, z: float) -> float:
-    return _wilson_bounds(p, trials, z)[1]
-
-
-def format_elo(value: float) -> str:
-    """An Elo difference as ``+12`` / ``-7`` / ``0`` / ``+inf`` (never ``-0``)."""
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    rounded = round(value)
-    return "0" if rounded == 0 else f"{rounded:+d}"
-
-
-def elo_difference(score: float) -> float:
-    """Elo difference implied by an expected score in (0, 1) (``+-inf`` at 1 and 0)."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
 
 def game_seeds(master_seed: int | None, num_games: int) -> list[tuple[int, int, int]]:
     """Per-game ``(agent A seed, agent B seed, chance seed)`` derived from one master seed."""
@@ -295,7 +236,7 @@ class MatchResult:
     def elo_interval(self) -> tuple[float, float, float]:
         """Elo of A relative to B: ``(estimate, low, high)`` from the score and its interval."""
         low, high = self.a.score_interval()
-        return elo_difference(self.a.score), elo_difference(low), elo_difference(high)
+        return elo_from_score(self.a.score), elo_from_score(low), elo_from_score(high)
 
     def summary(self) -> str:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.arena import wilson_interval
+from agents.evaluation.stats import wilson_interval
 from agents.solver import SolvedGame
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game

@@ -6,8 +6,8 @@
   against that opponent is drawn over the budget (log scale) with its Wilson 95% band and the
   number of games per point.
 * ``elo``: the Bradley-Terry Elo of every agent with its bootstrap 95% interval
-  (:func:`agents.ratings.rate`); an infinite rating or interval end is drawn as an arrow to the
-  edge of the chart.
+  (:func:`agents.ratings.rate`, finite for every agent connected to the anchor through games); an
+  agent that never met the anchor's group is listed with that note and no point.
 
 Each chart is written as PNG and SVG.
 """
@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.ratings import format_elo, rate, record_between, score_interval, tally
+from agents.evaluation.stats import format_elo, score_interval
+from agents.ratings import rate, record_between, tally
 from agents.spec import parse_spec
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
@@ -174,7 +175,13 @@ def plot_elo(
             (shown, row), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8,
         )  # fmt: skip
     axes.set_yticks(range(len(order)))
-    axes.set_yticklabels([f"{table.agents[k]} ({int(table.games[k])} g)" for k in order])
+    axes.set_yticklabels(
+        [
+            f"{table.agents[k]} ({int(table.games[k])} g"
+            + (", never met the anchor's group)" if math.isnan(table.elo[k]) else ")")
+            for k in order
+        ]
+    )
     axes.set_xlim(left, right)
     axes.set_ylim(-0.7, len(order) - 0.3)
     axes.axvline(0.0, color="grey", lw=0.8, ls=":")

@@ -6,15 +6,18 @@ agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anythin
 counted) and its game pair (``pair``, or ``index // 2`` for match records).
 
 * Per pairing: wins, draws and losses of A, its score with a Wilson 95% interval, and the Elo
-  difference implied by the score and the interval's ends. Ends come from exact counts: a perfect
-  score gives ``+inf`` (not a huge finite number from rounding), and no ``-0`` is printed.
+  difference implied by the score and the interval's ends. Ends come from exact counts; when A won
+  (or lost) every game only the finite bound means anything, so it is printed one-sided
+  (``> +166``), and no ``-0`` is printed.
 * Pentanomial statistics of complete game pairs (both colours played): counts of LL, LD, DD+WL,
   WD, WW and the Elo interval from the variance of pair scores (narrower than the trinomial one when
   the opening decides much).
-* Elo of every agent from a Bradley-Terry maximum-likelihood fit (draws count half a win; solved
-  with :func:`scipy.optimize.minimize`, trust-region Newton), anchored at one agent (``random`` if present), with 95%
-  intervals from a seeded bootstrap over game pairs within each pairing. If an agent's group won
-  every game against the rest, its Bradley-Terry rating is infinite and printed as such.
+* Elo of every agent from a Bradley-Terry fit with a weak prior (:data:`PRIOR_DRAWS` virtual draws
+  per pairing that played, as BayesElo does; draws count half a win; solved with
+  :func:`scipy.optimize.minimize`, trust-region Newton), anchored at one agent (``random`` if
+  present), with 95% intervals from a seeded bootstrap over game pairs within each pairing. The
+  estimate is finite for every agent connected to the anchor through games, even one that won or
+  lost everything; agents that never met the anchor's group are reported as such (``nan``).
 * The sequential probability ratio test (SPRT) of fastchess and fishtest (the generalised SPRT's
   log-likelihood ratio ``N/2 * log(var0 / var1)``, logistic or normalized Elo) on pentanomial or
   trinomial counts.
@@ -29,7 +32,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.arena import Z_95, wilson_interval
+from agents.evaluation.stats import (
+    Z_95,
+    elo_from_score,
+    format_elo,
+    format_elo_interval,
+    score_from_elo,
+    score_interval,
+    wilson_interval,
+)
 from mcts_envs.core.errors import InvalidOptionError
 
 __all__ = [
@@ -54,50 +65,6 @@ ELO_PER_NAT = 400.0 / math.log(10.0)
 _POINTS = {"a": 1.0, "draw": 0.5, "b": 0.0}
 #: Pair scores (per game) of the pentanomial categories LL, LD, DD+WL, WD, WW.
 PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
-
-
-# -- scores and Elo -----------------------------------------------------------------------------
-
-
-def elo_from_score(score: float) -> float:
-    """Logistic Elo difference of an expected score: ``-400 log10(1/score - 1)``; ``+-inf`` at 1, 0."""
-    if score >= 1.0:
-        return math.inf
-    if score <= 0.0:
-        return -math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
-
-
-def score_from_elo(elo: float) -> float:
-    """The expected score of a logistic Elo difference."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def format_elo(value: float) -> str:
-    """``+12``, ``-7``, ``0``, ``+inf``, ``-inf`` or ``nan`` (never ``-0``)."""
-    if math.isnan(value):
-        return "nan"
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    rounded = round(value)
-    return "0" if rounded == 0 else f"{rounded:+d}"
-
-
-def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
-    """Wilson 95% interval of the score ``(wins + draws / 2) / games`` (draws as half points).
-
-    The ends are exact at the boundary: 1.0 when every game was won, 0.0 when every game was lost
-    (so the Elo interval is ``+inf`` there, not a large number made by rounding).
-    """
-    games = wins + draws + losses
-    if games == 0:
-        return 0.0, 1.0
-    low, high = wilson_interval(wins + 0.5 * draws, games)
-    if wins == games:
-        high = 1.0
-    if losses == games:
-        low = 0.0
-    return low, high
 
 
 # -- per-pairing statistics ---------------------------------------------------------------------
@@ -229,37 +196,56 @@ def record_between(
 # -- Bradley-Terry ------------------------------------------------------------------------------
 
 
-def fit_bradley_terry(points: np.ndarray, anchor: int = 0) -> np.ndarray:
-    """Maximum-likelihood Bradley-Terry ratings (Elo) from a points matrix, ``anchor`` at 0.
+#: Virtual draws added to every pairing that played (a weak prior, as BayesElo uses): the fit stays
+#: finite when an agent wins or loses every game, and moves little once a pairing has many games.
+PRIOR_DRAWS = 2.0
+
+
+def fit_bradley_terry(
+    points: np.ndarray, anchor: int = 0, prior_draws: float = PRIOR_DRAWS
+) -> np.ndarray:
+    """Bradley-Terry ratings (Elo) from a points matrix, ``anchor`` at 0, with a prior of draws.
+
+    The maximum of the likelihood after adding ``prior_draws`` virtual draws to every pairing that
+    played at least one game (each side gets half of them as points). With a positive prior the
+    estimate is finite for every agent connected to the anchor through games, however lopsided
+    the results; ``prior_draws=0`` is the plain maximum-likelihood fit (infinite or undefined
+    when a group won or lost every game, so it is refused then).
 
     Args:
         points: ``points[i, j]`` = points agent ``i`` scored against ``j`` (a draw gives each
             half a point).
         anchor: the agent rated 0.
+        prior_draws: virtual draws per pairing that played (>= 0).
 
     Returns:
-        Elo ratings. Agents in the anchor's strongly connected group of the "scored against"
-        graph get finite ratings; a group that only ever won against the anchor's side (directly
-        or through others) gets ``+inf``, one that only lost ``-inf``, one never linked ``nan``.
+        Elo ratings; ``nan`` for an agent that never met the anchor's group, directly or through
+        others (there is no common scale).
+
+    Raises:
+        InvalidOptionError: for a negative prior, or ``prior_draws=0`` on results whose plain
+            maximum-likelihood fit does not exist.
     """
     from scipy.optimize import minimize
-    from scipy.sparse.csgraph import connected_components, shortest_path
+    from scipy.sparse.csgraph import connected_components
 
+    if not (prior_draws >= 0 and math.isfinite(prior_draws)):
+        raise InvalidOptionError(f"prior_draws must be a number >= 0, got {prior_draws!r}")
     points = np.asarray(points, np.float64)
     count = len(points)
-    beat = (points > 0).astype(np.int8)
-    np.fill_diagonal(beat, 0)
-    _, labels = connected_components(beat, directed=True, connection="strong")
+    played = (points + points.T) > 0
+    np.fill_diagonal(played, False)
+    _, labels = connected_components(played, directed=False)
     members = np.flatnonzero(labels == labels[anchor])
     ratings = np.full(count, np.nan)
-    reach = np.isfinite(shortest_path(beat, unweighted=True))
-    for agent in range(count):
-        if labels[agent] != labels[anchor]:
-            if reach[agent, anchor]:
-                ratings[agent] = math.inf
-            elif reach[anchor, agent]:
-                ratings[agent] = -math.inf
-    sub = points[np.ix_(members, members)]
+    sub = points[np.ix_(members, members)] + 0.5 * prior_draws * played[np.ix_(members, members)]
+    if prior_draws == 0:
+        beat = sub > 0
+        if connected_components(beat, directed=True, connection="strong")[0] != 1:
+            raise InvalidOptionError(
+                "with no prior, a group that won or lost every game against the rest has no "
+                "finite maximum-likelihood rating; use prior_draws > 0"
+            )
     position = int(np.flatnonzero(members == anchor)[0])
     free = [k for k in range(len(members)) if k != position]
     if not free:
@@ -329,6 +315,7 @@ class RatingTable:
         games, points: games and points per agent.
         pairings: the per-pairing statistics.
         bootstrap: the number of bootstrap samples.
+        prior_draws: the virtual draws per pairing of the fit (see :func:`fit_bradley_terry`).
     """
 
     agents: list[str]
@@ -340,6 +327,7 @@ class RatingTable:
     points: np.ndarray
     pairings: list[PairingStats]
     bootstrap: int
+    prior_draws: float = PRIOR_DRAWS
 
     def order(self) -> list[int]:
         """Agents sorted by Elo, best first (NaN last)."""
@@ -352,8 +340,8 @@ class RatingTable:
         """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT."""
         width = max([len(a) for a in self.agents] + [12])
         lines = [
-            f"Elo (Bradley-Terry, {self.anchor} = 0; 95% bootstrap over game pairs, "
-            f"{self.bootstrap} samples)",
+            f"Elo (Bradley-Terry with a prior of {self.prior_draws:g} draws per pairing, "
+            f"{self.anchor} = 0; 95% bootstrap over game pairs, {self.bootstrap} samples)",
             f"  {'agent':<{width}}  {'Elo':>6}  {'95% interval':<16} {'games':>6} {'score':>6}",
         ]
         for k in self.order():
@@ -363,11 +351,11 @@ class RatingTable:
                 f"  {self.agents[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
                 f"{int(self.games[k]):>6} {score:6.3f}"
             )
-        unbounded = [self.agents[k] for k in range(len(self.agents)) if np.isinf(self.elo[k])]
-        if unbounded:
+        apart = [self.agents[k] for k in range(len(self.agents)) if np.isnan(self.elo[k])]
+        if apart:
             lines.append(
-                f"  ({', '.join(unbounded)}: won or lost every game against the rest, so no "
-                "finite rating; see the pairing table for intervals from the exact counts)"
+                f"  ({', '.join(apart)}: never met {self.anchor}'s group, directly or through "
+                "other agents, so there is no common scale; rate that group with its own anchor)"
             )
         lines += [
             "",
@@ -382,7 +370,7 @@ class RatingTable:
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
                 f"{pairing.draws:>5} {pairing.losses:>5}  "
                 f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
-                f"{format_elo(elo)} [{format_elo(elo_low)}, {format_elo(elo_high)}]"
+                f"{format_elo_interval(elo, elo_low, elo_high)}"
             )
         lines += [
             "",
@@ -393,8 +381,8 @@ class RatingTable:
             elo, elo_low, elo_high = pairing.pentanomial_elo()
             line = (
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  "
-                f"{' '.join(f'{c:>4}' for c in counts)}  Elo {format_elo(elo)} "
-                f"[{format_elo(elo_low)}, {format_elo(elo_high)}]"
+                f"{' '.join(f'{c:>4}' for c in counts)}  "
+                f"Elo {format_elo_interval(elo, elo_low, elo_high)}"
             )
             if sprt is not None:
                 llr = llr_pentanomial(counts, sprt)
@@ -409,6 +397,7 @@ def rate(
     anchor: str | None = None,
     bootstrap: int = 500,
     seed: int = 0,
+    prior_draws: float = PRIOR_DRAWS,
 ) -> RatingTable:
     """Ratings of every agent in ``records``.
 
@@ -418,6 +407,8 @@ def rate(
         bootstrap: bootstrap samples for the intervals (resampling whole game pairs within each
             pairing, so the pairs' correlation is kept); 0 for none.
         seed: seed of the bootstrap.
+        prior_draws: virtual draws per pairing (see :func:`fit_bradley_terry`): every agent
+            connected to the anchor through games gets a finite rating.
 
     Raises:
         InvalidOptionError: if no game counts, or ``anchor`` did not play.
@@ -436,7 +427,7 @@ def rate(
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
         raise InvalidOptionError(f"--bootstrap must be an int >= 0, got {bootstrap!r}")
     points = _points_matrix(stats, index)
-    elo = fit_bradley_terry(points, index[anchor])
+    elo = fit_bradley_terry(points, index[anchor], prior_draws)
     samples = np.empty((bootstrap, len(agents)))
     generator = np.random.default_rng(seed)
     grouped = [
@@ -450,14 +441,16 @@ def rate(
                 scored = sum(pairs[pick])
                 resampled[i, j] += scored
                 resampled[j, i] += len(pairs[pick]) - scored
-        samples[sample] = fit_bradley_terry(resampled, index[anchor])
+        samples[sample] = fit_bradley_terry(resampled, index[anchor], prior_draws)
     if bootstrap:
         low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])
         high = np.array([_nearest_rank(samples[:, k], 0.975) for k in range(len(agents))])
     else:
         low, high = np.full(len(agents), math.nan), np.full(len(agents), math.nan)
     games = (points + points.T).sum(axis=1)
-    return RatingTable(agents, anchor, elo, low, high, games, points.sum(axis=1), stats, bootstrap)
+    return RatingTable(
+        agents, anchor, elo, low, high, games, points.sum(axis=1), stats, bootstrap, prior_draws
+    )
 
 
 # -- SPRT ---------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def _records(a, b, results, pairs=None):
     ]
 
 
-def test_a_perfect_score_gives_an_infinite_elo_with_a_finite_lower_end():
+def test_a_perfect_score_is_reported_one_sided_never_as_plus_inf():
     stats = r.PairingStats("a", "b", wins=10)
     assert r.score_interval(10, 0, 0)[1] == 1.0  # exact, not 0.9999999999999999
     assert [r.format_elo(x) for x in stats.elo()] == ["+inf", "+166", "+inf"]
@@ -31,8 +31,10 @@ def test_a_perfect_score_gives_an_infinite_elo_with_a_finite_lower_end():
         "-inf",
         "-166",
     ]
-    text = r.rate(_records("a", "b", ["a"] * 10), anchor="b", bootstrap=50).text()
-    assert "+inf [+166, +inf]" in text and "6261" not in text
+    table = r.rate(_records("a", "b", ["a"] * 10), anchor="b", bootstrap=50)
+    text = table.text()
+    assert "> +166" in text and "inf" not in text and "6261" not in text
+    assert np.isfinite([table.elo, table.low, table.high]).all()
 
 
 def test_no_minus_zero_is_printed():
@@ -43,9 +45,11 @@ def test_no_minus_zero_is_printed():
 
 def test_two_agents_bradley_terry_is_the_elo_of_the_score():
     points = np.array([[0.0, 13.5], [6.5, 0.0]])
-    ratings = r.fit_bradley_terry(points, anchor=1)
+    ratings = r.fit_bradley_terry(points, anchor=1, prior_draws=0)
     assert ratings[1] == 0.0
     assert ratings[0] == pytest.approx(r.elo_from_score(13.5 / 20), abs=1e-4)
+    with_prior = r.fit_bradley_terry(points, anchor=1)  # two virtual draws: 14.5 of 22
+    assert with_prior[0] == pytest.approx(r.elo_from_score(14.5 / 22), abs=1e-4)
 
 
 def _zermelo(points: np.ndarray, iterations: int = 20000) -> np.ndarray:
@@ -62,15 +66,38 @@ def test_bradley_terry_matches_zermelos_iteration():
     points = np.array(
         [[0, 7, 10.5, 4], [3, 0, 6, 2.5], [1.5, 4, 0, 5], [8, 9.5, 7, 0]], dtype=np.float64
     )
-    assert r.fit_bradley_terry(points, anchor=0) == pytest.approx(_zermelo(points), abs=1e-3)
+    fitted = r.fit_bradley_terry(points, anchor=0, prior_draws=0)
+    assert fitted == pytest.approx(_zermelo(points), abs=1e-3)
 
 
-def test_a_group_that_won_everything_is_rated_infinite():
+def test_the_prior_fit_is_zermelos_fit_of_the_results_plus_virtual_draws():
     points = np.array([[0, 5, 9.0], [3, 0, 8.0], [0, 0, 0.0]])  # nobody scored against agent 2
-    ratings = r.fit_bradley_terry(points, anchor=2)
-    assert ratings[2] == 0 and ratings[0] == math.inf and ratings[1] == math.inf
+    with_prior = points + 0.5 * r.PRIOR_DRAWS * (1 - np.eye(3))
     ratings = r.fit_bradley_terry(points, anchor=0)
-    assert np.isfinite(ratings[:2]).all() and ratings[2] == -math.inf
+    assert ratings == pytest.approx(_zermelo(with_prior), abs=1e-3)
+
+
+@pytest.mark.parametrize("winner", ["a", "b"])
+def test_an_agent_that_wins_or_loses_everything_gets_a_finite_honest_rating(winner):
+    results = [winner] * 20
+    records = _records("strong", "random", results) + _records("strong", "mid", [winner] * 10)
+    records += _records("mid", "random", ["a", "b", "a", "a"] * 3)
+    table = r.rate(records, anchor="random", bootstrap=50)
+    assert np.isfinite([table.elo, table.low, table.high]).all()
+    strong = table.elo[table.agents.index("strong")]
+    assert (strong > 200) if winner == "a" else (strong < -100)
+    assert "inf" not in table.text()
+    # the plain maximum-likelihood fit does not exist here, and says so
+    with pytest.raises(InvalidOptionError, match="prior_draws > 0"):
+        r.rate(records, anchor="random", bootstrap=0, prior_draws=0)
+
+
+def test_two_groups_that_never_met_are_named_not_rated():
+    records = _records("a", "random", ["a", "b", "a"] * 4) + _records("x", "y", ["a", "b"] * 4)
+    table = r.rate(records, anchor="random", bootstrap=20)
+    by_name = dict(zip(table.agents, table.elo, strict=True))
+    assert np.isfinite(by_name["a"]) and math.isnan(by_name["x"]) and math.isnan(by_name["y"])
+    assert "x, y: never met random's group" in table.text()
 
 
 def test_pentanomial_counts_complete_pairs_only():

@@ -1,0 +1,117 @@
+"""The statistics every evaluation report uses, written once: Wilson intervals, score intervals and
+the logistic Elo scale.
+
+A *score* is points per game with a draw counted as half a point. Elo differences are logistic:
+``elo = -400 log10(1/score - 1)``, infinite at a score of exactly 0 or 1. Interval ends at the
+boundary are exact (a perfect score has an upper end of exactly 1), so they never turn into large
+finite Elo values made by rounding.
+"""
+
+from __future__ import annotations
+
+import math
+
+from mcts_envs.core.errors import InvalidOptionError
+
+__all__ = [
+    "Z_95",
+    "elo_from_score",
+    "format_elo",
+    "format_elo_interval",
+    "score_from_elo",
+    "score_interval",
+    "wilson_interval",
+]
+
+#: z for a two-sided 95% interval.
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval ``(low, high)`` for a binomial proportion ``successes / trials``.
+
+    With ``trials == 0`` the interval is ``(0.0, 1.0)``. ``successes`` may be fractional (a score
+    with draws counted as half) for an approximate interval. The ends are exact at 0 and at
+    ``trials``.
+
+    Raises:
+        InvalidOptionError: if ``trials < 0`` or ``successes`` is outside ``[0, trials]``.
+    """
+    if trials < 0 or not 0 <= successes <= trials:
+        raise InvalidOptionError(
+            f"wilson_interval needs 0 <= successes <= trials, got {successes} of {trials}"
+        )
+    if trials == 0:
+        return 0.0, 1.0
+    if successes == 0:
+        return 0.0, _wilson_bounds(0.0, trials, z)[1]
+    if successes == trials:
+        return 1.0 - _wilson_bounds(0.0, trials, z)[1], 1.0
+    return _wilson_bounds(successes / trials, trials, z)
+
+
+def _wilson_bounds(p: float, trials: int, z: float) -> tuple[float, float]:
+    z2 = z * z
+    denominator = 1.0 + z2 / trials
+    center = (p + z2 / (2 * trials)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """Wilson 95% interval of the score ``(wins + draws / 2) / games``.
+
+    ``(0.0, 1.0)`` with no game; exactly 1.0 at the top when every game was won and exactly 0.0 at
+    the bottom when every game was lost.
+    """
+    games = wins + draws + losses
+    if games == 0:
+        return 0.0, 1.0
+    low, high = wilson_interval(wins + 0.5 * draws, games)
+    if wins == games:
+        high = 1.0
+    if losses == games:
+        low = 0.0
+    return low, high
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference of an expected score: ``-400 log10(1/score - 1)``.
+
+    ``+inf`` at a score of 1 or more, ``-inf`` at 0 or less, NaN for NaN.
+    """
+    if math.isnan(score):
+        return math.nan
+    if score >= 1.0:
+        return math.inf
+    if score <= 0.0:
+        return -math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def score_from_elo(elo: float) -> float:
+    """The expected score of a logistic Elo difference (inverse of :func:`elo_from_score`)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def format_elo(value: float) -> str:
+    """``+12``, ``-7``, ``0``, ``+inf``, ``-inf`` or ``nan`` (never ``-0``)."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}"
+
+
+def format_elo_interval(estimate: float, low: float, high: float) -> str:
+    """An Elo estimate with its interval, honest at the boundary.
+
+    ``+52 [+10, +95]`` normally; when the estimate is infinite (every game won or lost) only the
+    finite bound is meaningful, so it reads ``> +166`` or ``< -166`` instead of ``+inf [...]``.
+    """
+    if math.isinf(estimate) and estimate > 0:
+        return f"> {format_elo(low)}"
+    if math.isinf(estimate):
+        return f"< {format_elo(high)}"
+    return f"{format_elo(estimate)} [{format_elo(low)}, {format_elo(high)}]"
