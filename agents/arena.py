@@ -1,15 +1,14 @@
-"""Play agents against each other: seeded, seat-alternated matches, statistics and game records.
+"""A match: two agents, seat-alternated games, statistics. A match is a tournament of one pairing.
 
-A match plays ``num_games`` games between two agent specs on one game. Game ``i`` is fully
-determined by ``(game, specs, master seed, i)``: its seeds (one per agent and one for chance) come
-from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]``, agent A sits at ``player_0`` in even
-games and at ``player_1`` in odd ones, and fresh agents are built for every game. So a match gives
-the same games whether it runs in one process or many (``workers``), in any order.
-
-Games are driven through the forward model (``act_state``), not the env: chance outcomes are
-sampled with the game's own seeded generator. Each game becomes a JSON-serialisable record (see
-:func:`play_game`), written one per line by :func:`write_records` and read back, with line-numbered
-errors, by :func:`read_records`.
+:func:`play_match` plans the games with :func:`agents.tournament.plan_match` and plays them on a
+backend (:mod:`agents.evaluation.backends`) with the one game loop
+(:func:`agents.evaluation.games.play_game`). Game ``i`` is game pair ``i // 2`` with colour
+``i % 2`` (agent A plays ``player_0`` in even games), and its seeds come only from ``(master seed,
+pair, colour)``, so ``mcts-envs match G A B --games N --seed S`` plays exactly the games of
+``mcts-envs tournament G A B --games-per-pair N --seed S``, whatever the backend or worker count.
+Games are driven through the forward model (``act_state``); chance outcomes are sampled from the
+game's own seeded generator. Records are read back, with line-numbered errors, by
+:func:`mcts_envs.records.read_records`.
 """
 
 from __future__ import annotations
@@ -17,156 +16,41 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
-from agents.evaluation.stats import Z_95, elo_from_score, format_elo, wilson_interval
-from agents.preparation import first_decision, prepare_spec
-from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
-from agents.workers import exit_with_parent
+from agents.evaluation.backends import make_backend
+from agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
+from agents.evaluation.stats import (
+    elo_from_score,
+    format_elo,
+    format_elo_interval,
+    score_interval,
+    wilson_interval,
+)
+from agents.spec import import_agent_module
+from agents.tournament import StopFlag, pending_tasks, plan_match
 from mcts_envs.core.errors import InvalidOptionError, require_optional
-from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
-from mcts_envs.core.registry import get_entry, make_game
-from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import make_record, read_records, replay_states, write_records
+from mcts_envs.core.registry import get_entry
+from mcts_envs.records import read_records, replay_states, write_records
 
 __all__ = [
+    "MatchOptions",
     "MatchResult",
     "budget_curve",
+    "format_elo",
+    "iterate_match",
     "play_game",
     "play_match",
     "read_records",
     "replay_states",
-    "round_robin",
     "summarize",
     "wilson_interval",
     "write_records",
 ]
-
-def game_seeds(master_seed: int | None, num_games: int) -> list[tuple[int, int, int]]:
-    """Per-game ``(agent A seed, agent B seed, chance seed)`` derived from one master seed."""
-    sequence = np.random.SeedSequence(master_seed)
-    return [
-        tuple(int(word) for word in child.generate_state(3, dtype=np.uint32))
-        for child in sequence.spawn(num_games)
-    ]
-
-
-def play_game(
-    game_name: str,
-    spec_a: str,
-    spec_b: str,
-    index: int,
-    seeds: tuple[int, int, int],
-    max_moves: int | None = None,
-) -> dict[str, Any]:
-    """Play game ``index`` of a match and return its record.
-
-    Agent A plays ``player_0`` when ``index`` is even and ``player_1`` when it is odd.
-
-    Returns:
-        A version-2 record (:mod:`mcts_envs.records`; ``returns`` is ``null`` for a game cut by
-        ``max_moves``) plus ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a`` (agent A's
-        seat), ``seed`` (``{"a", "b", "chance"}``), ``score`` (per seat), ``result`` (``"a"``,
-        ``"b"``, ``"draw"`` or ``"unfinished"``), ``moves`` (decisions per seat) and ``timing``
-        (``{"think_seconds": per seat}``, left out of :func:`~mcts_envs.records.game_identity`).
-    """
-    game = make_game(game_name)
-    seed_a, seed_b, seed_chance = seeds
-    seat_a = index % 2
-    agent_a = make_agent(spec_a, seed=seed_a)
-    agent_b = make_agent(spec_b, seed=seed_b)
-    for agent in (agent_a, agent_b):
-        agent.prepare(game)  # compiled already in this process: keeps compilation off the clock
-    seated = [agent_a, agent_b] if seat_a == 0 else [agent_b, agent_a]
-    chance_generator = np.random.default_rng(seed_chance)
-    state = game.initial_state()
-    initial_text = game.to_text(state)
-    actions: list[int] = []
-    chance_indices: list[int] = []
-    moves = [0, 0]
-    think = [0.0, 0.0]
-    limit = max_moves if max_moves is not None else 100 * max(game.info.max_game_length, 1)
-    while True:
-        player = game.current_player(state)
-        if player == TERMINAL or sum(moves) >= limit:
-            break
-        if player == CHANCE:
-            action = sample_chance_outcome(game, state, chance_generator)
-            chance_indices.append(len(actions))
-        else:
-            start = time.perf_counter()
-            action = int(seated[player].act_state(game, state))
-            think[player] += time.perf_counter() - start
-            moves[player] += 1
-        state = game.apply(state, action)
-        actions.append(action)
-        for agent in (agent_a, agent_b):
-            agent.inform(action)
-    finished = game.current_player(state) == TERMINAL
-    returns = [float(r) for r in game.returns(state)]
-    if not finished:
-        result = "unfinished"
-    elif returns[seat_a] > returns[1 - seat_a]:
-        result = "a"
-    elif returns[seat_a] < returns[1 - seat_a]:
-        result = "b"
-    else:
-        result = "draw"
-    players = [spec_a, spec_b] if seat_a == 0 else [spec_b, spec_a]
-    return make_record(
-        game.info.name,
-        initial_text,
-        actions,
-        chance_indices,
-        players,
-        returns if finished else None,
-        game.to_text(state),
-        seed={"a": seed_a, "b": seed_b, "chance": seed_chance},
-        index=index,
-        agents=[spec_a, spec_b],
-        seat_a=seat_a,
-        score=[float(s) for s in game.score(state)],
-        result=result,
-        moves=moves,
-        timing={"think_seconds": [round(t, 6) for t in think]},
-    )
-
-
-def _play_game_star(arguments: tuple) -> dict[str, Any]:
-    return play_game(*arguments)
-
-
-def prepare_agents(
-    game_name: str, specs: Sequence[str], announce: Callable[[str], None] | None = None
-) -> None:
-    """Compile what each agent's decisions need, before any clock runs (see ``Agent.prepare``).
-
-    ``announce`` (e.g. ``print`` to stderr) is told once per compiled agent kind what is being
-    compiled. Each agent is prepared and makes two untimed decisions
-    (:func:`agents.preparation.prepare_spec`). Games are unaffected: every game builds fresh
-    agents.
-    """
-    game = make_game(game_name)
-    state = first_decision(game)
-    for spec in dict.fromkeys(specs):
-        kind = parse_spec(spec)[0]
-        if announce is not None and agent_class(kind).prepare is not ForwardModelAgent.prepare:
-            announce(f"compiling {kind} for {game.info.name} (first use; cached afterwards)...")
-        prepare_spec(game, spec, state)
-
-
-def _start_worker(game_name: str, specs: Sequence[str], agent_modules: Sequence[str]) -> None:
-    """Initializer of match worker processes: die with the parent, register, prepare."""
-    exit_with_parent()
-    for module in agent_modules:
-        import_agent_module(module)
-    prepare_agents(game_name, specs)
 
 
 @dataclass
@@ -207,8 +91,8 @@ class AgentStats:
         return wilson_interval(self.wins, self.games)
 
     def score_interval(self) -> tuple[float, float]:
-        """Approximate Wilson 95% interval of the score (draws count half)."""
-        return wilson_interval(self.wins + 0.5 * self.draws, self.games)
+        """Wilson 95% interval of the score (draws count half; exact ends at 0 and 1)."""
+        return score_interval(self.wins, self.draws, self.losses)
 
     @property
     def moves_per_second(self) -> float:
@@ -241,14 +125,23 @@ class MatchResult:
     def summary(self) -> str:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.
 
-        Rows are labelled ``A`` and ``B`` (so two agents with one spec are told apart); games cut
-        by a move cap are counted and shown as unfinished.
+        Rows are labelled ``A`` and ``B`` (so two agents with one spec are told apart); games
+        adjudicated (a move cap, material) are counted in the heading. When A won or lost every
+        game, the Elo is one-sided (``> +166``): the estimate itself is unbounded.
         """
         played = len(self.records)
-        unfinished = played - self.a.games
         head = f"{self.game}: {played} games in {self.seconds:.1f} s"
-        if unfinished:
-            head += f" ({self.a.games} finished, {unfinished} unfinished: cut by the move cap)"
+        adjudicated: dict[str, int] = {}
+        for record in self.records:
+            termination = record.get("termination", "end")
+            if termination != "end":
+                adjudicated[termination] = adjudicated.get(termination, 0) + 1
+        if adjudicated:
+            head += (
+                " (adjudicated: "
+                + ", ".join(f"{count} by {reason}" for reason, count in sorted(adjudicated.items()))
+                + ")"
+            )
         width = max(len("agent"), len(self.a.spec), len(self.b.spec))
         lines = [
             head,
@@ -265,7 +158,7 @@ class MatchResult:
         if self.a.games:
             elo, low, high = self.elo_interval()
             lines.append(
-                f"Elo of A minus B: {format_elo(elo)} [{format_elo(low)}, {format_elo(high)}] "
+                f"Elo of A minus B: {format_elo_interval(elo, low, high)} "
                 f"(from the score with draws as half; 95% Wilson interval)"
             )
         else:
@@ -310,11 +203,14 @@ class MatchOptions(NamedTuple):
     """How a match is played, beyond who plays whom.
 
     Attributes:
-        seed: master seed; the same seed gives the same games (any number of workers).
-        workers: processes to use (1: play in this process).
-        max_moves: stop a game after this many decisions (it is then counted as unfinished).
+        seed: master seed; the same seed gives the same games (any backend, any worker count).
+        workers: games in flight (1: play in this process).
+        max_moves: adjudicate a game as a draw after this many decisions.
         agent_modules: modules to import in every process first (they call ``register_agent``).
-        announce: told what is being compiled before the first game (e.g. a print to stderr).
+        announce: told what is being prepared before the first game (e.g. a print to stderr).
+        backend: ``local``, ``process`` or ``ray`` (default: local for one worker, else process).
+        address: the Ray cluster for the ``ray`` backend (default: start one).
+        done: records of games already played (a resumed results file): they are not replayed.
     """
 
     seed: int | None = 0
@@ -322,64 +218,49 @@ class MatchOptions(NamedTuple):
     max_moves: int | None = None
     agent_modules: tuple[str, ...] = ()
     announce: Callable[[str], None] | None = None
+    backend: str | None = None
+    address: str | None = None
+    done: tuple[dict[str, Any], ...] = ()
 
 
 def iterate_match(
     game: str, spec_a: str, spec_b: str, num_games: int, options: MatchOptions | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Yield the records of a match in game order (played in ``options.workers`` processes).
+    """Yield the records of the match's games not in ``options.done``, as they finish.
 
-    Everything is checked before the first game, and the agents are prepared (compiled) before
-    any game is timed.
+    Everything is checked before the first game, and the agents are prepared (compiled) in this
+    process before any game is timed.
 
     Raises:
-        UnknownGameError / UnknownAgentError / InvalidOptionError: checked before any game.
+        UnknownGameError / UnknownAgentError / InvalidOptionError / InvalidRecordError: before
+            any game (a ``done`` record of another match is an ``InvalidRecordError``).
     """
     options = options or MatchOptions()
-    name = get_entry(game).name
     for module in options.agent_modules:
         import_agent_module(module)
-    make_agent(spec_a)  # validate both specs up front, in this process
-    make_agent(spec_b)
-    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 0:
-        raise InvalidOptionError(f"the number of games must be an int >= 0, got {num_games!r}")
-    workers = options.workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
-    max_moves = options.max_moves
-    if max_moves is not None and (
-        isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
+    if options.max_moves is not None and (
+        isinstance(options.max_moves, bool)
+        or not isinstance(options.max_moves, int)
+        or options.max_moves < 1
     ):
-        raise InvalidOptionError(f"max_moves must be None or an int >= 1, got {max_moves!r}")
-    seed = check_seed(options.seed)
-    jobs = [
-        (name, spec_a, spec_b, index, seeds, max_moves)
-        for index, seeds in enumerate(game_seeds(seed, num_games))
-    ]
-    if jobs:
-        # In this process first: compiles to numba's disk cache, which workers then load.
-        prepare_agents(name, (spec_a, spec_b), options.announce)
-    return _play_jobs(name, (spec_a, spec_b), jobs, workers, options.agent_modules)
-
-
-def _play_jobs(
-    name: str,
-    specs: tuple[str, str],
-    jobs: list[tuple],
-    workers: int,
-    agent_modules: tuple[str, ...],
-) -> Iterator[dict[str, Any]]:
-    """Yield the records of checked ``jobs`` in order (see :func:`iterate_match`)."""
-    if workers == 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield play_game(*job)
-        return
-    with ProcessPoolExecutor(
-        max_workers=workers,
-        initializer=_start_worker,
-        initargs=(name, specs, tuple(agent_modules)),
-    ) as pool:
-        yield from pool.map(_play_game_star, jobs)
+        raise InvalidOptionError(
+            f"max_moves must be None or an int >= 1, got {options.max_moves!r}"
+        )
+    rules = GameRules(get_entry(game).name, adjudication=Adjudication(max_moves=options.max_moves))
+    plan = plan_match(rules, spec_a, spec_b, num_games, 0 if options.seed is None else options.seed)
+    tasks = pending_tasks(plan, options.done)
+    opening = plan.tasks[0].opening
+    backend = make_backend(
+        options.backend,
+        options.workers,
+        plan.specs,
+        opening,
+        address=options.address,
+        agent_modules=options.agent_modules,
+    )
+    # In this process first: compiles to numba's disk cache, which workers then load.
+    prepare_agents(plan.rules.game, plan.specs, opening, options.announce)
+    return backend.run(tasks, plan.rules, StopFlag())
 
 
 def play_match(
@@ -395,152 +276,50 @@ def play_match(
     *,
     agent_modules: Sequence[str] = (),
     announce: Callable[[str], None] | None = None,
+    backend: str | None = None,
+    done: Sequence[dict[str, Any]] = (),
 ) -> MatchResult:
     """Play a seat-alternated match of ``num_games`` games and tally it.
 
-    With ``options.workers > 1`` the calling script needs the ``if __name__ == "__main__":``
-    guard (worker processes are started with the spawn method on some platforms).
+    With ``workers > 1`` the calling script needs the ``if __name__ == "__main__":`` guard
+    (worker processes are started with the spawn method).
 
     Args:
         game: game name (see ``mcts_envs.list_games()``).
         spec_a, spec_b: agent specs (see :func:`agents.spec.make_agent`).
         num_games: games to play; agent A is ``player_0`` in even-numbered games.
-        seed, workers, max_moves, agent_modules, announce: see :class:`MatchOptions`.
+        seed, workers, max_moves, agent_modules, announce, backend, done: see
+            :class:`MatchOptions`.
         progress: show a tqdm progress bar.
-        on_record: called with each record as it completes (in game order), e.g. to write it.
+        on_record: called with each new record as its game ends, e.g. to write it.
+
+    Returns:
+        The tally of the ``done`` records and the new ones, records sorted by game index.
     """
-    options = MatchOptions(seed, workers, max_moves, tuple(agent_modules), announce)
-    records = iterate_match(game, spec_a, spec_b, num_games, options)  # checks and compiles
+    options = MatchOptions(
+        seed, workers, max_moves, tuple(agent_modules), announce, backend, None, tuple(done)
+    )
+    records: Iterable[dict[str, Any]] = iterate_match(game, spec_a, spec_b, num_games, options)
     start = time.perf_counter()
     if progress:
         from tqdm import tqdm
 
-        records = tqdm(records, total=num_games, desc=f"{spec_a} vs {spec_b}", unit="game")
-    kept = []
+        records = tqdm(
+            records,
+            total=num_games,
+            initial=len(done),
+            desc=f"{spec_a} vs {spec_b}",
+            unit="game",
+        )
+    kept = list(done)
     for record in records:
         if on_record is not None:
             on_record(record)
         kept.append(record)
+    kept.sort(key=lambda record: record["index"])
     result = summarize(get_entry(game).name, spec_a, spec_b, kept)
     result.seconds = time.perf_counter() - start
     return result
-
-
-# -- tournaments and budget curves ------------------------------------------------------------
-
-
-@dataclass
-class TournamentResult:
-    """Round-robin results with Elo ratings.
-
-    Attributes:
-        specs: the agents.
-        scores: ``scores[i, j]`` = points of agent i against agent j (win 1, draw 0.5).
-        games: ``games[i, j]`` = finished games between i and j.
-        elo: ratings (mean 0) fitted by maximum likelihood (Bradley-Terry, draws as half wins).
-        elo_low, elo_high: 95% intervals from a seeded bootstrap over the games.
-    """
-
-    specs: list[str]
-    scores: np.ndarray
-    games: np.ndarray
-    elo: np.ndarray
-    elo_low: np.ndarray
-    elo_high: np.ndarray
-
-    def summary(self) -> str:
-        """Agents sorted by Elo, with intervals and total score."""
-        order = np.argsort(-self.elo)
-        lines = [f"{'agent':<34} {'Elo':>6} {'95% interval':>16} {'score':>10}"]
-        for i in order:
-            total = self.games[i].sum()
-            lines.append(
-                f"{self.specs[i]:<34} {self.elo[i]:+6.0f} [{self.elo_low[i]:+6.0f}, "
-                f"{self.elo_high[i]:+6.0f}] {self.scores[i].sum():5.1f}/{total:<4.0f}"
-            )
-        return "\n".join(lines)
-
-
-def fit_elo(scores: np.ndarray, games: np.ndarray, iterations: int = 2000) -> np.ndarray:
-    """Maximum-likelihood Elo ratings (mean 0) from pairwise scores (draws as half wins).
-
-    Uses the minorisation-maximisation update of the Bradley-Terry model, with a tiny prior
-    (half a draw against every opponent) so that unbeaten agents keep finite ratings.
-    """
-    count = len(scores)
-    prior = 0.5 * (np.ones((count, count)) - np.eye(count))
-    wins = scores + 0.5 * prior
-    played = games + prior
-    strength = np.ones(count)
-    for _ in range(iterations):
-        denominator = (played / (strength[:, None] + strength[None, :])).sum(axis=1)
-        updated = wins.sum(axis=1) / denominator
-        updated /= np.exp(np.log(updated).mean())
-        if np.allclose(updated, strength, rtol=1e-10, atol=0):
-            strength = updated
-            break
-        strength = updated
-    ratings = 400.0 * np.log10(strength)
-    return ratings - ratings.mean()
-
-
-def round_robin(
-    game: str,
-    specs: Sequence[str],
-    games_per_pair: int,
-    seed: int | None = 0,
-    workers: int = 1,
-    progress: bool = False,
-    bootstrap: int = 200,
-) -> TournamentResult:
-    """Play every pair of ``specs`` (seat-alternated) and fit Elo ratings with 95% intervals.
-
-    Pair ``(i, j)`` uses master seed ``SeedSequence(seed).spawn`` child number ``i * n + j``, so
-    results do not depend on ``workers``.
-    """
-    count = len(specs)
-    if count < 2:
-        raise InvalidOptionError("a round robin needs at least two agents")
-    pair_seeds = np.random.SeedSequence(seed).spawn(count * count)
-    outcomes: list[tuple[int, int, float]] = []  # (i, j, points of i)
-    scores = np.zeros((count, count))
-    games = np.zeros((count, count))
-    for i in range(count):
-        for j in range(i + 1, count):
-            pair_seed = int(pair_seeds[i * count + j].generate_state(1)[0])
-            result = play_match(
-                game, specs[i], specs[j], games_per_pair, pair_seed, workers, progress
-            )
-            for record in result.records:
-                points = {"a": 1.0, "b": 0.0, "draw": 0.5}.get(record["result"])
-                if points is None:
-                    continue
-                outcomes.append((i, j, points))
-                scores[i, j] += points
-                scores[j, i] += 1.0 - points
-                games[i, j] += 1
-                games[j, i] += 1
-    elo = fit_elo(scores, games)
-    generator = np.random.default_rng(np.random.SeedSequence(seed).spawn(count * count + 1)[-1])
-    samples = []
-    for _ in range(bootstrap):
-        if not outcomes:
-            break
-        picks = generator.integers(len(outcomes), size=len(outcomes))
-        sample_scores = np.zeros((count, count))
-        sample_games = np.zeros((count, count))
-        for pick in picks:
-            i, j, points = outcomes[pick]
-            sample_scores[i, j] += points
-            sample_scores[j, i] += 1.0 - points
-            sample_games[i, j] += 1
-            sample_games[j, i] += 1
-        samples.append(fit_elo(sample_scores, sample_games, iterations=500))
-    if samples:
-        low, high = np.percentile(np.array(samples), [2.5, 97.5], axis=0)
-    else:
-        low, high = np.full(count, -np.inf), np.full(count, np.inf)
-    return TournamentResult(list(specs), scores, games, elo, low, high)
 
 
 def budget_curve(

@@ -57,7 +57,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.arena import prepare_agents
+from agents.evaluation.games import prepare_agents
 from agents.spec import make_agent
 from agents.temperature import alphazero_temperature, sample_action
 from agents.workers import exit_with_parent

@@ -32,19 +32,19 @@ class GameWorker:
     def __init__(
         self, rules: Any, specs: Sequence[str], opening: str, agent_modules: Sequence[str]
     ) -> None:
+        from agents.evaluation.games import prepare_agents
         from agents.spec import import_agent_module
-        from agents.tournament import prepare_agents
 
         for module in agent_modules:
             import_agent_module(module)
-        prepare_agents(rules, specs, opening)
+        prepare_agents(rules.game, specs, opening)
         self.rules = rules
 
     def play(self, task: Any) -> dict[str, Any]:
-        """The record of one game (:func:`agents.tournament.play_task`)."""
-        from agents.tournament import play_task
+        """The record of one game (:func:`agents.evaluation.games.play_game`)."""
+        from agents.evaluation.games import play_game
 
-        return play_task(task, self.rules)
+        return play_game(task, self.rules)
 
     def info(self) -> dict[str, Any]:
         """The actor's pid and the numba cache directory it compiles into."""

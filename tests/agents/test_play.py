@@ -93,7 +93,7 @@ def test_hint_lists_top_moves_with_shares_and_value():
 
 
 def test_hint_finds_the_winning_move():
-    from agents.play import PlaySession
+    from agents.frontends.play import PlaySession
     from agents.random_agent import RandomAgent
     from agents.spec import make_agent
 
@@ -161,7 +161,7 @@ def test_play_reads_stdin_of_a_real_process(tmp_path):
 
 
 def test_undo_cannot_fish_for_other_tantrix_draws():
-    from agents.play import PlaySession
+    from agents.frontends.play import PlaySession
     from agents.random_agent import RandomAgent
 
     game = mcts_envs.make_game("tantrix")

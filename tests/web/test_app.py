@@ -19,9 +19,9 @@ with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx st
 
 import mcts_envs
 from agents.spec import make_agent
-from agents.web.app import MAX_BODY, create_app
-from agents.web.limits import ServeLimits, check_opponent
-from agents.web.store import SessionStore, StoreFullError, UnknownSessionError
+from agents.frontends.web.app import MAX_BODY, create_app
+from agents.frontends.web.limits import ServeLimits, check_opponent
+from agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
 from mcts_envs import svg
 from mcts_envs.records import replay_states
 
@@ -208,7 +208,7 @@ def test_store_closes_idle_and_old_games():
     now = [0.0]
     limits = ServeLimits(max_sessions=2, idle_seconds=10, max_age_seconds=100)
     store = SessionStore(limits, clock=lambda: now[0])
-    from agents.web.session import PlaySession
+    from agents.frontends.web.session import PlaySession
 
     game = mcts_envs.make_game("tictactoe")
     first = store.add(PlaySession(game, "tictactoe", "random", 0, 1))
@@ -232,7 +232,7 @@ def test_internal_errors_are_json_without_traceback(client, monkeypatch):
     def broken(self):
         raise RuntimeError("secret detail /home/user")
 
-    monkeypatch.setattr("agents.web.session.PlaySession.agent_move", broken)
+    monkeypatch.setattr("agents.frontends.web.session.PlaySession.agent_move", broken)
     answer = _post(client, "/api/agent", {"session": key})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error; the server log has the details"}

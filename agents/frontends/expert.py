@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from agents.frontends import CommandIO
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -50,7 +51,7 @@ def add_parser(commands: Any) -> None:
     expert.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
     from agents.expert import ExpertConfig, check_config, generate_expert_data, save_expert_data
 
@@ -81,6 +82,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     print(
         f"wrote {rows} rows ({config.games} games, symmetries: "
         f"{', '.join(str(n) for n in data['symmetry_names'])}) to {args.out}",
-        file=out,
+        file=io.out,
     )
     return 0

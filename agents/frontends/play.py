@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
+from agents.frontends import CommandIO
 from mcts_envs.core.errors import MctsEnvsError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.records import dumps, make_record, printable
@@ -251,7 +252,7 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             anything is played.
     """
     import mcts_envs
-    from agents.arena import prepare_agents
+    from agents.evaluation.games import prepare_agents
     from agents.spec import make_agent
     from mcts_envs.core.errors import InvalidOptionError
 
@@ -339,8 +340,8 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             print(f"you play {game.action_to_string(before, action)}", file=out)
 
 
-def add_play_command(commands: Any) -> None:
-    """Register ``play`` on the ``mcts-envs`` subcommand parsers ``commands``."""
+def add_parser(commands: Any) -> None:
+    """Add the ``play`` subcommand."""
     parser = commands.add_parser(
         "play",
         help="play a game against an agent in the terminal",
@@ -361,7 +362,7 @@ def add_play_command(commands: Any) -> None:
     parser.add_argument("--hint", help="agent spec answering 'hint' (default: the opponent's)")
 
 
-def run_play_command(args: Any, out: TextIO, keys: TextIO) -> int:
+def run(args: Any, io: CommandIO) -> int:
     """``mcts-envs play``: :func:`play` with the parsed arguments."""
     options = PlayOptions(args.game, args.opponent, args.seat, args.seed, args.out, args.hint)
-    return play(options, out, keys)
+    return play(options, io.out, io.keys)

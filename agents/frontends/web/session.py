@@ -88,7 +88,7 @@ class PlaySession:
     Args:
         game: the game.
         game_name: its registry name.
-        opponent: the checked agent spec (see :func:`agents.web.limits.check_opponent`).
+        opponent: the checked agent spec (see :func:`agents.frontends.web.limits.check_opponent`).
         human_seat: 0 or 1.
         seed: seeds the agent and the chance draws.
         notes: notes on the opponent's caps, shown with the game.

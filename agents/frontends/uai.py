@@ -47,6 +47,7 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
+from agents.frontends import CommandIO
 from mcts_envs.core.errors import MctsEnvsError
 
 #: Seconds per search slice of a tree-reusing agent (bounds the answer time of ``stop``).
@@ -608,8 +609,8 @@ def serve(spec: str, keys: TextIO, out: TextIO, seed: int = 0) -> int:
         sys.setswitchinterval(interval)
 
 
-def add_uai_command(commands: Any) -> None:
-    """Register ``uai`` on the ``mcts-envs`` subcommand parsers ``commands``."""
+def add_parser(commands: Any) -> None:
+    """Add the ``uai`` subcommand."""
     parser = commands.add_parser(
         "uai",
         help="run an agent as an Ataxx engine over UAI (stdin/stdout)",
@@ -626,6 +627,6 @@ def add_uai_command(commands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the Seed option (default 0)")
 
 
-def run_uai_command(args: Any, out: TextIO, keys: TextIO) -> int:
-    """``mcts-envs uai``: :func:`serve` on stdin/stdout (or ``keys``/``out`` in tests)."""
-    return serve(args.agent, keys, out, args.seed)
+def run(args: Any, io: CommandIO) -> int:
+    """``mcts-envs uai``: :func:`serve` on stdin/stdout (or ``io.keys``/``io.out`` in tests)."""
+    return serve(args.agent, io.keys, io.out, args.seed)

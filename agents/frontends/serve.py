@@ -8,16 +8,17 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import socket
-from typing import Any, TextIO
+from typing import Any
 
-from agents.web.limits import ServeLimits
+from agents.frontends import CommandIO
+from agents.frontends.web.limits import ServeLimits
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
 DEFAULTS = ServeLimits()
 
 
-def add_serve_parser(commands: Any) -> None:
-    """Add ``serve`` to the subcommands ``commands`` of the ``mcts-envs`` parser."""
+def add_parser(commands: Any) -> None:
+    """Add the ``serve`` subcommand."""
     serve = commands.add_parser(
         "serve",
         help="play against an agent in the browser (local web app; extra 'web')",
@@ -77,16 +78,17 @@ def _check_can_listen(host: str, port: int) -> None:
         ) from None
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Serve until interrupted; returns the exit status.
 
     Raises:
         OptionalDependencyError: without the ``web`` extra.
         InvalidOptionError: for a bad port or limit.
     """
+    out = io.out
     require_optional("starlette", "web")
     uvicorn = require_optional("uvicorn", "web")
-    from agents.web.app import LOOPBACK_HOSTS, create_app
+    from agents.frontends.web.app import LOOPBACK_HOSTS, create_app
 
     if not 0 <= args.port <= 65535:
         raise InvalidOptionError(f"--port must be 0..65535, got {args.port}")

@@ -1,0 +1,87 @@
+"""Where the games of a match or tournament are played: a backend turns tasks into records.
+
+Every backend calls the one game loop (:func:`agents.evaluation.games.play_game`) on the
+:class:`~agents.evaluation.games.GameTask` values it is handed, so a task gives the same record on
+any backend. :mod:`.local` plays in this process, :mod:`.process` in a pool of worker processes,
+:mod:`.ray_backend` on Ray actors (one machine or a cluster; the ``ray`` extra).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Protocol
+
+from agents.evaluation.games import GameRules, GameTask
+from mcts_envs.core.errors import InvalidOptionError
+
+__all__ = ["MAX_WORKERS_PER_CPU", "Backend", "check_workers", "make_backend"]
+
+#: ``--workers`` may be at most this many times the machine's CPU count.
+MAX_WORKERS_PER_CPU = 4
+
+
+class Backend(Protocol):
+    """Plays tasks and yields their records as they finish."""
+
+    name: str
+
+    def run(
+        self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
+    ) -> Iterator[dict[str, Any]]:
+        """Play tasks drawn from ``tasks`` (none once ``stopping()``) and yield every record of a
+        game that was started, as it finishes."""
+        ...
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` if it is an int from 1 to :data:`MAX_WORKERS_PER_CPU` times the CPU count.
+
+    Raises:
+        InvalidOptionError: naming the allowed range.
+    """
+    limit = MAX_WORKERS_PER_CPU * (os.cpu_count() or 1)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= limit:
+        raise InvalidOptionError(
+            f"--workers must be an int from 1 to {limit} ({MAX_WORKERS_PER_CPU} x the "
+            f"{os.cpu_count() or 1} CPUs of this machine), got {workers!r}"
+        )
+    return workers
+
+
+def make_backend(
+    name: str | None,
+    workers: int,
+    specs: Sequence[str],
+    opening: str,
+    address: str | None = None,
+    agent_modules: Sequence[str] = (),
+) -> Backend:
+    """The backend called ``name``: ``local``, ``process`` or ``ray``.
+
+    ``None`` chooses ``local`` for one worker and ``process`` for more. ``specs`` are prepared
+    once per worker, deciding from ``opening``; ``agent_modules`` are imported in every worker
+    first (they register extra agent kinds). Ray's worker count is not bounded by this machine's
+    CPUs (a cluster has more).
+
+    Raises:
+        InvalidOptionError: for an unknown name or a bad worker count.
+        OptionalDependencyError: for ``ray`` without Ray installed.
+    """
+    if name is None:
+        name = "local" if workers == 1 else "process"
+    if name == "local":
+        if workers != 1:
+            raise InvalidOptionError("the local backend plays in this process: --workers 1 only")
+        from agents.evaluation.backends.local import LocalBackend
+
+        return LocalBackend()
+    if name == "process":
+        from agents.evaluation.backends.process import ProcessBackend
+
+        return ProcessBackend(check_workers(workers), specs, opening, agent_modules)
+    if name == "ray":
+        from agents.backends.ray_backend import RayBackend
+
+        return RayBackend(workers, specs, opening, address=address, agent_modules=agent_modules)
+    raise InvalidOptionError(f"unknown backend {name!r}; choose local, process or ray")

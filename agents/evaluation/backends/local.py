@@ -1,0 +1,25 @@
+"""The ``local`` backend: games one after another in this process."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from agents.evaluation.games import GameRules, GameTask, play_game
+
+__all__ = ["LocalBackend"]
+
+
+class LocalBackend:
+    """Plays the games one after another in this process."""
+
+    name = "local"
+
+    def run(
+        self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
+    ) -> Iterator[dict[str, Any]]:
+        """Play each task until ``stopping()``; yield each record as its game ends."""
+        for task in tasks:
+            if stopping():
+                return
+            yield play_game(task, rules)

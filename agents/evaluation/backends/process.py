@@ -1,0 +1,81 @@
+"""The ``process`` backend: games in a pool of spawned worker processes on this machine.
+
+Each worker dies with its parent (:func:`agents.workers.exit_with_parent`), ignores SIGINT (the
+driver decides when to stop), imports the agent modules and prepares every agent once; the driver
+keeps at most ``workers`` games in flight and hands out the next as one finishes.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from agents.evaluation.backends import check_workers
+from agents.evaluation.games import GameRules, GameTask, play_game, prepare_agents
+from agents.spec import import_agent_module
+from agents.workers import exit_with_parent
+
+__all__ = ["ProcessBackend"]
+
+
+def _process_worker_start(
+    rules: GameRules, specs: list[str], opening: str, agent_modules: list[str]
+) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver decides when to stop
+    exit_with_parent()
+    for module in agent_modules:
+        import_agent_module(module)
+    prepare_agents(rules.game, specs, opening)
+
+
+class ProcessBackend:
+    """Plays games in ``workers`` worker processes (spawned; each prepares the agents once).
+
+    At most ``workers`` games are in flight; a new one is handed out as one finishes.
+    """
+
+    name = "process"
+
+    def __init__(
+        self,
+        workers: int,
+        specs: Sequence[str],
+        opening: str,
+        agent_modules: Sequence[str] = (),
+    ) -> None:
+        self.workers = check_workers(workers)
+        self.specs = list(specs)
+        self.opening = opening
+        self.agent_modules = list(agent_modules)
+
+    def run(
+        self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
+    ) -> Iterator[dict[str, Any]]:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=_process_worker_start,
+            initargs=(rules, self.specs, self.opening, self.agent_modules),
+        )
+        in_flight: set[Future] = set()
+        try:
+            while True:
+                while len(in_flight) < self.workers and not stopping():
+                    task = next(tasks, None)
+                    if task is None:
+                        break
+                    in_flight.add(pool.submit(play_game, task, rules))
+                if not in_flight:
+                    break
+                finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    yield future.result()
+        except BaseException:  # an abort (second Ctrl-C) or an error: do not wait for games
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)

@@ -1,0 +1,37 @@
+"""``mcts-envs list``: the games and the agents with their options."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from agents.frontends import CommandIO
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``list`` subcommand."""
+    listing = commands.add_parser("list", help="list the games and the agents with their options")
+    listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
+
+
+def run(args: argparse.Namespace, io: CommandIO) -> int:
+    """Print the games and the agents with their options."""
+    out = io.out
+    import mcts_envs
+    from agents.spec import describe_agent, list_agents
+
+    if args.what in (None, "games"):
+        print("games:", file=out)
+        for name in mcts_envs.list_games():
+            info = mcts_envs.make_game(name).info
+            chance = ", chance" if info.has_chance else ""
+            print(f"  {name} ({info.num_actions} actions{chance})", file=out)
+    if args.what in (None, "agents"):
+        print("agents (spec: name or name:key=value,...):", file=out)
+        for name in list_agents():
+            try:
+                text = describe_agent(name)
+            except ImportError as error:
+                text = f"{name}: unavailable ({error})"
+            print("  " + text.replace("\n", "\n  "), file=out)
+    return 0

@@ -1,0 +1,86 @@
+"""``mcts-envs replay FILE``: step through a recorded game in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+from agents.frontends import CommandIO
+
+
+def add_parser(commands: Any) -> None:
+    """Add the ``replay`` subcommand."""
+    replay = commands.add_parser(
+        "replay",
+        help="step through a recorded game in the terminal",
+        description="Show a game of a JSON-lines file of game records (match, tournament, play), "
+        "move by move. Press Enter to step (q + Enter quits), or pass --delay to play it back.",
+    )
+    replay.add_argument("file", help="JSON-lines file of game records")
+    replay.add_argument("--game", type=int, default=0, help="which game (0-based; default 0)")
+    replay.add_argument("--delay", type=float, help="seconds between moves (no key presses)")
+
+
+def _render_text(game_name: str):
+    """A function ``state -> str`` using the env's ansi renderer (or ``to_text`` as a fallback)."""
+    import mcts_envs
+
+    try:
+        env = mcts_envs.make(game_name, raw=True, render_mode="ansi")
+        env.reset(seed=0)
+        unwrapped = env.unwrapped
+
+        def render(state):
+            unwrapped.set_game_state(state)
+            return str(env.render())
+
+        return render
+    except Exception:  # a renderer problem must not stop a replay
+        game = mcts_envs.make_game(game_name)
+        return game.to_text
+
+
+def run(args: argparse.Namespace, io: CommandIO) -> int:
+    """Show one game of a records file move by move (Enter steps, or ``--delay``)."""
+    out, keys = io
+    from mcts_envs.core.errors import InvalidRecordError
+    from mcts_envs.records import printable, read_records, replay_states
+
+    records = read_records(args.file)
+    if not records:
+        raise InvalidRecordError(f"{args.file}: no game records in the file")
+    if not 0 <= args.game < len(records):
+        raise InvalidRecordError(
+            f"{args.file}: no game {args.game}; the file holds games 0..{len(records) - 1}"
+        )
+    record = records[args.game]
+    game, states = replay_states(record, where=f"{args.file}, game {args.game}")
+    render = _render_text(game.info.name)
+    chance = set(record.get("chance", []))
+    players = [printable(p) for p in record["players"]]
+    print(
+        f"{game.info.name}, game {args.game}: player_0 = {players[0]}, player_1 = {players[1]}",
+        file=out,
+    )
+    print(render(states[0]), file=out)
+    for number, action in enumerate(record["actions"]):
+        if args.delay is not None:
+            time.sleep(max(0.0, args.delay))
+        else:
+            print("[Enter: next move, q: quit] ", end="", file=out, flush=True)
+            answer = keys.readline()
+            if answer == "" or answer.strip().lower() == "q":
+                print("", file=out)
+                return 0
+        before = states[number]
+        mover = game.current_player(before)
+        who = "chance" if number in chance or mover < 0 else f"player_{mover}"
+        print(
+            f"move {number + 1}: {who} plays {game.action_to_string(before, action)} ({action})",
+            file=out,
+        )
+        print(render(states[number + 1]), file=out)
+    result = record.get("result", "finished" if record["returns"] is not None else "unfinished")
+    print(printable(f"result: {result} (returns {record['returns']})"), file=out)
+    return 0
