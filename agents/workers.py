@@ -19,8 +19,16 @@ import time
 _PR_SET_PDEATHSIG = 1
 
 
-def exit_with_parent(poll_seconds: float = 1.0) -> None:
-    """Make this process exit when the process that started it dies (call it in the child)."""
+def exit_with_parent(parent: int | None = None, poll_seconds: float = 1.0) -> None:
+    """Make this process exit when the process that started it dies (call it in the child).
+
+    Args:
+        parent: the starting process's pid, passed from it: a spawned child that starts slowly
+            may run this after its parent died, which ``os.getppid()`` alone cannot tell.
+        poll_seconds: how often the fallback thread (not Linux) looks.
+    """
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # the parent died before this child got here
     parent = os.getppid()
     if sys.platform.startswith("linux"):
         try:

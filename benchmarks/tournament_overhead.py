@@ -141,7 +141,7 @@ def main() -> None:
     for title, specs, games in workloads:
         plan = t.plan_tournament(rules, specs, games, seed=11, openings="random:2")
         opening = plan.tasks[0].opening
-        t.prepare_agents(plan.rules, plan.specs, opening, sys.stdout)
+        t.prepare_agents(plan.rules.game, plan.specs, opening, print)
         _in_process(plan)  # untimed: the first games may still compile rare paths
         reference, _, _, base_total = _in_process(plan)
         expected = sorted(map(game_identity, reference), key=_key)

@@ -60,7 +60,7 @@ class Engine:
 
     def __init__(self, agent: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "agents.cli", "uai", "--agent", agent],
+            [sys.executable, "-m", "agents.frontends.cli", "uai", "--agent", agent],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -90,6 +90,11 @@ class Point(NamedTuple):
         return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
 
 
+def announce(text: str) -> None:
+    """Print a preparation notice to stderr."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def machine(start_load: tuple[float, float, float] | None = None) -> dict[str, Any]:
     """Where the run happened: host, cores, load averages (now and at the start), versions."""
     try:
@@ -162,7 +167,7 @@ def run_series(
     total = sum(len(plan.tasks) for plan in plans)
     specs = list(dict.fromkeys(spec for plan in plans for spec in plan.specs))
     if settings.backend == "local":
-        prepare_agents(rules, specs, out=sys.stderr)
+        prepare_agents(rules.game, specs, announce=announce)
     show = _progress(total, results_path.parent.name)
     records: list[dict[str, Any]] = []
     played = [0]

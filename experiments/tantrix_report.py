@@ -116,7 +116,9 @@ def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> l
     path = settings.out_dir / f"games_T{seconds}.jsonl"
     opening = plan.tasks[0].opening
     if settings.workers == 1:
-        prepare_agents(rules, plan.specs, opening, out=sys.stderr)
+        prepare_agents(
+            rules.game, plan.specs, opening, lambda text: print(text, file=sys.stderr, flush=True)
+        )
         backend = make_backend("local", 1, plan.specs, opening)
     else:
         backend = make_backend("process", settings.workers, plan.specs, opening)

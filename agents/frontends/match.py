@@ -21,7 +21,7 @@ def add_parser(commands: Any) -> None:
         "match",
         help="play a seat-alternated match between two agents",
         description="Play GAMES games between AGENT_A and AGENT_B (seats alternate), then print "
-        "W/D/L, win rate with a Wilson 95%% interval, moves/s and the Elo difference. The games "
+        "W/D/L, win rate with a Wilson 95% interval, moves/s and the Elo difference. The games "
         "are exactly those of 'mcts-envs tournament GAME AGENT_A AGENT_B --games-per-pair GAMES' "
         "with the same --seed (a match is a tournament of one pairing).",
     )

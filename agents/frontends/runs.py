@@ -117,7 +117,6 @@ def run_plan(
     from agents.evaluation.backends import make_backend
     from agents.evaluation.games import prepare_agents
 
-    out = io.out
     opening = plan.tasks[0].opening
     backend = make_backend(
         args.backend, args.workers, plan.specs, opening, args.address, args.agent_module
@@ -131,15 +130,15 @@ def run_plan(
             print(
                 f"{args.out}: line {results.dropped_line} was cut by a crash; removed that cut "
                 "part, its game is played again",
-                file=out,
+                file=sys.stderr,
             )
         done = len(t.done_keys(plan, results.records))
         todo = len(plan.tasks) - done
-        where = f" already in {args.out}," if args.out else ""
+        where = f" {done} already in {args.out}," if args.out else ""
         print(
             f"{plan.rules.game}: {len(plan.pairings)} pairing(s), {len(plan.tasks)} games;"
             f"{where} {todo} to play on {backend.name} ({args.workers} worker(s))",
-            file=out,
+            file=sys.stderr,
             flush=True,
         )
         if todo:
@@ -163,7 +162,7 @@ def run_plan(
         stop = t.StopFlag()
         start = time.perf_counter()
         try:
-            with stop.catching_sigint(out):
+            with stop.catching_sigint(sys.stderr):
                 t.run_tournament(plan, results, backend, monitors, stop, progress)
         finally:
             progress.close()

@@ -13,17 +13,11 @@ import pytest
 import mcts_envs
 from agents import make_agent
 from agents.adapters import MaskablePPOAgent, PolicyAgent
-from agents.arena import (
-    elo_difference,
-    fit_elo,
-    game_seeds,
-    play_game,
-    play_match,
-    read_records,
-    replay_states,
-    wilson_interval,
-)
-from agents.cli import main
+from agents.arena import play_match, read_records, replay_states
+from agents.evaluation.games import GameRules, GameTask, play_game
+from agents.evaluation.stats import elo_from_score, wilson_interval
+from agents.frontends.cli import main
+from agents.tournament import plan_match, task_seeds
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, OptionalDependencyError
 from mcts_envs.records import game_identity
 
@@ -44,20 +38,17 @@ def test_wilson_interval_matches_hand_computation():
 
 
 def test_elo_helpers():
-    assert elo_difference(0.5) == 0.0
-    assert elo_difference(0.75) == pytest.approx(400 * math.log10(3))
-    scores = np.array([[0.0, 75.0], [25.0, 0.0]])
-    games = np.array([[0.0, 100.0], [100.0, 0.0]])
-    ratings = fit_elo(scores, games)
-    assert ratings.sum() == pytest.approx(0.0)
-    assert ratings[0] - ratings[1] == pytest.approx(400 * math.log10(3), rel=0.02)
+    assert elo_from_score(0.5) == 0.0
+    assert elo_from_score(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo_from_score(1.0) == math.inf and elo_from_score(0.0) == -math.inf
 
 
-def test_game_seeds_are_derived_from_the_master_seed():
-    assert game_seeds(1, 5) == game_seeds(1, 5)
-    assert game_seeds(1, 5) != game_seeds(2, 5)
-    assert game_seeds(1, 5)[:3] == game_seeds(1, 3)
-    assert len(set(game_seeds(1, 50))) == 50
+def test_game_seeds_are_derived_from_the_master_seed_pair_and_colour():
+    seeds = [task_seeds(1, 0, pair, colour) for pair in range(25) for colour in (0, 1)]
+    assert seeds == [task_seeds(1, 0, pair, colour) for pair in range(25) for colour in (0, 1)]
+    assert seeds != [task_seeds(2, 0, pair, colour) for pair in range(25) for colour in (0, 1)]
+    assert len({(a, b) for a, b, _ in seeds}) == 50  # every game's agents draw their own seeds
+    assert all(seeds[2 * p][2] == seeds[2 * p + 1][2] for p in range(25))  # a pair: one chance
 
 
 # -- random agent and adapters ------------------------------------------------------------------
@@ -176,8 +167,10 @@ def test_same_seeds_give_the_same_games_and_seats_alternate():
     # a single game replays from its seeds alone
     record = first.records[3]
     seeds = (record["seed"]["a"], record["seed"]["b"], record["seed"]["chance"])
-    alone = play_game("tictactoe", "alphabeta:depth=2", "random", 3, seeds)
+    task = GameTask(0, "alphabeta:depth=2", "random", 1, 1, record["initial"], seeds)
+    alone = play_game(task, GameRules("tictactoe"))
     assert without_timing([alone]) == without_timing([record])
+    assert plan_match(GameRules("tictactoe"), "alphabeta:depth=2", "random", 6, 11).tasks[3] == task
 
 
 def test_workers_give_identical_results():

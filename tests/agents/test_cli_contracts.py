@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from agents.arena import AgentStats, MatchResult, format_elo, play_match, summarize, wilson_interval
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,16 +76,17 @@ def test_exact_wilson_ends_and_elo_bounds():
     ten_of_ten = MatchResult(
         "tictactoe", AgentStats("a", wins=10), AgentStats("b", losses=10), records=[{}] * 10
     )
-    assert "+inf [+166, +inf]" in ten_of_ten.summary()
-    assert "unfinished" not in ten_of_ten.summary()
+    assert "> +166" in ten_of_ten.summary() and "inf" not in ten_of_ten.summary().split("Elo")[1]
+    assert "adjudicated" not in ten_of_ten.summary()
     assert format_elo(-0.4) == "0" and format_elo(float("-inf")) == "-inf"
 
 
-def test_unfinished_games_are_counted_and_shown():
+def test_games_cut_by_the_move_cap_are_adjudicated_draws_and_counted():
     result = play_match("tictactoe", "random", "random", 4, seed=0, max_moves=2)
-    assert len(result.records) == 4 and result.a.games == 0
-    assert all(r["result"] == "unfinished" and r["returns"] is None for r in result.records)
-    assert "4 games" in result.summary() and "4 unfinished" in result.summary()
+    assert len(result.records) == 4 and result.a.draws == 4
+    assert all(r["result"] == "draw" and r["returns"] is None for r in result.records)
+    assert all(r["termination"] == "move cap" for r in result.records)
+    assert "4 games" in result.summary() and "4 by move cap" in result.summary()
 
 
 def test_two_agents_with_one_spec_and_long_specs_line_up():
@@ -104,7 +105,7 @@ def test_version_and_help_percent():
         main(["--version"])
     assert done.value.code == 0
     help_text = subprocess.run(
-        [sys.executable, "-m", "agents.cli", "match", "--help"],
+        [sys.executable, "-m", "agents.frontends.cli", "match", "--help"],
         capture_output=True, text=True, cwd=ROOT, check=True,
     ).stdout  # fmt: skip
     assert "95%" in help_text and "95%%" not in help_text
@@ -112,7 +113,7 @@ def test_version_and_help_percent():
 
 def test_piping_into_head_ends_quietly():
     command = (
-        f"{sys.executable} -m agents.cli match tictactoe random random --games 400 "
+        f"{sys.executable} -m agents.frontends.cli match tictactoe random random --games 400 "
         "--no-progress | head -1"
     )
     done = subprocess.run(
@@ -142,14 +143,14 @@ def test_user_agents_join_through_agent_module(tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
     done = subprocess.run(
-        [sys.executable, "-m", "agents.cli", "match", "tictactoe", "first", "random",
+        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "first", "random",
          "--games", "4", "--workers", "2", "--agent-module", "my_agents", "--no-progress"],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "A  first" in done.stdout
     bad = subprocess.run(
-        [sys.executable, "-m", "agents.cli", "match", "tictactoe", "first", "random",
+        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "first", "random",
          "--agent-module", "no_such_module_here"],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
     )  # fmt: skip
@@ -164,7 +165,7 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_with_a_killed_parent(tmp_path):
     parent = subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", "match", "tictactoe", "mcts:iterations=3000",
+        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "mcts:iterations=3000",
          "random", "--games", "400", "--workers", "2", "--no-progress"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip

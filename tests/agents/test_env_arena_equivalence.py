@@ -6,7 +6,8 @@ import pytest
 
 import mcts_envs
 from agents import make_agent
-from agents.arena import game_seeds, play_game
+from agents.evaluation.games import GameRules, play_game
+from agents.tournament import plan_match
 
 CASES = [
     ("tictactoe", "mcts:iterations=40,reuse_tree=false", "alphabeta:depth=2"),
@@ -32,8 +33,9 @@ def env_loop_actions(game_name, specs_by_seat, seeds_by_seat, chance_seed):
 @pytest.mark.parametrize(("game_name", "spec_a", "spec_b"), CASES)
 @pytest.mark.parametrize("index", [0, 1])
 def test_env_and_arena_play_the_same_game(game_name, spec_a, spec_b, index):
-    seeds = game_seeds(17, 2)[index]
-    record = play_game(game_name, spec_a, spec_b, index, seeds)
+    task = plan_match(GameRules(game_name), spec_a, spec_b, 2, seed=17).tasks[index]
+    record = play_game(task, GameRules(game_name))
+    seeds = task.seeds
     seed_a, seed_b, seed_chance = seeds
     seat_a = index % 2
     specs = (spec_a, spec_b) if seat_a == 0 else (spec_b, spec_a)

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.cli import main
 from agents.expert import (
     ExpertConfig,
     generate_expert_data,
     load_expert_data,
     save_expert_data,
 )
+from agents.frontends.cli import main
 from agents.temperature import alphazero_temperature, apply_temperature, sample_action
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.symmetry import game_symmetries

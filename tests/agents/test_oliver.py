@@ -7,7 +7,8 @@ import pytest
 
 import mcts_envs
 from agents import make_agent
-from agents.arena import play_game, wilson_interval
+from agents.evaluation.games import GameRules, GameTask, play_game
+from agents.evaluation.stats import wilson_interval
 from agents.oliver import WIN_VALUE, search_root, withhold_draw
 from mcts_envs import CHANCE, TERMINAL
 from mcts_envs.core.errors import InvalidOptionError
@@ -56,7 +57,9 @@ def test_beats_random_clearly():
     points = 0.0
     for index in range(games):
         seeds = (index, 100 + index, 500 + index // 2)
-        record = play_game("tantrix", "oliver:depth=2", "random", index, seeds)
+        opening = GAME.to_text(GAME.initial_state())
+        task = GameTask(0, "oliver:depth=2", "random", index // 2, index % 2, opening, seeds)
+        record = play_game(task, GameRules("tantrix"))
         points += {"a": 1.0, "draw": 0.5, "b": 0.0}[record["result"]]
     low, _ = wilson_interval(points, games)
     assert low > 0.6, (points, games)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import mcts_envs
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs.records import read_records, replay_states
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "agents.cli"]
+CLI = [sys.executable, "-m", "agents.frontends.cli"]
 
 
 def run(argv: list[str], lines: list[str]) -> tuple[int, str]:

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 from agents import plots
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
 

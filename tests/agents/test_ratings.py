@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from agents import ratings as r
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
 

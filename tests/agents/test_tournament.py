@@ -8,7 +8,8 @@ import json
 import pytest
 
 from agents import tournament as t
-from agents.cli import main
+from agents.evaluation.games import set_move_seconds
+from agents.frontends.cli import main
 from agents.preparation import untimed_spec
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import make_game
@@ -80,7 +81,7 @@ def test_resume_replays_a_record_cut_by_a_crash(plan, reference, tmp_path):
     results = t.open_results(path, resume=True, overwrite=False)
     assert results.dropped_line == 5
     assert len(results.records) == 4
-    assert len(t.pending_tasks(plan, results.records)) == len(reference) - 4
+    assert len(list(t.pending_tasks(plan, results.records))) == len(reference) - 4
     results.close()
     records = _run(plan, path, resume=True)
     assert list(map(game_identity, records)) == list(map(game_identity, reference))
@@ -100,7 +101,7 @@ def test_resume_refuses_a_damaged_middle_line_and_another_tournament(plan, refer
         t.open_results(path, resume=True, overwrite=False) as results,
         pytest.raises(InvalidRecordError, match="not a game of this tournament"),
     ):
-        t.pending_tasks(other, results.records)
+        t.done_keys(other, results.records)
     with pytest.raises(InvalidOptionError, match="--resume"):
         t.open_results(path, resume=False, overwrite=False)
 
@@ -165,8 +166,8 @@ def test_a_clock_gives_time_aware_agents_a_budget_per_move():
     rules = t.GameRules("tictactoe", t.TimeControl(base_seconds=2.0, increment=0.1))
     agent = t.build_agent("mcts:iterations=none", 1, rules.time)
     assert agent.settings.seconds == pytest.approx(2.0 / 20 + 0.09)
-    assert t.set_move_seconds(agent, 0.05) and agent.settings.seconds == 0.05
-    assert not t.set_move_seconds(t.build_agent("random", 1, rules.time), 0.05)
+    assert set_move_seconds(agent, 0.05) and agent.settings.seconds == 0.05
+    assert not set_move_seconds(t.build_agent("random", 1, rules.time), 0.05)
     # warming up never runs against a clock (a timed search can end while it compiles)
     assert untimed_spec("mcts:seconds=0.5,c=1") == "mcts:c=1,iterations=32"
     assert untimed_spec("alphabeta") == "alphabeta:depth=1"
@@ -192,19 +193,19 @@ def test_bad_plans_are_refused_before_any_game():
     )
 
 
-def test_cli_tournament_writes_resumes_and_rates(tmp_path):
+def test_cli_tournament_writes_resumes_and_rates(tmp_path, capsys):
     path = tmp_path / "cli.jsonl"
     argv = ["tournament", "tictactoe", "random", "minimax2", "--games-per-pair", "4"]
     argv += ["--out", str(path), "--no-progress", "--bootstrap", "20"]
     out = io.StringIO()
     assert main(argv, out=out) == 0
     text = out.getvalue()
-    assert "compiling random for tictactoe (first use; cached afterwards)..." in text
+    assert "prepared: random" in capsys.readouterr().err  # each agent's preparation time
     assert "Bradley-Terry" in text and len(read_records(path)) == 4
     assert main(argv, out=io.StringIO()) == 2  # refuses to overwrite
-    out = io.StringIO()
-    assert main([*argv, "--resume"], out=out) == 0
-    assert "4 already in" in out.getvalue() and len(read_records(path)) == 4
+    capsys.readouterr()
+    assert main([*argv, "--resume"], out=io.StringIO()) == 0
+    assert "4 already in" in capsys.readouterr().err and len(read_records(path)) == 4
 
 
 def test_sprt_stops_a_gauntlet_pairing_early(tmp_path):

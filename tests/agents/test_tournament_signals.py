@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents import tournament as t
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs.records import game_identity, read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def _identities(records):
 def reference(tmp_path_factory):
     plan = t.plan_tournament(t.GameRules(GAME), SPECS, GAMES, seed=5, openings="random:2")
     path = tmp_path_factory.mktemp("reference") / "reference.jsonl"
-    t.prepare_agents(plan.rules, plan.specs)
+    t.prepare_agents(plan.rules.game, plan.specs)
     with t.open_results(path, resume=False, overwrite=True) as results:
         t.run_tournament(plan, results, t.LocalBackend())
     return read_records(path)
@@ -51,7 +51,7 @@ def reference(tmp_path_factory):
 def _start(out: Path, *extra: str) -> subprocess.Popen:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "agents.cli", "tournament", *ARGS, "--out", str(out), *extra],
+        [sys.executable, "-m", "agents.frontends.cli", "tournament", *ARGS, "--out", str(out), *extra],
         cwd=ROOT,
         env=environment,
         stdout=subprocess.PIPE,
@@ -121,9 +121,12 @@ def test_sigkill_loses_only_games_in_flight_leaves_no_orphans_and_resumes(refere
     data = path.read_bytes()
     path.write_bytes(data[:-15])
     kept = len(read_records_prefix(path))
-    out = io.StringIO()
-    assert main(["tournament", *ARGS, "--out", str(path), "--resume"], out=out) == 0
-    assert "cut by a crash" in out.getvalue()
+    resumed_run = subprocess.run(
+        [sys.executable, "-m", "agents", "tournament", *ARGS, "--out", str(path), "--resume"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert resumed_run.returncode == 0, resumed_run.stderr
+    assert "cut by a crash" in resumed_run.stderr
     resumed = read_records(path)
     assert len(resumed) == GAMES and kept < GAMES
     assert _identities(resumed) == _identities(reference)

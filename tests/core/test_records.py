@@ -8,7 +8,7 @@ import json
 import pytest
 
 from agents.arena import play_match
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs import InvalidRecordError
 from mcts_envs.records import game_identity, quote, read_records, replay_states, write_records
 

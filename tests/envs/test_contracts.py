@@ -17,7 +17,7 @@ from pettingzoo.utils.wrappers import (
 )
 
 import mcts_envs
-from agents.cli import main
+from agents.frontends.cli import main
 from mcts_envs import EnvUsageError, InvalidOptionError, InvalidRecordError
 from mcts_envs.records import read_records, replay_states, write_records
 

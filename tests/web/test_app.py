@@ -18,10 +18,10 @@ with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx st
     from starlette.testclient import TestClient
 
 import mcts_envs
-from agents.spec import make_agent
 from agents.frontends.web.app import MAX_BODY, create_app
 from agents.frontends.web.limits import ServeLimits, check_opponent
 from agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
+from agents.spec import make_agent
 from mcts_envs import svg
 from mcts_envs.records import replay_states
 
@@ -254,7 +254,7 @@ def test_undo_in_tantrix_does_not_change_the_next_draw(client):
 
 
 def test_serve_command_checks_its_arguments(capsys):
-    from agents.cli import main
+    from agents.frontends.cli import main
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be 0..65535" in capsys.readouterr().err

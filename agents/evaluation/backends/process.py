@@ -7,6 +7,7 @@ keeps at most ``workers`` games in flight and hands out the next as one finishes
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -21,10 +22,10 @@ __all__ = ["ProcessBackend"]
 
 
 def _process_worker_start(
-    rules: GameRules, specs: list[str], opening: str, agent_modules: list[str]
+    parent: int, rules: GameRules, specs: list[str], opening: str, agent_modules: list[str]
 ) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver decides when to stop
-    exit_with_parent()
+    exit_with_parent(parent)
     for module in agent_modules:
         import_agent_module(module)
     prepare_agents(rules.game, specs, opening)
@@ -60,7 +61,7 @@ class ProcessBackend:
             max_workers=self.workers,
             mp_context=context,
             initializer=_process_worker_start,
-            initargs=(rules, self.specs, self.opening, self.agent_modules),
+            initargs=(os.getpid(), rules, self.specs, self.opening, self.agent_modules),
         )
         in_flight: set[Future] = set()
         try:
