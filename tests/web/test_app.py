@@ -82,6 +82,18 @@ def test_bad_new_game_requests_get_clear_4xx_answers(client, body, status, messa
     assert "Traceback" not in answer.text
 
 
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 2000 + "]" * 2000, '{"game": ' + "[" * 1900 + "]" * 1900 + "}"],
+    ids=["nested-arrays", "nested-in-a-field"],
+)
+def test_deeply_nested_json_under_the_size_cap_is_a_400(client, body):
+    assert len(body) <= MAX_BODY  # json's decoder would recurse past Python's limit
+    answer = client.post("/api/new", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
+    assert "nested too deeply" in answer.json()["error"]
+
+
 def test_transport_checks(client):
     answer = client.post("/api/new", content="{}", headers={"Content-Type": "text/plain"})
     assert answer.status_code == 415
