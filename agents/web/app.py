@@ -178,19 +178,20 @@ def create_app(
             raise InvalidOptionError(f"seat must be one of {', '.join(SEATS)}")
         game = make_game(data["game"])
         opponent = check_opponent(data["opponent"], game, limits)
-        if data.get("previous"):
-            store.remove(data["previous"])
-        session = PlaySession(
-            game,
-            data["game"],
-            opponent.spec,
-            SEATS[data["seat"]],
-            next_seed(),
-            opponent.notes,
-            opponent.warmup,
-        )
-        await anyio.to_thread.run_sync(session.prepare)
-        key = store.add(session)
+        # the place is checked before the warm-up (tens of seconds of compiling), and the
+        # previous game stays open until the new one is stored
+        with store.reserve(replacing=data.get("previous")) as place:
+            session = PlaySession(
+                game,
+                data["game"],
+                opponent.spec,
+                SEATS[data["seat"]],
+                next_seed(),
+                opponent.notes,
+                opponent.warmup,
+            )
+            await anyio.to_thread.run_sync(session.prepare)
+            key = place.fill(session)
         return panel(key, session)
 
     def session_route(action: Callable[[PlaySession, dict[str, Any]], None], *keys: str):

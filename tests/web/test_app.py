@@ -21,6 +21,7 @@ import mcts_envs
 from agents.spec import make_agent
 from agents.web.app import MAX_BODY, create_app
 from agents.web.limits import ServeLimits, check_opponent
+from agents.web.session import PlaySession
 from agents.web.store import SessionStore, StoreFullError, UnknownSessionError
 from mcts_envs import svg
 from mcts_envs.records import replay_states
@@ -214,14 +215,74 @@ def test_sessions_are_bounded(client):
         {"game": "tictactoe", "opponent": "random", "seat": "player_0", "previous": keys[0]},
     )
     assert answer.status_code == 200  # replacing a game frees its place
+    assert client.get("/api/record", params={"session": keys[0]}).status_code == 404  # replaced
+    for key in keys[1:]:
+        assert client.get("/api/record", params={"session": key}).status_code == 200
+
+
+def _spy_on_prepare(monkeypatch, fail: bool = False) -> list:
+    """Record each game's preparation (the warm-up search); make it fail if ``fail``."""
+    calls = []
+    real = PlaySession.prepare
+
+    def prepare(session):
+        calls.append(session)
+        if fail:
+            raise RuntimeError("the warm-up failed")
+        real(session)
+
+    monkeypatch.setattr(PlaySession, "prepare", prepare)
+    return calls
+
+
+def test_full_server_refuses_before_the_warm_up(client, monkeypatch):
+    for _ in range(3):
+        _new(client, opponent="random")
+    calls = _spy_on_prepare(monkeypatch)
+    new = {"game": "tictactoe", "opponent": "mcts:iterations=30", "seat": "player_0"}
+    answer = _post(client, "/api/new", new)
+    assert answer.status_code == 503 and "games are open" in answer.json()["error"]
+    assert calls == []  # refused at once, not after tens of seconds of compiling
+    answer = _post(client, "/api/new", {**new, "previous": "A" * 24})  # no such game: no place
+    assert answer.status_code == 503 and calls == []
+
+
+def test_a_failed_new_game_keeps_the_previous_one(client, monkeypatch):
+    key, _ = _new(client, opponent="random")
+    assert _post(client, "/api/click", {"session": key, "target": "c4"}).status_code == 200
+    _spy_on_prepare(monkeypatch, fail=True)
+    new = {"game": "ataxx", "opponent": "random", "seat": "player_1", "previous": key}
+    assert _post(client, "/api/new", new).status_code == 500
+    session = _session(client, key)  # still open, with its move
+    assert len(session.actions) == 1
+    assert _post(client, "/api/undo", {"session": key}).status_code == 200
+
+
+def test_a_replaced_game_keeps_its_place_until_the_new_one_is_stored():
+    store = SessionStore(ServeLimits(max_sessions=2))
+    game = mcts_envs.make_game("tictactoe")
+    first = store.add(PlaySession(game, "tictactoe", "random", 0, 1))
+    with store.reserve(replacing=first) as place:  # the new game is being prepared
+        assert store.get(first) is not None
+        other = store.add(PlaySession(game, "tictactoe", "random", 0, 2))
+        with pytest.raises(StoreFullError, match="open or starting"):
+            store.add(PlaySession(game, "tictactoe", "random", 0, 3))
+        # a game lends its place to one new game only
+        with pytest.raises(StoreFullError), store.reserve(replacing=first):
+            pass
+        key = place.fill(PlaySession(game, "tictactoe", "random", 0, 4))
+    with pytest.raises(UnknownSessionError):
+        store.get(first)
+    assert store.get(key).seed == 4 and store.get(other).seed == 2 and len(store) == 2
+    with store.reserve(replacing=other):
+        pass  # released unfilled: the game it would replace stays
+    assert store.get(other).seed == 2 and len(store) == 2
 
 
 def test_store_closes_idle_and_old_games():
     now = [0.0]
     limits = ServeLimits(max_sessions=2, idle_seconds=10, max_age_seconds=100)
     store = SessionStore(limits, clock=lambda: now[0])
-    from agents.web.session import PlaySession
-
     game = mcts_envs.make_game("tictactoe")
     first = store.add(PlaySession(game, "tictactoe", "random", 0, 1))
     second = store.add(PlaySession(game, "tictactoe", "random", 0, 2))
