@@ -48,6 +48,12 @@ class ServeLimits(NamedTuple):
         max_iterations: the largest MCTS ``iterations``.
         max_minimax_depth: the largest ``minimax2`` depth.
         max_table_bytes: the largest alpha-beta transposition table.
+        max_connections: open connections at once; more are answered 503 and closed at once
+            (a browser opens up to 6 per page).
+        request_seconds: a connection must deliver each complete request (headers and body)
+            within this many seconds of opening or of the previous answer, or it is closed
+            (slow or half-sent requests cannot hold sockets).
+        keep_alive_seconds: an idle connection is closed after this many seconds.
     """
 
     max_sessions: int = 16
@@ -57,6 +63,9 @@ class ServeLimits(NamedTuple):
     max_iterations: int = 200_000
     max_minimax_depth: int = 3
     max_table_bytes: int = 256 * 1024 * 1024
+    max_connections: int = 100
+    request_seconds: float = 10.0
+    keep_alive_seconds: float = 5.0
 
     def check(self) -> ServeLimits:
         """``self`` if every bound is positive.

@@ -338,3 +338,21 @@ def test_serve_command_checks_its_arguments(capsys):
         taken.listen()
         assert main(["serve", "--port", str(taken.getsockname()[1])]) == 2
     assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
+    assert main(["serve", "--max-connections", "0"]) == 2
+    assert "max_connections must be positive" in capsys.readouterr().err
+
+
+def test_serve_command_gives_its_connection_limits_to_the_server(monkeypatch, capsys):
+    from agents.cli import main
+
+    served = {}
+    monkeypatch.setattr("agents.web.server.serve", lambda *args: served.update(args=args))
+    options = ["--max-connections", "7", "--request-seconds", "2.5", "--keep-alive-seconds", "1"]
+    assert main(["serve", "--port", "0", *options]) == 0
+    _, host, port, limits = served["args"]
+    assert (host, port) == ("127.0.0.1", 0)
+    assert (limits.max_connections, limits.request_seconds, limits.keep_alive_seconds) == (
+        7,
+        2.5,
+        1,
+    )
