@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Any
 
 import h11
@@ -31,6 +32,8 @@ FULL_ANSWER = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
     b"connection: close\r\nretry-after: 5\r\ncontent-length: %d\r\n\r\n%s"
 ) % (len(_FULL_BODY), _FULL_BODY)
+#: Refused connections are logged at most once in this many seconds (with their count).
+REFUSAL_WARNING_SECONDS = 10.0
 #: The peer's HTTP states in which it still owes us (part of) a request.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
@@ -48,6 +51,8 @@ class BoundedH11Protocol(H11Protocol):
 
     max_connections: int = ServeLimits().max_connections
     request_seconds: float = ServeLimits().request_seconds
+    _refused = 0
+    _warned_at = -math.inf
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -56,11 +61,23 @@ class BoundedH11Protocol(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
-            log.warning("refused a connection: %d are open", self.max_connections)
-            transport.write(FULL_ANSWER)
-            transport.close()
-            return
-        self._arm()
+            self._refuse(transport)
+        else:
+            self._arm()
+
+    def _refuse(self, transport: asyncio.Transport) -> None:
+        transport.write(FULL_ANSWER)
+        transport.close()
+        server = type(self)  # counts shared by the server's connections; one warning a while
+        server._refused += 1
+        now = self.loop.time()
+        if now - server._warned_at >= REFUSAL_WARNING_SECONDS:
+            log.warning(
+                "refused %d connection(s): %d are open, the most --max-connections allows",
+                server._refused,
+                self.max_connections,
+            )
+            server._refused, server._warned_at = 0, now
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

@@ -66,7 +66,7 @@ def _wait_for(condition, seconds: float = 5.0) -> None:
         time.sleep(0.01)
 
 
-def test_slow_and_half_sent_requests_are_closed_within_the_deadline():
+def test_slow_and_half_sent_requests_are_closed_within_the_deadline(caplog):
     limits = ServeLimits(request_seconds=0.5, keep_alive_seconds=0.3)
     with _serving(limits) as (port, _):
         start = time.monotonic()
@@ -85,6 +85,7 @@ def test_slow_and_half_sent_requests_are_closed_within_the_deadline():
             answered.sendall(GET_PAGE)
             data, seconds = _read_until_closed(answered)  # the answer, then closed when idle
         assert data.startswith(b"HTTP/1.1 200") and seconds < limits.keep_alive_seconds + SLACK
+    assert "unexpected error" not in caplog.text  # a body cut off is no server error
 
 
 def test_each_request_on_a_kept_alive_connection_has_its_own_deadline():
