@@ -160,8 +160,8 @@ def leaf_batch(game, settings: SearchSettings) -> int:
 
 
 def growth_room(game, settings: SearchSettings) -> int:
-    """Free node slots a chunk of the loop needs to start: two child blocks per leaf it may
-    leave to Python, plus two."""
+    """Free node slots a chunk of the loop needs to start: two child blocks (of the game's
+    largest size) for each leaf it may leave to Python, and two more."""
     return 2 * search_buffer_size(game) * (leaf_batch(game, settings) + 1)
 
 

@@ -89,8 +89,15 @@ def test_ensure_grows_up_to_the_limit_and_no_further():
     assert tree.capacity == 200  # untouched when the limit cannot give the room
 
 
-@pytest.mark.parametrize("value", ["0", "0.5", "-3", "nan", "inf", "lots"])
+@pytest.mark.parametrize("value", [0, 0.5, -3, float("nan"), float("inf"), "lots", True])
 def test_bad_memory_bounds_are_refused_with_the_allowed_range(value):
-    with pytest.raises(InvalidOptionError, match="max_memory_mb") as caught:
-        make_agent(f"mcts:max_memory_mb={value}")
+    with pytest.raises(
+        InvalidOptionError, match=r"max_memory_mb must be a number in \[1,"
+    ) as caught:
+        MCTSAgent(max_memory_mb=value)
     assert isinstance(caught.value, MctsEnvsError)
+
+
+def test_a_bad_memory_bound_in_a_spec_is_refused():
+    with pytest.raises(InvalidOptionError, match=r"max_memory_mb must be a number in \[1,"):
+        make_agent("mcts:max_memory_mb=0.5")
