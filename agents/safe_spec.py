@@ -54,13 +54,17 @@ class SafeSpec(NamedTuple):
     probe: Any
 
 
-def check_safe_spec(spec: object, what: str = "opponent", where: str = "here") -> SafeSpec:
+def check_safe_spec(
+    spec: object, what: str = "opponent", where: str = "here", hint: str = ""
+) -> SafeSpec:
     """Check a spec from a protocol peer: a short spec of a safe kind with plain options.
 
     Args:
         spec: the spec text (anything: it comes from outside).
         what: what the spec chooses, for the messages (``"opponent"``, ``"agent"``).
         where: where it was sent, for the messages (``"here"``, ``"over UAI"``).
+        hint: added to the messages refusing a kind, an option or the length (e.g. how to
+            allow more).
 
     Returns:
         The kind, the raw options and the agent built from the spec.
@@ -74,12 +78,13 @@ def check_safe_spec(spec: object, what: str = "opponent", where: str = "here") -
         raise InvalidOptionError(f"the {what} is an agent spec such as 'mcts:iterations=2000'")
     if len(spec) > MAX_SPEC_LENGTH:
         raise InvalidOptionError(
-            f"the {what} spec is longer than {MAX_SPEC_LENGTH} characters: {quote(spec)}"
+            f"the {what} spec is longer than {MAX_SPEC_LENGTH} characters: {quote(spec)}{hint}"
         )
     kind, raw = parse_spec(spec)
     if kind not in ALLOWED_OPTIONS:
         raise InvalidOptionError(
-            f"{what} {kind!r} is not offered {where}; choose one of {', '.join(ALLOWED_OPTIONS)}"
+            f"{what} {kind!r} is not offered {where}; choose one of "
+            f"{', '.join(ALLOWED_OPTIONS)}{hint}"
         )
     allowed = ALLOWED_OPTIONS[kind]
     for key in raw:
@@ -87,5 +92,6 @@ def check_safe_spec(spec: object, what: str = "opponent", where: str = "here") -
             raise InvalidOptionError(
                 f"option {key!r} of {kind!r} cannot be set {where}; allowed: "
                 + (", ".join(allowed) or "none")
+                + hint
             )
     return SafeSpec(kind, raw, make_agent(spec, seed=0))

@@ -206,8 +206,8 @@ class UAIEngine:
         seed: the ``Seed`` option: game ``g``'s move ``m`` uses a seed derived from it, so a
             search with a node or depth budget is reproducible.
         allow_unsafe_agents: let ``setoption name Agent`` name any spec (by default only the
-            safe kinds of :func:`agents.safe_spec.check_safe_spec`; ``spec`` itself is the
-            caller's and is not restricted).
+            safe kinds of :func:`agents.safe_spec.check_safe_spec`, or ``spec`` again: it is
+            the caller's own and is not restricted).
 
     Raises:
         InvalidOptionError: for a bad ``spec`` or a ``seed`` outside :data:`SEED_RANGE`.
@@ -221,6 +221,8 @@ class UAIEngine:
 
         make_agent(spec, seed=0)  # a bad spec fails here, before any protocol line
         self.spec = spec
+        #: The spec of the command line: the ``Agent`` option may always set it again.
+        self.trusted_spec = spec
         self.out = out
         self.seed = _spin("Seed", str(seed), SEED_RANGE)
         self.allow_unsafe_agents = allow_unsafe_agents
@@ -345,16 +347,11 @@ class UAIEngine:
         from agents.safe_spec import check_safe_spec
         from agents.spec import make_agent
 
-        if self.allow_unsafe_agents:
+        if self.allow_unsafe_agents or spec == self.trusted_spec:
             make_agent(spec, seed=0)
             return
-        try:
-            check_safe_spec(spec, what="agent", where="over UAI")
-        except InvalidOptionError as error:
-            raise InvalidOptionError(
-                f"{error} (any agent spec only if the engine was started with "
-                "--allow-unsafe-agents)"
-            ) from None
+        hint = " (any agent spec only if the engine was started with --allow-unsafe-agents)"
+        check_safe_spec(spec, what="agent", where="over UAI", hint=hint)
 
     def _position(self, words: list[str]) -> None:
         if not words:

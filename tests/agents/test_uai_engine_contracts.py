@@ -199,3 +199,14 @@ def test_a_failed_search_answers_the_best_one_ply_move_and_says_so(failing_kind)
     state = game.from_text(fen)
     first = game.move_to_uai(state, int(game.legal_actions(state)[0]))
     assert first not in best  # the old answer (the first legal move) would fail this test
+
+
+def test_the_command_line_agent_may_be_set_again_but_no_other_unsafe_one():
+    out = io.StringIO()
+    engine = UAIEngine("uai:cmd=true", out)  # the user's own spec: any kind
+    engine.handle("setoption name Agent value uai:cmd=false")
+    engine.handle("setoption name Agent value random")
+    engine.handle("setoption name Agent value uai:cmd=true")  # a GUI sending the default back
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1 and "'uai' is not offered over UAI" in lines[0], lines
+    assert engine.spec == "uai:cmd=true"
