@@ -27,6 +27,7 @@ import numpy as np
 from agents.base import ForwardModelAgent
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
+from agents.uai_agent import EngineForfeitError
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
@@ -133,7 +134,10 @@ def play_game(
         ``max_moves``) plus ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a`` (agent A's
         seat), ``seed`` (``{"a", "b", "chance"}``), ``score`` (per seat), ``result`` (``"a"``,
         ``"b"``, ``"draw"`` or ``"unfinished"``), ``moves`` (decisions per seat) and ``timing``
-        (``{"think_seconds": per seat}``, left out of :func:`~mcts_envs.records.game_identity`).
+        (``{"think_seconds": per seat}``, left out of :func:`~mcts_envs.records.game_identity`);
+        a game an engine lost by a fault (``EngineForfeitError``: an illegal move, a crash, a
+        timeout) ends there, its ``returns`` ``null``, its ``result`` the other agent's, with
+        ``forfeit`` (``{"seat", "reason", "line", "message"}``).
     """
     game = make_game(game_name)
     seed_a, seed_b, seed_chance = seeds
@@ -150,6 +154,7 @@ def play_game(
     chance_indices: list[int] = []
     moves = [0, 0]
     think = [0.0, 0.0]
+    forfeit: dict[str, Any] | None = None
     limit = max_moves if max_moves is not None else 100 * max(game.info.max_game_length, 1)
     while True:
         player = game.current_player(state)
@@ -160,8 +165,13 @@ def play_game(
             chance_indices.append(len(actions))
         else:
             start = time.perf_counter()
-            action = int(seated[player].act_state(game, state))
+            try:
+                action = int(seated[player].act_state(game, state))
+            except EngineForfeitError as failure:  # it loses this game; the match goes on
+                forfeit = failure.forfeit(player)
             think[player] += time.perf_counter() - start
+            if forfeit is not None:
+                break
             moves[player] += 1
         state = game.apply(state, action)
         actions.append(action)
@@ -169,7 +179,9 @@ def play_game(
             agent.inform(action)
     finished = game.current_player(state) == TERMINAL
     returns = [float(r) for r in game.returns(state)]
-    if not finished:
+    if forfeit is not None:
+        result = "b" if forfeit["seat"] == seat_a else "a"
+    elif not finished:
         result = "unfinished"
     elif returns[seat_a] > returns[1 - seat_a]:
         result = "a"
@@ -194,6 +206,7 @@ def play_game(
         result=result,
         moves=moves,
         timing={"think_seconds": [round(t, 6) for t in think]},
+        **({} if forfeit is None else {"forfeit": forfeit}),
     )
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
+from agents.uai_agent import EngineForfeitError
 from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -478,8 +479,10 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
         reached its end) with ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a``,
         ``pairing``, ``pair``, ``colour``, ``seed`` (``{"a", "b", "chance"}``), ``result``
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
-        ``"material"`` or ``"time"``), ``moves`` per seat, and ``timing`` (think seconds and the
-        clocks left; not part of :func:`~mcts_envs.records.game_identity`).
+        ``"material"``, ``"time"`` or ``"forfeit"``: an engine's illegal move, crash or timeout,
+        with ``forfeit``: ``{"seat", "reason", "line", "message"}``), ``moves`` per seat, and
+        ``timing`` (think seconds and the clocks left; not part of
+        :func:`~mcts_envs.records.game_identity`).
     """
     game = make_game(rules.game)
     seed_a, seed_b, seed_chance = task.seeds
@@ -501,6 +504,7 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
     cap = rules.adjudication.max_moves or 100 * max(game.info.max_game_length, 1)
     winner: int | None = None
     termination = "end"
+    forfeit: dict[str, Any] | None = None
     while True:
         player = game.current_player(state)
         if player == TERMINAL:
@@ -520,9 +524,15 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
             if budget is not None:
                 set_move_seconds(seated[player], budget)
             start = time.perf_counter()
-            action = int(seated[player].act_state(game, state))
+            try:
+                action = int(seated[player].act_state(game, state))
+            except EngineForfeitError as failure:  # it loses this game; the tournament goes on
+                forfeit = failure.forfeit(player)
             used = time.perf_counter() - start
             think[player] += used
+            if forfeit is not None:
+                winner, termination = 1 - player, "forfeit"
+                break
             moves[player] += 1
             if base is not None:
                 clock[player] += rules.time.increment - used
@@ -561,6 +571,7 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
         termination=termination,
         moves=moves,
         timing=timing,
+        **({} if forfeit is None else {"forfeit": forfeit}),
     )
 
 
