@@ -53,9 +53,9 @@ def test_code_block_runs(path, code, fragment, tmp_path, monkeypatch, capsys):
     if fragment:
         pytest.skip("marked as a fragment")
     for module, extra in OPTIONAL.items():
-        if re.search(rf"^\s*(import|from) {module}\b", code, re.MULTILINE):
-            if importlib.util.find_spec(module) is None:
-                pytest.skip(f"needs {module} (the {extra!r} extra)")
+        imported = re.search(rf"^\s*(import|from) {module}\b", code, re.MULTILINE)
+        if imported and importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module} (the {extra!r} extra)")
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__main__"}
     exec(compile(code, f"{path.relative_to(ROOT)}", "exec"), namespace)
