@@ -13,8 +13,38 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
+from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
+from mcts_envs.records import bounded
+
+#: Characters of an agent's answer and of the message a forfeit keeps in the game record.
+FORFEIT_QUOTE = 200
+
+
+class ForfeitError(MctsEnvsError, RuntimeError):
+    """An agent lost the game by a fault during its move (an external engine's illegal or
+    unparseable answer, crash or timeout). The game loop ends that game as a loss of the agent and
+    the match goes on.
+
+    Attributes:
+        reason: a short cause, e.g. ``"illegal move"``, ``"crash"`` or ``"timeout"``.
+        line: the agent's raw answer, if it gave one.
+    """
+
+    def __init__(self, message: str, reason: str, line: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.line = line
+
+    def forfeit(self, seat: int) -> dict[str, Any]:
+        """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
+        "line", "message"}`` (the line and the message cut to a few hundred characters)."""
+        return {
+            "seat": seat,
+            "reason": self.reason,
+            "line": None if self.line is None else bounded(self.line, FORFEIT_QUOTE),
+            "message": bounded(str(self), 2 * FORFEIT_QUOTE),
+        }
 
 
 @runtime_checkable

@@ -40,6 +40,8 @@ class SearchResult:
         solved: whether ``value`` is exact (proven by the solver or searched to the end).
         reused: MCTS: whether the search continued a tree kept from earlier moves.
         immediate: MCTS: whether an immediately winning move was played without a search.
+        tree_full: MCTS: whether the search stopped early because its tree reached its memory
+            bound (``max_memory_mb``); the answer uses what the tree holds.
         evaluator_calls: MCTS with an ``evaluator`` (PUCT): the batched evaluator calls this
             search made, summed over root-parallel workers (0 without an evaluator, and for an
             immediate win).
@@ -63,6 +65,7 @@ class SearchResult:
     solved: bool = False
     reused: bool = False
     immediate: bool = False
+    tree_full: bool = False
     evaluator_calls: int = 0
     evaluated_leaves: int = 0
 
@@ -86,5 +89,6 @@ class SearchResult:
         return (
             f"SearchResult(action={self.action}, value={self.value:.5f}, "
             f"moves={len(self.actions)}, simulations={self.simulations}, depth={self.depth}, "
-            f"solved={self.solved}, nodes={self.nodes}, seconds={self.seconds:.3f})"
+            f"solved={self.solved}, nodes={self.nodes}, seconds={self.seconds:.3f}"
+            f"{', tree_full=True' if self.tree_full else ''})"
         )

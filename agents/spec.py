@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcts_envs.core.errors import InvalidOptionError
+from mcts_envs.records import bounded, quote
 
 #: Agent kinds: spec name -> ``"module:Class"``. Classes are imported only when first used.
 AGENT_KINDS: dict[str, str] = {
@@ -46,6 +47,14 @@ RESERVED_PARAMETERS = ("seed",)
 _NONE_WORDS = ("none", "null")
 _TRUE_WORDS = ("true", "yes", "on", "1")
 _FALSE_WORDS = ("false", "no", "off", "0")
+#: Longest prefix of a spec (or of one of its parts) quoted in an error message.
+SPEC_QUOTE_LIMIT = 100
+
+
+def _quoted(value: object) -> str:
+    """``value`` quoted for an error message, cut to :data:`SPEC_QUOTE_LIMIT` characters (a spec
+    can come from a file or a peer: a megabyte of it must not fill the terminal or a log)."""
+    return quote(value, SPEC_QUOTE_LIMIT)
 
 
 class UnknownAgentError(InvalidOptionError):
@@ -101,8 +110,9 @@ def import_agent_module(module: str) -> None:
         importlib.import_module(module)
     except ImportError as error:
         raise InvalidOptionError(
-            f"cannot import agent module {module!r} ({error}); give an importable module "
-            "name (on sys.path or PYTHONPATH) that calls agents.spec.register_agent"
+            f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give an "
+            "importable module name (on sys.path or PYTHONPATH) that calls "
+            "agents.spec.register_agent"
         ) from None
 
 
@@ -114,7 +124,7 @@ def register_agent(name: str, target: str | type) -> None:
     """
     if not isinstance(name, str) or not name.replace("_", "a").isalnum() or name != name.lower():
         raise InvalidOptionError(
-            f"an agent kind is a lowercase name of letters, digits and '_', got {name!r}"
+            f"an agent kind is a lowercase name of letters, digits and '_', got {_quoted(name)}"
         )
     if isinstance(target, type):
         _REGISTERED_CLASSES[name] = target
@@ -138,9 +148,11 @@ def agent_class(name: str) -> type:
         _add_entry_points()
     if key not in AGENT_KINDS:
         known = list_agents()
-        close = difflib.get_close_matches(str(key), known, n=1)
+        close = difflib.get_close_matches(str(key)[:SPEC_QUOTE_LIMIT], known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise UnknownAgentError(f"unknown agent {name!r}{hint}; known agents: {', '.join(known)}")
+        raise UnknownAgentError(
+            f"unknown agent {_quoted(name)}{hint}; known agents: {', '.join(known)}"
+        )
     if key in _REGISTERED_CLASSES:
         return _REGISTERED_CLASSES[key]
     module_name, _, class_name = AGENT_KINDS[key].partition(":")
@@ -206,13 +218,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """
     if not isinstance(spec, str):
         raise InvalidOptionError(
-            f"an agent spec is a string like 'mcts:iterations=800', got {spec!r}"
+            f"an agent spec is a string like 'mcts:iterations=800', got {_quoted(spec)}"
         )
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if not name:
         raise InvalidOptionError(
-            f"empty agent name in spec {spec!r}; known agents: {', '.join(list_agents())}"
+            f"empty agent name in spec {_quoted(spec)}; known agents: {', '.join(list_agents())}"
         )
     options: dict[str, str] = {}
     if rest.strip():
@@ -221,11 +233,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key = key.strip()
             if not equals or not key:
                 raise InvalidOptionError(
-                    f"agent spec {spec!r}: option {item.strip()!r} is not of the form key=value "
-                    "(options are comma-separated, e.g. 'mcts:iterations=800,c=0.5')"
+                    f"agent spec {_quoted(spec)}: option {_quoted(item.strip())} is not of the "
+                    "form key=value (options are comma-separated, e.g. 'mcts:iterations=800,c=0.5')"
                 )
             if key in options:
-                raise InvalidOptionError(f"agent spec {spec!r}: option {key!r} is given twice")
+                raise InvalidOptionError(
+                    f"agent spec {_quoted(spec)}: option {_quoted(key)} is given twice"
+                )
             options[key] = value.strip()
     return name, options
 
@@ -329,15 +343,15 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
     for key, value in raw_options.items():
         if key in RESERVED_PARAMETERS:
             raise InvalidOptionError(
-                f"agent spec {spec!r}: {key!r} is not a spec option; agent seeds are passed "
-                f"separately (make_agent(spec, seed=...), or --seed in the CLI)"
+                f"agent spec {_quoted(spec)}: {_quoted(key)} is not a spec option; agent seeds "
+                f"are passed separately (make_agent(spec, seed=...), or --seed in the CLI)"
             )
         if key not in parameters:
-            close = difflib.get_close_matches(key, list(parameters), n=1)
+            close = difflib.get_close_matches(key[:SPEC_QUOTE_LIMIT], list(parameters), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise InvalidOptionError(
-                f"agent spec {spec!r}: unknown option {key!r}{hint} for {name!r}; "
-                f"options: {allowed}"
+                f"agent spec {_quoted(spec)}: unknown option {_quoted(key)}{hint} for "
+                f"{name!r}; options: {allowed}"
             )
         parameter = parameters[key]
         try:
@@ -345,13 +359,14 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
         except (ValueError, TypeError) as error:
             expected = parameter.annotation or type(parameter.default).__name__
             raise InvalidOptionError(
-                f"agent spec {spec!r}: option {key}={value!r} is invalid ({error}); "
+                f"agent spec {_quoted(spec)}: option {key}={_quoted(value)} is invalid "
+                f"({bounded(str(error))}); "
                 f"expected {expected}, default {parameter.default!r}"
             ) from None
     missing = [p.name for p in parameters.values() if p.required and p.name not in kwargs]
     if missing:
         raise InvalidOptionError(
-            f"agent spec {spec!r}: missing required option(s) {', '.join(missing)}; "
+            f"agent spec {_quoted(spec)}: missing required option(s) {', '.join(missing)}; "
             f"options: {allowed}"
         )
     accepts_seed = "seed" in inspect.signature(cls.__init__).parameters
@@ -360,7 +375,7 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
     except InvalidOptionError:
         raise
     except (ValueError, TypeError) as error:
-        raise InvalidOptionError(f"agent spec {spec!r}: {error}") from error
+        raise InvalidOptionError(f"agent spec {_quoted(spec)}: {bounded(str(error))}") from error
     canonical = name + (":" + ",".join(f"{k}={v}" for k, v in kwargs.items()) if kwargs else "")
     with contextlib.suppress(AttributeError):  # a read-only name: keep the agent's own
         agent.name = canonical

@@ -15,10 +15,29 @@ otherwise cost seconds per game. An agent takes a running engine of its command 
 process-wide :data:`ENGINES` pool when it first acts (or starts one), sends ``uainewgame``
 (and its ``Seed``), and gives the engine back when it is garbage collected; engines of one
 command are never shared by two live agents (both sides of a game may run the same command).
-An engine that died is started again, with a :class:`EngineRestartWarning` saying so.
+An engine found dead before a move (it exited while idle) is started again, with a
+:class:`EngineRestartWarning` saying so.
+
 :meth:`UAIAgent.close` sends ``quit`` and ends the agent's engine; the pooled ones end with
 :meth:`EnginePool.close` (at the latest when the interpreter exits; an engine whose parent
 died also ends, as its standard input closes).
+
+An engine that fails *during* a move loses that game, as in cutechess: an illegal or
+unparseable ``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before
+answering (a crash), or no answer within the move's time plus ``timeout`` seconds.
+:meth:`UAIAgent.act_state` then raises :class:`EngineForfeitError`, which carries the reason and
+the engine's line; the match and tournament loops (:func:`agents.arena.play_game`,
+:func:`agents.tournament.play_task`) record the game as lost with a ``forfeit`` entry (see
+:meth:`EngineForfeitError.forfeit`) and play on. A crashed or silent engine is ended (a late
+answer must not reach the next game); the next game starts a new one. An engine that cannot
+start (in ``prepare``, before any game) stops the match with an :class:`EngineError`.
+
+Think time: :attr:`UAIAgent.last_think_seconds` is the time from ``go`` to ``bestmove`` (the
+loops' ``timing.think_seconds`` measures the whole decision: that plus a pipe write). With
+``seconds`` (set before every move by a tournament's ``--time`` or ``--clock``) the engine is
+asked for ``go movetime`` of the move's budget, so both sides of a ``--clock`` game play on
+equal clocks, each charged its measured time (with ``--loss-on-time`` an engine that overruns
+its clock loses).
 """
 
 from __future__ import annotations
@@ -36,16 +55,32 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
+from agents.base import ForfeitError, ForwardModelAgent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
+from mcts_envs.records import bounded, quote
 
 #: Seconds ``close`` waits for the engine to exit after ``quit`` before killing it.
 QUIT_GRACE = 2.0
+#: Longest part of an engine's line kept in a message or a record.
+MAX_LINE_QUOTE = 200
+#: ``bestmove`` words read as the protocol's null move ``0000`` (some engines send ``pass``).
+NULL_MOVES = ("0000", "pass")
+#: Longest move time (seconds) a ``seconds`` option may ask for (about 24 days, UAI's int32 ms).
+MAX_MOVE_SECONDS = (2**31 - 1) / 1000
 
 
 class EngineError(MctsEnvsError, RuntimeError):
     """The engine could not be started, stopped answering, or broke the protocol."""
+
+
+class EngineForfeitError(EngineError, ForfeitError):
+    """The engine lost the game by a fault during a move (see the module docstring).
+
+    Attributes:
+        reason: ``"illegal move"``, ``"unparseable move"``, ``"crash"`` or ``"timeout"``.
+        line: the engine's ``bestmove`` line (``None`` if it sent none).
+    """
 
 
 class EngineRestartWarning(RuntimeWarning):
@@ -85,8 +120,8 @@ class _EngineProcess:
             self.process.stdin.write(line + "\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise EngineError(
-                f"the UAI engine exited (code {self.process.poll()}) before {line!r}"
+            raise EngineForfeitError(
+                f"the UAI engine exited (code {self.process.poll()}) before {line!r}", "crash"
             ) from None
 
     def expect(self, first_word: str, timeout: float) -> tuple[str, list[str]]:
@@ -102,8 +137,14 @@ class _EngineProcess:
                 left = 0
             if line is None:
                 if left <= 0:
-                    raise EngineError(f"the UAI engine sent no {first_word!r} in {timeout:g} s")
-                raise EngineError(f"the UAI engine exited before sending {first_word!r}")
+                    raise EngineForfeitError(
+                        f"the UAI engine sent no {first_word!r} in {timeout:g} s", "timeout"
+                    )
+                raise EngineForfeitError(
+                    f"the UAI engine exited (code {self.process.poll()}) before sending "
+                    f"{first_word!r}",
+                    "crash",
+                )
             if line.split()[:1] == [first_word]:
                 return line, seen
             seen.append(line)
@@ -217,6 +258,8 @@ class UAIAgent(ForwardModelAgent):
         depth: ask for ``go depth N`` instead of a move time.
         nodes: ask for ``go nodes N`` instead of a move time.
         timeout: seconds allowed beyond the move's own time for an answer (and for start-up).
+        seconds: seconds per move, sent as ``go movetime`` (replaces ``movetime``; a
+            tournament's ``--time`` and ``--clock`` set it for every move).
 
     Raises:
         InvalidOptionError: for an empty command or non-positive budgets.
@@ -231,11 +274,12 @@ class UAIAgent(ForwardModelAgent):
         depth: int | None = None,
         nodes: int | None = None,
         timeout: float = 30.0,
+        seconds: float | None = None,
     ) -> None:
         try:
             argv = shlex.split(cmd)
         except ValueError as error:
-            raise InvalidOptionError(f"uai: cannot split cmd {cmd!r}: {error}") from None
+            raise InvalidOptionError(f"uai: cannot split cmd {quote(cmd)}: {error}") from None
         if not argv:
             raise InvalidOptionError("uai: cmd is empty; give the engine's command line")
         for label, value in (("movetime", movetime), ("depth", depth), ("nodes", nodes)):
@@ -243,15 +287,22 @@ class UAIAgent(ForwardModelAgent):
                 raise InvalidOptionError(f"uai: {label} must be a positive integer, got {value!r}")
         if not timeout > 0:
             raise InvalidOptionError(f"uai: timeout must be > 0, got {timeout!r}")
+        if seconds is not None and not (0 < seconds < MAX_MOVE_SECONDS):
+            raise InvalidOptionError(
+                f"uai: seconds must be > 0 and < {MAX_MOVE_SECONDS}, got {seconds!r}"
+            )
         self.argv = argv
         self.seed = seed
         self.movetime = int(movetime)
         self.depth = depth
         self.nodes = nodes
         self.timeout = float(timeout)
+        self.seconds = None if seconds is None else float(seconds)
         self.name = f"uai:cmd={cmd}"
         #: The engine's ``id name``, once started.
         self.engine_name: str | None = None
+        #: Seconds from ``go`` to ``bestmove`` of the last move (``None`` before one).
+        self.last_think_seconds: float | None = None
         self._engine: _EngineProcess | None = None
         self._finalizer: Any = None
 
@@ -313,45 +364,63 @@ class UAIAgent(ForwardModelAgent):
             self._engine.expect("readyok", self.timeout)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
-        """The engine's move in ``state`` (sent as a FEN). An engine that exits during the
-        move is started again (with an :class:`EngineRestartWarning`) and asked once more.
+        """The engine's move in ``state`` (sent as a FEN; ``bestmove pass`` reads as ``0000``).
+
+        An engine found dead before the move is started again (with an
+        :class:`EngineRestartWarning`); one that fails during the move loses the game.
 
         Raises:
             InvalidOptionError: if ``game`` is not Ataxx.
-            EngineError: if the engine does not answer in time, or exits twice.
-            IllegalActionError: if it answers with an illegal or malformed move.
+            EngineForfeitError: if the engine answers an illegal or unparseable move, exits
+                before answering, or does not answer within the move's time plus ``timeout``
+                (a crashed or silent engine is ended first), or a dead one cannot be started
+                again.
         """
         self._check_game(game)
+        engine = self._start()
         try:
-            line = self._ask(self._start(), game, state)
-        except EngineError:
-            if self._engine is None or self._engine.alive():
-                raise
-            # it died during the move: once more, with a new one (_start says so)
-            line = self._ask(self._start(), game, state)
+            line = self._ask(engine, game, state)
+        except EngineForfeitError as failure:
+            self.close()  # dead, or may answer late into the next game: never reused
+            raise EngineForfeitError(
+                f"the UAI engine {self._label()} lost the game in {game.to_text(state)!r}: "
+                f"{failure}",
+                failure.reason,
+                failure.line,
+            ) from None
         words = line.split()
         move = words[1] if len(words) > 1 else ""
         try:
-            return game.uai_to_move(state, move)
+            return game.uai_to_move(state, "0000" if move in NULL_MOVES else move)
         except (IllegalActionError, MctsEnvsError) as error:
-            raise IllegalActionError(
-                f"the UAI engine {self.engine_name or self.argv[0]!r} answered {line!r} in "
-                f"{game.to_text(state)!r}: {error}"
+            reason = "illegal move" if isinstance(error, IllegalActionError) else "unparseable move"
+            raise EngineForfeitError(
+                f"the UAI engine {self._label()} lost the game by an {reason}: it answered "
+                f"{quote(line, MAX_LINE_QUOTE)} in {game.to_text(state)!r} "
+                f"({bounded(str(error))})",
+                reason,
+                line,
             ) from None
 
+    def _label(self) -> str:
+        """The engine's name for messages (its ``id name``, else its program)."""
+        return quote(self.engine_name or self.argv[0], MAX_LINE_QUOTE)
+
     def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> str:
-        """Send the position and ``go``; the ``bestmove`` line."""
+        """Send the position and ``go``; the ``bestmove`` line (its time from ``go`` is
+        :attr:`last_think_seconds`)."""
         engine.send(f"position fen {game.to_text(state)}")
         if self.depth is not None:
-            engine.send(f"go depth {int(self.depth)}")
-            wait = self.timeout
+            go, wait = f"go depth {int(self.depth)}", self.timeout
         elif self.nodes is not None:
-            engine.send(f"go nodes {int(self.nodes)}")
-            wait = self.timeout
+            go, wait = f"go nodes {int(self.nodes)}", self.timeout
         else:
-            engine.send(f"go movetime {self.movetime}")
-            wait = self.movetime / 1000 + self.timeout
+            movetime = self.movetime if self.seconds is None else max(1, round(self.seconds * 1000))
+            go, wait = f"go movetime {movetime}", movetime / 1000 + self.timeout
+        start = time.perf_counter()
+        engine.send(go)
         line, _ = engine.expect("bestmove", wait)
+        self.last_think_seconds = time.perf_counter() - start
         return line
 
     @staticmethod

@@ -5,13 +5,15 @@ For each game and agent spec, two agents of that spec (seeds 1 and 2) play one w
 every move and chance outcome through ``agent.inform`` as the arena does. Every decision is timed
 around ``act_state`` (win check, tree re-rooting, search and final choice all count). Printed per
 game and spec: decisions, the median and maximum overshoot (elapsed minus budget) and how many
-decisions exceeded the tolerance ``budget + max(10%, 20 ms)``.
+decisions exceeded the tolerance ``budget + max(10%, 20 ms)``, with the machine's load average
+before and after (preemption on a loaded machine alone makes decisions late).
 
 By default numba compiles into a fresh, empty cache directory (as on a new install); pass
 ``--warm-cache`` to reuse the normal one. The machine is usually shared: figures are noisy.
 
 Usage: ``python benchmarks/budget_overshoot.py [--games ataxx tantrix] [--seconds 0.2]
-[--specs mcts alphabeta] [--warm-cache]``.
+[--specs mcts alphabeta] [--table-size N] [--warm-cache]``; ``--table-size`` gives alpha-beta
+that many transposition-table entries (the default table is 1.5 MB; the largest, 2**24, 386 MB).
 """
 
 from __future__ import annotations
@@ -89,25 +91,38 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--specs", nargs="+", default=["mcts", "alphabeta"])
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--table-size", type=int, help="alpha-beta's table_size option")
     parser.add_argument("--warm-cache", action="store_true", help="reuse the numba disk cache")
     args = parser.parse_args(argv)
     rows = []
+    load_before = _load()
     for game_name in args.games:
         for kind in args.specs:
             spec = f"{kind}:seconds={args.seconds}" + (",iterations=None" if kind == "mcts" else "")
+            if kind == "alphabeta" and args.table_size is not None:
+                spec += f",table_size={args.table_size}"
             times = decision_times(game_name, spec, args.seed)
             rows.append((game_name, spec, summary(times, args.seconds)))
     cache = "warm disk cache" if args.warm_cache else "fresh numba cache"
     print()
     print(f"budget {args.seconds} s, tolerance +{tolerance(args.seconds) * 1000:.0f} ms, {cache}")
+    print(f"load average (1, 5, 15 min): before {load_before}, after {_load()}")
     print(
-        f"{'game':<10} {'spec':<34} {'decisions':>9} {'median over':>12} {'max over':>9} {'beyond':>7}"
+        f"{'game':<10} {'spec':<44} {'decisions':>9} {'median over':>12} {'max over':>9} {'beyond':>7}"
     )
     for game_name, spec, s in rows:
         print(
-            f"{game_name:<10} {spec:<34} {s['decisions']:>9} {s['median'] * 1000:>10.1f}ms"
+            f"{game_name:<10} {spec:<44} {s['decisions']:>9} {s['median'] * 1000:>10.1f}ms"
             f" {s['max'] * 1000:>7.1f}ms {s['over']:>7}"
         )
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages, or "unknown" where the platform has none."""
+    try:
+        return " ".join(f"{load:.2f}" for load in os.getloadavg())
+    except (AttributeError, OSError):
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
+from agents.base import ForfeitError, ForwardModelAgent
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_class, agent_parameters, make_agent, parse_spec
 from mcts_envs.core.errors import InvalidOptionError
@@ -259,8 +259,10 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
         reached its end) with ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a``,
         ``pairing``, ``pair``, ``colour``, ``seed`` (``{"a", "b", "chance"}``), ``result``
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
-        ``"material"`` or ``"time"``), ``score`` (the game's graded score per seat), ``moves`` per
-        seat, and ``timing`` (think seconds and the clocks left; not part of
+        ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~agents.base.ForfeitError`
+        such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
+        "reason", "line", "message"}``), ``score`` (the game's graded score per seat), ``moves``
+        per seat, and ``timing`` (think seconds and the clocks left; not part of
         :func:`~mcts_envs.records.game_identity`).
     """
     game = make_game(rules.game)
@@ -283,6 +285,7 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
     cap = rules.adjudication.max_moves or 100 * max(game.info.max_game_length, 1)
     winner: int | None = None
     termination = "end"
+    forfeit: dict[str, Any] | None = None
     while True:
         player = game.current_player(state)
         if player == TERMINAL:
@@ -302,7 +305,13 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
             if budget is not None:
                 set_move_seconds(seated[player], budget)
             start = time.perf_counter()
-            action = int(seated[player].act_state(game, state))
+            try:
+                action = int(seated[player].act_state(game, state))
+            except ForfeitError as failure:  # it loses this game; the match goes on
+                forfeit = failure.forfeit(player)
+            if forfeit is not None:
+                winner, termination = 1 - player, "forfeit"
+                break
             used = time.perf_counter() - start
             think[player] += used
             moves[player] += 1
@@ -342,6 +351,7 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
         result=result,
         termination=termination,
         score=[float(s) for s in game.score(state)],
+        **({} if forfeit is None else {"forfeit": forfeit}),
         moves=moves,
         timing=timing,
     )

@@ -53,6 +53,25 @@ def add_parser(commands: Any) -> None:
         default=DEFAULTS.max_iterations,
         help="largest MCTS iterations per move (default %(default)d)",
     )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=DEFAULTS.max_connections,
+        help="connections open at once; more are answered 503 and closed (default %(default)d)",
+    )
+    serve.add_argument(
+        "--request-seconds",
+        type=float,
+        default=DEFAULTS.request_seconds,
+        help="close a connection that has not sent a complete request this long after opening "
+        "or after its previous answer (default %(default)g)",
+    )
+    serve.add_argument(
+        "--keep-alive-seconds",
+        type=float,
+        default=DEFAULTS.keep_alive_seconds,
+        help="close a connection idle this long after an answer (default %(default)g)",
+    )
 
 
 def _is_loopback(host: str) -> bool:
@@ -87,8 +106,9 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     """
     out = io.out
     require_optional("starlette", "web")
-    uvicorn = require_optional("uvicorn", "web")
+    require_optional("uvicorn", "web")
     from agents.frontends.web.app import LOOPBACK_HOSTS, create_app
+    from agents.frontends.web.server import serve
 
     if not 0 <= args.port <= 65535:
         raise InvalidOptionError(f"--port must be 0..65535, got {args.port}")
@@ -97,6 +117,9 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         idle_seconds=args.idle_minutes * 60,
         max_seconds=args.max_seconds,
         max_iterations=args.max_iterations,
+        max_connections=args.max_connections,
+        request_seconds=args.request_seconds,
+        keep_alive_seconds=args.keep_alive_seconds,
     ).check()
     loopback = _is_loopback(args.host)
     if not loopback:
@@ -114,5 +137,5 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     _check_can_listen(args.host, args.port)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mcts-envs serve: http://{shown}:{args.port}/  (Ctrl+C stops)", file=out, flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    serve(app, args.host, args.port, limits)
     return 0

@@ -7,11 +7,24 @@ Supported commands:
 * ``isready``: ``readyok``, at once while searching (the first one, when idle, also compiles the
   agent's search, so no ``go`` pays for compilation);
 * ``uainewgame``; ``setoption name NAME value VALUE`` (options ``Agent``: the agent spec,
-  ``Seed``, ``MoveOverhead``: milliseconds kept in hand for the pipe);
+  ``Seed`` (0 to 2147483647), ``MoveOverhead``: milliseconds kept in hand for the pipe (0 to
+  5000); a value out of range is refused with an ``info string`` and the option keeps its value);
 * ``position startpos|fen FEN [moves M1 M2 ...]``;
 * ``go`` with ``movetime``, ``wtime``/``btime``/``winc``/``binc`` (x, the side that moves first,
   uses ``btime``/``binc`` as libataxx's black), ``depth``, ``nodes`` (``simulations`` is read as
   ``nodes``), ``infinite``; then ``stop``; ``quit``. Unknown words are ignored, as UCI asks.
+  Numbers are clamped to 0..:data:`MAX_GO_NUMBER` and a depth to the agent's deepest search.
+
+The ``Agent`` option comes from whatever writes to the engine's input (a GUI, a tournament
+manager, a relay of remote users' options), so it accepts only the safe built-in agents with
+plain options (:func:`agents.safe_spec.check_safe_spec`: ``random``, ``minimax2``,
+``alphabeta``, ``mcts``; no ``uai:cmd=``, which runs a program, no ``ppo:path=``, which unpickles
+a file, no agents of ``--agent-module``), unless the engine was started with
+``--allow-unsafe-agents``. The ``--agent`` of the command line is the user's own and may be any
+spec.
+
+A search that fails never answers a silent garbage move: the engine sends ``info string error:
+...`` and the best move of a one-ply search (:func:`fallback_action`).
 
 The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs:
 
@@ -48,7 +61,9 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 from agents.frontends import CommandIO
-from mcts_envs.core.errors import MctsEnvsError
+from agents.safe_spec import ALLOWED_OPTIONS
+from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
+from mcts_envs.core.game import TERMINAL
 
 #: Seconds per search slice of a tree-reusing agent (bounds the answer time of ``stop``).
 SLICE_SECONDS = 0.01
@@ -66,6 +81,14 @@ MOVES_TO_GO = 25
 MAX_PV = 12
 #: Seconds a thread waits for the GIL before asking for it while the engine serves (see serve).
 SWITCH_INTERVAL = 0.001
+#: Largest number ``go`` takes (milliseconds, nodes, depth); larger ones are read as this.
+MAX_GO_NUMBER = 2**31 - 1
+#: The ``Seed`` option's range.
+SEED_RANGE = (0, 2**31 - 1)
+#: The ``MoveOverhead`` option's range (milliseconds).
+OVERHEAD_RANGE = (0, 5000)
+#: The end of the message refusing an option's value.
+KEPT = "; the option keeps its value"
 ENGINE_NAME = "mcts-envs"
 ENGINE_AUTHOR = "mcts-envs developers"
 
@@ -97,7 +120,8 @@ _GO_NUMBERS = ("movetime", "wtime", "btime", "winc", "binc", "movestogo", "depth
 
 
 def parse_go(words: list[str]) -> GoLimits:
-    """The limits of ``go`` from its words (after ``go``); unknown words are skipped.
+    """The limits of ``go`` from its words (after ``go``); unknown words are skipped; numbers
+    are clamped to ``0..MAX_GO_NUMBER``.
 
     Raises:
         ValueError: if a limit is not followed by an integer.
@@ -114,7 +138,7 @@ def parse_go(words: list[str]) -> GoLimits:
                 number = int(words[index + 1])
             except ValueError:
                 raise ValueError(f"go {word}: {words[index + 1]!r} is not an integer") from None
-            values[key] = number
+            values[key] = min(max(number, 0), MAX_GO_NUMBER)
             index += 2
             continue
         if word == "infinite":
@@ -182,16 +206,27 @@ class UAIEngine:
         out: where replies go (each line flushed; writes from both threads are serialised).
         seed: the ``Seed`` option: game ``g``'s move ``m`` uses a seed derived from it, so a
             search with a node or depth budget is reproducible.
+        allow_unsafe_agents: let ``setoption name Agent`` name any spec (by default only the
+            safe kinds of :func:`agents.safe_spec.check_safe_spec`, or ``spec`` again: it is
+            the caller's own and is not restricted).
+
+    Raises:
+        InvalidOptionError: for a bad ``spec`` or a ``seed`` outside :data:`SEED_RANGE`.
     """
 
-    def __init__(self, spec: str, out: TextIO, seed: int = 0) -> None:
+    def __init__(
+        self, spec: str, out: TextIO, seed: int = 0, allow_unsafe_agents: bool = False
+    ) -> None:
         import mcts_envs
         from agents.spec import make_agent
 
         make_agent(spec, seed=0)  # a bad spec fails here, before any protocol line
         self.spec = spec
+        #: The spec of the command line: the ``Agent`` option may always set it again.
+        self.trusted_spec = spec
         self.out = out
-        self.seed = seed
+        self.seed = _spin("Seed", str(seed), SEED_RANGE)
+        self.allow_unsafe_agents = allow_unsafe_agents
         self.overhead_ms = DEFAULT_OVERHEAD_MS
         self.game = mcts_envs.make_game("ataxx")
         self.state = self.game.initial_state()
@@ -242,8 +277,12 @@ class UAIEngine:
         self.send(f"id name {ENGINE_NAME} {self.spec}")
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"option name Agent type string default {self.spec}")
-        self.send(f"option name Seed type spin default {self.seed} min 0 max 2147483647")
-        self.send(f"option name MoveOverhead type spin default {self.overhead_ms} min 0 max 5000")
+        low, high = SEED_RANGE
+        self.send(f"option name Seed type spin default {self.seed} min {low} max {high}")
+        low, high = OVERHEAD_RANGE
+        self.send(
+            f"option name MoveOverhead type spin default {self.overhead_ms} min {low} max {high}"
+        )
         self.send("uaiok")
 
     def _isready(self, _: list[str]) -> None:
@@ -286,19 +325,34 @@ class UAIEngine:
         split = lowered.index(" value ")
         name, value = text[5:split].strip().lower(), text[split + 7 :].strip()
         if name == "agent":
-            from agents.spec import make_agent
-
-            make_agent(value, seed=0)
+            self._check_agent(value)
             self.stop_search()
             self.spec, self.ready = value, False
         elif name == "seed":
+            seed = _spin("Seed", value, SEED_RANGE, KEPT)
             self.stop_search()
-            self.seed = int(value)
+            self.seed = seed
             self._searches = 0
         elif name == "moveoverhead":
-            self.overhead_ms = max(0, int(value))
+            self.overhead_ms = _spin("MoveOverhead", value, OVERHEAD_RANGE, KEPT)
         else:
             raise ValueError(f"unknown option {name!r}; options: Agent, Seed, MoveOverhead")
+
+    def _check_agent(self, spec: str) -> None:
+        """Check a spec sent as the ``Agent`` option (see the module docstring).
+
+        Raises:
+            InvalidOptionError: for a bad spec, or one that is not safe while unsafe agents are
+                not allowed (the message says what is allowed and how to allow more).
+        """
+        from agents.safe_spec import check_safe_spec
+        from agents.spec import make_agent
+
+        if self.allow_unsafe_agents or spec == self.trusted_spec:
+            make_agent(spec, seed=0)
+            return
+        hint = " (any agent spec only if the engine was started with --allow-unsafe-agents)"
+        check_safe_spec(spec, what="agent", where="over UAI", hint=hint)
 
     def _position(self, words: list[str]) -> None:
         if not words:
@@ -367,7 +421,7 @@ class UAIEngine:
             # stronger, but re-rooting a tree of millions of nodes outlasts short move times
         else:
             if limits.depth is not None and "depth" in accepted:
-                overrides["depth"] = max(1, limits.depth)
+                overrides["depth"] = min(max(1, limits.depth), _deepest(name))
             elif limits.infinite and "depth" in accepted:  # deepen until stop
                 overrides["depth"] = _deepest(name)
             if limits.infinite and "seconds" in accepted:
@@ -384,9 +438,14 @@ class UAIEngine:
         try:
             report = self._search(state, limits, start, n, flag)
         except Exception as error:  # never leave the manager without a bestmove
-            self.send(f"info string search failed: {str(error)[:300]}")
-            legal = self.game.legal_actions(state)
-            report = SearchReport(int(legal[0]), 0.0, 0, 0) if len(legal) else None
+            report = None
+            if self.game.current_player(state) >= 0:
+                action = fallback_action(self.game, state)
+                report = SearchReport(action, 0.0, 1, len(self.game.legal_actions(state)))
+            self.send(
+                f"info string error: the search failed ({type(error).__name__}: "
+                f"{str(error)[:300]}); answering the best move of a one-ply search"
+            )
         if limits.infinite:
             self._stop.wait()
         if report is None:
@@ -568,6 +627,47 @@ class UAIEngine:
         return SearchReport(action, value, len(pv), nodes, pv)
 
 
+def fallback_action(game: Any, state: np.ndarray) -> int:
+    """The move of a one-ply search for the side to move in a non-terminal ``state``.
+
+    Each legal move is played once and valued for the mover: a win best, a loss worst, a draw
+    as an even position, else the game's static evaluation (:meth:`Game.heuristic`, in [0, 1]);
+    ties go to the first move. Plain Python on the game's compiled rules, without a search's
+    options or memory, so it answers where a search failed.
+    """
+    player = game.current_player(state)
+    best, best_value = -1, -math.inf
+    for action in game.legal_actions(state):
+        after = game.apply(state, int(action))
+        if game.current_player(after) == TERMINAL:
+            value = 0.5 + 1.5 * float(game.returns(after)[player])  # win 2, draw 0.5, loss -1
+        else:
+            value = game.heuristic(after, player)
+        if value > best_value:
+            best, best_value = int(action), value
+    return best
+
+
+def _spin(name: str, value: str, bounds: tuple[int, int], note: str = "") -> int:
+    """The integer ``value`` of the spin option ``name`` if it lies within ``bounds``.
+
+    Raises:
+        InvalidOptionError: if it is not an integer in range (``note`` ends the message).
+    """
+    from mcts_envs.records import quote
+
+    low, high = bounds
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or not low <= number <= high:
+        raise InvalidOptionError(
+            f"{name} must be an integer from {low} to {high}, got {quote(value)}{note}"
+        )
+    return number
+
+
 def _set_flag(flag: np.ndarray) -> None:
     """Set a stop flag (the move-time timer of a stoppable search)."""
     flag[0] = 1
@@ -588,15 +688,17 @@ def _deepest(kind: str) -> int:
     return {"alphabeta": alphabeta.MAX_DEPTH, "minimax2": minimax.MAX_DEPTH}.get(kind, 64)
 
 
-def serve(spec: str, keys: TextIO, out: TextIO, seed: int = 0) -> int:
+def serve(
+    spec: str, keys: TextIO, out: TextIO, seed: int = 0, allow_unsafe_agents: bool = False
+) -> int:
     """Run a UAI engine on ``keys`` (commands) and ``out`` (replies) until ``quit`` or the end of
-    input; returns 0.
+    input; returns 0 (see :class:`UAIEngine` for the arguments).
 
     While it runs, the interpreter's thread switch interval is :data:`SWITCH_INTERVAL` (restored
     afterwards): a command arriving while MCTS searches (its compiled chunks hold the GIL for a
     few milliseconds each) then waits for the GIL about 1 ms instead of Python's default 5 ms
     before the search thread is asked to hand it over."""
-    engine = UAIEngine(spec, out, seed)
+    engine = UAIEngine(spec, out, seed, allow_unsafe_agents)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
@@ -616,7 +718,8 @@ def add_parser(commands: Any) -> None:
         help="run an agent as an Ataxx engine over UAI (stdin/stdout)",
         description="Speak UAI on stdin/stdout so Ataxx tournament managers (cuteataxx) and GUIs "
         "can play the agent of --agent. 'go movetime' and clocks are honoured to the ms "
-        "(minus MoveOverhead); 'stop' and 'isready' answer while searching.",
+        "(minus MoveOverhead); 'stop' and 'isready' answer while searching. 'setoption name Agent' "
+        "accepts only safe built-in agents unless --allow-unsafe-agents is given.",
     )
     parser.add_argument(
         "--agent",
@@ -625,8 +728,17 @@ def add_parser(commands: Any) -> None:
         "without them uses the spec's own",
     )
     parser.add_argument("--seed", type=int, default=0, help="the Seed option (default 0)")
+    parser.add_argument(
+        "--allow-unsafe-agents",
+        action="store_true",
+        help="let 'setoption name Agent' choose any agent spec, including uai:cmd=... (runs a "
+        "program) and ppo:path=... (unpickles a file). By default it accepts only "
+        + ", ".join(ALLOWED_OPTIONS)
+        + " with plain options: whatever writes to the engine's input (a GUI, a tournament "
+        "manager, remote users) must not run programs. --agent itself may be any spec",
+    )
 
 
 def run(args: Any, io: CommandIO) -> int:
     """``mcts-envs uai``: :func:`serve` on stdin/stdout (or ``io.keys``/``io.out`` in tests)."""
-    return serve(args.agent, io.keys, io.out, args.seed)
+    return serve(args.agent, io.keys, io.out, args.seed, args.allow_unsafe_agents)

@@ -44,6 +44,7 @@ MAX_WORKERS = 256
 MAX_CUTOFF = 10**9
 MAX_BATCH = 1 << 16
 MAX_EXPLORATION = 1e6
+MAX_MEMORY_MB = float(1 << 30)  # a petabyte: any finite memory bound a machine can honour
 
 _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
@@ -116,6 +117,15 @@ class MCTSAgent(ForwardModelAgent):
         rollout_cutoff: stop compiled rollouts after this many moves and score an unfinished
             game with the game's ``heuristic`` (early playout termination; 0 scores the new leaf
             itself; ``None``: play to the end; per game, generic ``None``).
+        max_memory_mb: memory bound of the search tree in MB (at least 1), shared equally by
+            the trees of several ``workers``. ``None`` (default): a quarter of the machine's
+            memory (physical, or the container's limit if lower), at most 4096 MB; 1024 MB if
+            it cannot be read (see :func:`agents.mcts.driver.default_max_memory_mb`). The bound
+            covers the node arrays, the copy kept for re-rooting and a copy in progress, so a
+            tree holds about ``max_memory_mb * 2**20 / 84`` nodes (never fewer than the root's
+            first expansion needs). When the tree is full the search stops and answers with
+            what it has: :attr:`SearchResult.tree_full <agents.result.SearchResult>` and
+            ``last_search["tree_full"]`` say so.
     """
 
     def __init__(
@@ -139,6 +149,7 @@ class MCTSAgent(ForwardModelAgent):
         dirichlet_fraction: float = 0.25,
         batch_size: int = 8,
         rollout_cutoff: int | None = PER_GAME,
+        max_memory_mb: float | None = None,
     ) -> None:
         for name, value, allowed in (
             ("expand", expand, _EXPAND),
@@ -167,6 +178,9 @@ class MCTSAgent(ForwardModelAgent):
             "mcts", "seconds", seconds, MIN_SECONDS, MAX_SECONDS, integer=False, optional=True
         )
         workers = check_number("mcts", "workers", workers, 1, MAX_WORKERS, integer=True)
+        max_memory_mb = check_number(
+            "mcts", "max_memory_mb", max_memory_mb, 1.0, MAX_MEMORY_MB, integer=False, optional=True
+        )
         if rollout_cutoff is not PER_GAME:
             rollout_cutoff = check_number(
                 "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
@@ -209,6 +223,7 @@ class MCTSAgent(ForwardModelAgent):
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
             batch_size=int(batch_size),
+            max_memory_mb=None if max_memory_mb is None else float(max_memory_mb) / int(workers),
         )
         self.final = "visits"
         self._game_name: str | None = None
@@ -227,7 +242,8 @@ class MCTSAgent(ForwardModelAgent):
         self._tree_game: type | None = None
         self._root_state: np.ndarray | None = None
         self._followed: list[int] = []
-        #: Facts about the last search: simulations, seconds, nodes, bytes, reused.
+        #: Facts about the last search: simulations, seconds, nodes, bytes, reused, immediate,
+        #: tree_full.
         self.last_search: dict[str, Any] = {}
         #: The last :class:`~agents.result.SearchResult`.
         self.last_result: SearchResult | None = None
@@ -332,6 +348,7 @@ class MCTSAgent(ForwardModelAgent):
                 nodes=summary.nodes,
                 solved=summary.root_proven != UNPROVEN,
                 reused=reused,
+                tree_full=summary.tree_full,
                 evaluator_calls=calls,
                 evaluated_leaves=leaves,
             ),
@@ -449,6 +466,7 @@ class MCTSAgent(ForwardModelAgent):
             "bytes": result.nodes * BYTES_PER_NODE,
             "reused": result.reused,
             "immediate": result.immediate,
+            "tree_full": result.tree_full,
         }
         self.last_result = result
         return result

@@ -13,7 +13,9 @@ adapt to the measured speed (about 5 ms each), so a time budget is kept to withi
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -39,7 +41,16 @@ from agents.mcts.search import (
     run_chunk,
 )
 from agents.mcts.threats import immediate_checks
-from agents.mcts.tree import BYTES_PER_NODE, FIRST_CHILD, NO_NODE, PROVEN, ROOT, UNPROVEN, Tree
+from agents.mcts.tree import (
+    BYTES_PER_NODE,
+    FIRST_CHILD,
+    MEMORY_PER_NODE,
+    NO_NODE,
+    PROVEN,
+    ROOT,
+    UNPROVEN,
+    Tree,
+)
 from mcts_envs.core.errors import SearchError
 from mcts_envs.core.numba_compat import entry_point, pin_identity
 from mcts_envs.core.seeding import make_rng
@@ -54,6 +65,12 @@ CHUNK_SECONDS = 0.005
 GROWTH_SECONDS_PER_NODE = BYTES_PER_NODE / 0.3e9
 #: Node slots of a new tree under a time budget only (160 MB if all were used).
 TIME_BUDGET_CAPACITY = 1 << 22
+#: Share of the machine's memory (physical, or the container's limit if lower) a search tree
+#: may take by default, and the cap of that default in MB (see :func:`default_max_memory_mb`).
+DEFAULT_MEMORY_SHARE = 0.25
+DEFAULT_MEMORY_CAP_MB = 4096
+#: The default when the machine's memory cannot be read.
+FALLBACK_MEMORY_MB = 1024
 
 
 @dataclass(frozen=True)
@@ -73,6 +90,7 @@ class SearchSettings:
     dirichlet_fraction: float
     batch_size: int
     rollout_cutoff: int = -1
+    max_memory_mb: float | None = None  # per tree; None: default_max_memory_mb()
 
 
 class Compiled(NamedTuple):
@@ -102,14 +120,71 @@ def compiled(kernels: Any, playout: Any) -> Compiled:
     )
 
 
+def machine_memory_bytes() -> int | None:
+    """The memory this process can use: physical memory, or the cgroup (container) limit if
+    lower; None if neither can be read (e.g. on Windows)."""
+    sizes = []
+    with contextlib.suppress(AttributeError, ValueError, OSError):  # no sysconf on Windows
+        sizes.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path) as file:
+                sizes.append(int(file.read(64).strip()))  # "max" (no limit) fails here
+        except (OSError, ValueError):
+            continue
+    sizes = [size for size in sizes if size > 0]
+    return min(sizes) if sizes else None
+
+
+@functools.cache
+def default_max_memory_mb() -> float:
+    """The default memory bound of one search tree in MB: :data:`DEFAULT_MEMORY_SHARE` (a
+    quarter) of :func:`machine_memory_bytes`, at most :data:`DEFAULT_MEMORY_CAP_MB` (4 GB), or
+    :data:`FALLBACK_MEMORY_MB` (1 GB) if the memory cannot be read.
+
+    A quarter leaves room for the rest of the process, for the other agent of a match and for
+    a few parallel workers; 4 GB (about 50 million node slots) is minutes of growth at the
+    fastest rates measured (Tantrix: 8.5 MB/s), more than any time budget a game uses."""
+    total = machine_memory_bytes()
+    if total is None:
+        return float(FALLBACK_MEMORY_MB)
+    return float(min(DEFAULT_MEMORY_CAP_MB, DEFAULT_MEMORY_SHARE * total / 2**20))
+
+
+def leaf_batch(game, settings: SearchSettings) -> int:
+    """Leaves a chunk of the loop may leave for Python to evaluate: the evaluator's
+    ``batch_size``, 1 for a Python rollout, 0 for compiled leaf evaluations."""
+    if settings.evaluator is not None:
+        return settings.batch_size
+    return 1 if rollout_kind(settings.rollout, game)[0] == LEAF_EXTERNAL else 0
+
+
+def growth_room(game, settings: SearchSettings) -> int:
+    """Free node slots a chunk of the loop needs to start: two child blocks (of the game's
+    largest size) for each leaf it may leave to Python, and two more."""
+    return 2 * search_buffer_size(game) * (leaf_batch(game, settings) + 1)
+
+
+def node_limit(game, settings: SearchSettings) -> int:
+    """The most node slots one tree of this search may allocate: ``settings.max_memory_mb``
+    (or :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE`, but
+    never fewer than the root's first expansion needs (so a search can always answer)."""
+    megabytes = settings.max_memory_mb
+    if megabytes is None:
+        megabytes = default_max_memory_mb()
+    return max(int(megabytes * 2**20) // MEMORY_PER_NODE, growth_room(game, settings) + 1)
+
+
 def initial_capacity(game, settings: SearchSettings) -> int:
     """Node slots for a new tree: about four per iteration, or :data:`TIME_BUDGET_CAPACITY`
-    under a time budget alone. Untouched slots cost no memory (NumPy leaves fresh pages
-    unmapped until written), while growing a large tree means copying it, which a search near
-    its deadline cannot afford."""
+    under a time budget alone, within :func:`node_limit`. Untouched slots cost no memory (NumPy
+    leaves fresh pages unmapped until written), while growing a large tree means copying it,
+    which a search near its deadline cannot afford."""
     if settings.iterations is None:
-        return TIME_BUDGET_CAPACITY
-    return min(settings.iterations * 4 + search_buffer_size(game), 1 << 20)
+        wanted = TIME_BUDGET_CAPACITY
+    else:
+        wanted = min(settings.iterations * 4 + search_buffer_size(game), 1 << 20)
+    return min(wanted, node_limit(game, settings))
 
 
 def max_depth(game) -> int:
@@ -132,17 +207,16 @@ def _time_left(deadline: float | None) -> float:
     return np.inf if deadline is None else deadline - time.perf_counter()
 
 
-def _grow_in_time(tree: Tree, free: int, deadline: float | None) -> bool:
-    """Make ``free`` node slots available, unless a time budget is set and growing the arrays
-    would likely outlast it: then return False (the search stops). Growing copies the tree into
-    fresh memory (80 ms at a million nodes here), which a search near its deadline cannot
-    afford."""
+def _grow_in_time(tree: Tree, free: int, deadline: float | None, limit: int | None = None) -> bool:
+    """Make ``free`` node slots available within ``limit`` slots in all, unless a time budget
+    is set and growing the arrays would likely outlast it: then return False (the search
+    stops). Growing copies the tree into fresh memory (80 ms at a million nodes here), which a
+    search near its deadline cannot afford."""
     if tree.num_nodes + free <= tree.capacity:
         return True
     if deadline is not None and _time_left(deadline) < tree.num_nodes * GROWTH_SECONDS_PER_NODE:
         return False
-    tree.ensure(free)
-    return True
+    return tree.ensure(free, limit)
 
 
 class Engine:
@@ -175,7 +249,9 @@ class Engine:
             int(settings.rollout_cutoff),
             int(self.block),
         )
-        self.batch = (settings.batch_size if external else 1) if leaf == LEAF_EXTERNAL else 0
+        self.batch = leaf_batch(game, settings)
+        #: Free slots a chunk needs to start, and the most slots a tree may have.
+        self.room, self.max_nodes = growth_room(game, settings), node_limit(game, settings)
         state_size = game.info.state_size
         self.scratch = make_scratch(state_size, max_depth(game), self.block)
         self.pending = make_pending(self.batch, state_size, max_depth(game))
@@ -221,6 +297,8 @@ class Engine:
         """Search from ``root_state`` into ``tree`` (fresh or reused; its root must stand for
         ``root_state``) and summarise the root. Always runs at least one chunk of at least one
         simulation, so a search with any positive budget has root children to choose from.
+        Stops early, with ``tree_full`` set in the summary, when the tree would need more than
+        :func:`node_limit` slots to go on (``settings.max_memory_mb``).
 
         Args:
             seed: seeds the search's one generator (and the Dirichlet noise).
@@ -244,9 +322,13 @@ class Engine:
         total = 0
         rate = 1e-9  # the fastest simulations per second seen in this search
         chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
-        room = 2 * self.block * (self.batch + 1)
+        room, limit = self.room, self.max_nodes
+        tree_full = False
         while not (settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN):
-            if not _grow_in_time(tree, room, deadline):
+            if tree.num_nodes + room > limit and tree.links[ROOT, FIRST_CHILD] != NO_NODE:
+                tree_full = True  # answer with what the tree holds
+                break
+            if not _grow_in_time(tree, room, deadline, limit):
                 if tree.links[ROOT, FIRST_CHILD] != NO_NODE:
                     break
                 tree.ensure(room)  # never leave without root children to choose from
@@ -266,7 +348,8 @@ class Engine:
                 )
             if waiting := int(self.pending.size[0]):
                 results, priors = external_values(self.game, settings, self.pending, rng)
-                tree.ensure(waiting * self.block + self.block)
+                # finish_pending leaves a leaf unexpanded if its children do not fit
+                tree_full |= not tree.ensure(waiting * self.block + self.block, limit)
                 self.compiled.finish(
                     kernels, tree.arrays(), self.pending, results, priors, cfg.solver
                 )
@@ -284,7 +367,7 @@ class Engine:
         if noise is not None:
             noise.restore(tree)
         player = int(kernels.current_player(self.root_state))
-        return summarise_root(tree, player, mask, total)
+        return summarise_root(tree, player, mask, total, tree_full)
 
 
 @functools.lru_cache(maxsize=32)

@@ -60,6 +60,8 @@ class RootSummary:
         root_proven: solver value of the root.
         simulations: simulations run by this search.
         nodes: tree nodes in use after the search.
+        tree_full: the search stopped early because its tree reached its memory bound
+            (``max_memory_mb``); the answer uses what the tree holds.
     """
 
     player: int
@@ -69,6 +71,7 @@ class RootSummary:
     root_proven: int
     simulations: int
     nodes: int
+    tree_full: bool = False
 
 
 @njit(cache=True, inline="always")
@@ -243,9 +246,12 @@ def _entry_points() -> tuple:
     )
 
 
-def summarise_root(tree: Tree, player: int, mask: np.ndarray, simulations: int) -> RootSummary:
+def summarise_root(
+    tree: Tree, player: int, mask: np.ndarray, simulations: int, tree_full: bool = False
+) -> RootSummary:
     """The :class:`RootSummary` of ``tree`` after a search (masked root moves left out;
-    ``mask`` is the search's ``int8`` root mask, empty for none)."""
+    ``mask`` is the search's ``int8`` root mask, empty for none; ``tree_full``: the search
+    stopped at the tree's memory bound)."""
     size = int(tree.links[ROOT, NUM_CHILDREN])
     buffers = RootChildren(
         np.empty(size, np.int64), np.empty(size), np.empty(size), np.empty(size, np.int8)
@@ -261,6 +267,7 @@ def summarise_root(tree: Tree, player: int, mask: np.ndarray, simulations: int) 
         root_proven=int(tree.flags[ROOT, PROVEN]),
         simulations=simulations,
         nodes=tree.num_nodes,
+        tree_full=bool(tree_full),
     )
 
 

@@ -61,6 +61,7 @@ def merge(results: list[RootSummary]) -> RootSummary:
         root_proven=root_proven,
         simulations=sum(r.simulations for r in results),
         nodes=sum(r.nodes for r in results),
+        tree_full=any(r.tree_full for r in results),
     )
 
 

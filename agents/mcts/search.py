@@ -397,7 +397,8 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
 def finish_pending(k, tree, pending, results, priors, use_solver):
     """Complete the pending leaves: replace each virtual loss by the leaf's ``results[b]``
     (player 0's view) and, for ``NEEDS_EVALUATION`` leaves, expand the leaf with the
-    ``priors[b]`` of its legal actions (renormalised; uniform if they sum to 0)."""
+    ``priors[b]`` of its legal actions (renormalised; uniform if they sum to 0). A leaf whose
+    children do not fit in the tree's arrays (a tree at its memory bound) stays unexpanded."""
     t = tree
     max_children = pending.paths.shape[1] if priors.shape[1] == 0 else priors.shape[1]
     actions = np.empty(max_children, np.int64)
@@ -407,13 +408,16 @@ def finish_pending(k, tree, pending, results, priors, use_solver):
         leaf = pending.paths[b, depth]
         if pending.statuses[b] == NEEDS_EVALUATION and t.links[leaf, FIRST_CHILD] == NO_NODE:
             size = k.legal_actions(pending.states[b], actions)
+            if t.count[0] + size > t.value_sum.shape[0]:
+                size = 0  # no room: the value is backed up, the leaf keeps no children
             total = 0.0
             for i in range(size):
                 total += max(priors[b, actions[i]], 0.0)
             for i in range(size):
                 p = max(priors[b, actions[i]], 0.0)
                 edge_priors[i] = p / total if total > 0.0 else 1.0 / size
-            attach_children(t, leaf, actions, edge_priors, size, size)
+            if size > 0:
+                attach_children(t, leaf, actions, edge_priors, size, size)
         for d in range(depth, -1, -1):
             node = pending.paths[b, d]
             t.value_sum[node] += results[b] - virtual_loss(t.flags, pending.paths[b], d)

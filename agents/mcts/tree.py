@@ -52,6 +52,15 @@ UNPROVEN, PROVEN_WIN_0, PROVEN_WIN_1, PROVEN_DRAW = 0, 1, 2, 3
 
 #: Memory of one node in bytes.
 BYTES_PER_NODE = NUM_LINKS * 4 + NUM_FLAGS * 1 + 8 + 4
+#: Bytes one node slot may cost at the peak: its arrays, the second set of arrays re-rooting
+#: keeps (:meth:`Tree.reroot`) and the ``int64`` id buffer of that copy. A memory bound of ``B``
+#: bytes allows ``B // MEMORY_PER_NODE`` slots, so the tree, its spare and a copy in progress
+#: all fit in ``B`` (growing holds the old and the new arrays at once: at most two sets too).
+MEMORY_PER_NODE = 2 * BYTES_PER_NODE + 8
+
+
+#: Attributes of :class:`Tree` holding one entry per node slot.
+_NODE_ARRAYS = ("links", "flags", "value_sum", "prior")
 
 
 class TreeArrays(NamedTuple):
@@ -97,21 +106,37 @@ class Tree:
         self.count[0] = 1
         init_node(self.links, self.flags, self.value_sum, self.prior, ROOT, NO_NODE, -1, 1.0)
 
-    def ensure(self, free: int) -> None:
-        """Grow the arrays (doubling) so that at least ``free`` node slots are unused."""
+    def ensure(self, free: int, limit: int | None = None) -> bool:
+        """Grow the arrays (doubling, to at most ``limit`` slots) so that at least ``free``
+        node slots are unused.
+
+        Returns:
+            Whether ``free`` slots are unused now; False (and the arrays untouched) when that
+            needs more than ``limit`` slots in all.
+        """
         needed = self.num_nodes + int(free)
         if needed <= self.capacity:
-            return
+            return True
+        if limit is not None and needed > limit:
+            return False
         capacity = self.capacity
         while capacity < needed:
             capacity *= 2
+        if limit is not None:
+            capacity = min(capacity, int(limit))
         used = self.num_nodes
         self._spare = None
-        for name in ("links", "flags", "value_sum", "prior"):
+        for name in _NODE_ARRAYS:
             old = getattr(self, name)
             new = np.empty((capacity, *old.shape[1:]), old.dtype)
             new[:used] = old[:used]
             setattr(self, name, new)
+        return True
+
+    def nbytes(self) -> int:
+        """Bytes of the node arrays this tree holds (the spare set of :meth:`reroot` included)."""
+        sets = [self] if self._spare is None else [self, self._spare]
+        return sum(getattr(t, name).nbytes for t in sets for name in _NODE_ARRAYS)
 
     def arrays(self) -> TreeArrays:
         """``(links, flags, value_sum, prior, count)`` for the compiled functions."""

@@ -143,3 +143,28 @@ def test_mcts_envs_does_not_import_agents_and_kinds_load_lazily():
         "assert 'agents.alphabeta' not in sys.modules and 'agents.mcts' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+HUGE = 10**6
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "x" * HUGE,  # unknown kind
+        "dummy:" + "a" * HUGE + "=1",  # unknown option
+        "dummy:iterations=" + "9" * HUGE + "x",  # bad value
+        "dummy:" + "a," * (HUGE // 2),  # not key=value
+        "dummy:c=1,c=2" + "x" * HUGE,  # repeated key
+        "dummy:seed=" + "1" * HUGE,  # reserved key
+        "dummy:label=" + "x" * HUGE + ",iterations=0",  # refused by the constructor
+        ["x"] * HUGE,  # not a string
+    ],
+    ids=["kind", "option", "value", "form", "twice", "seed", "constructor", "type"],
+)
+def test_spec_errors_quote_a_bounded_prefix_of_a_huge_spec(spec):
+    with pytest.raises(InvalidOptionError) as caught:
+        make_agent(spec)
+    message = str(caught.value)
+    assert len(message) < 1000, len(message)
+    assert "..." in message  # the spec is cut, and says so

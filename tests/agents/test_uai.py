@@ -186,8 +186,9 @@ def _client_game(engine: ataxx_uai.Engine, engine_side: int, seed: int, go: dict
 
 
 @pytest.mark.filterwarnings("ignore:line buffering:RuntimeWarning")  # the client's Popen
-def test_the_ataxx_package_client_plays_whole_games_against_the_engine():
+def test_the_ataxx_package_client_plays_whole_games_against_the_engine(tmp_path):
     engine = ataxx_uai.Engine(engine_argv("mcts"))
+    pwned = tmp_path / "pwned"
     try:
         engine.uai()
         engine.isready()
@@ -197,8 +198,14 @@ def test_the_ataxx_package_client_plays_whole_games_against_the_engine():
             _client_game(engine, 1, 2, {"times": (2000, 2000, 20, 20)}),
             _client_game(engine, 0, 3, {"nodes": 200}),
         ]
+        # options a hostile client may send are refused (info strings); the engine plays on
+        engine.setoption("Agent", f"uai:cmd=touch {pwned}")
+        engine.setoption("Seed", -1)
+        engine.isready()
+        results.append(_client_game(engine, 1, 4, {"nodes": 100}))
     finally:
         engine.quit()
+    assert not pwned.exists()
     for result, returns in results:
         expected = {"1-0": [1.0, -1.0], "0-1": [-1.0, 1.0], "1/2-1/2": [0.0, 0.0]}[result]
         assert returns == expected  # our rules and the ataxx package agree on every result

@@ -20,6 +20,7 @@ with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx st
 import mcts_envs
 from agents.frontends.web.app import MAX_BODY, create_app
 from agents.frontends.web.limits import ServeLimits, check_opponent
+from agents.frontends.web.session import PlaySession
 from agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
 from agents.spec import make_agent
 from mcts_envs import svg
@@ -80,6 +81,18 @@ def test_bad_new_game_requests_get_clear_4xx_answers(client, body, status, messa
     assert answer.status_code == status
     assert message in answer.json()["error"]
     assert "Traceback" not in answer.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 2000 + "]" * 2000, '{"game": ' + "[" * 1900 + "]" * 1900 + "}"],
+    ids=["nested-arrays", "nested-in-a-field"],
+)
+def test_deeply_nested_json_under_the_size_cap_is_a_400(client, body):
+    assert len(body) <= MAX_BODY  # json's decoder would recurse past Python's limit
+    answer = client.post("/api/new", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400
+    assert "nested too deeply" in answer.json()["error"]
 
 
 def test_transport_checks(client):
@@ -202,14 +215,74 @@ def test_sessions_are_bounded(client):
         {"game": "tictactoe", "opponent": "random", "seat": "player_0", "previous": keys[0]},
     )
     assert answer.status_code == 200  # replacing a game frees its place
+    assert client.get("/api/record", params={"session": keys[0]}).status_code == 404  # replaced
+    for key in keys[1:]:
+        assert client.get("/api/record", params={"session": key}).status_code == 200
+
+
+def _spy_on_prepare(monkeypatch, fail: bool = False) -> list:
+    """Record each game's preparation (the warm-up search); make it fail if ``fail``."""
+    calls = []
+    real = PlaySession.prepare
+
+    def prepare(session):
+        calls.append(session)
+        if fail:
+            raise RuntimeError("the warm-up failed")
+        real(session)
+
+    monkeypatch.setattr(PlaySession, "prepare", prepare)
+    return calls
+
+
+def test_full_server_refuses_before_the_warm_up(client, monkeypatch):
+    for _ in range(3):
+        _new(client, opponent="random")
+    calls = _spy_on_prepare(monkeypatch)
+    new = {"game": "tictactoe", "opponent": "mcts:iterations=30", "seat": "player_0"}
+    answer = _post(client, "/api/new", new)
+    assert answer.status_code == 503 and "games are open" in answer.json()["error"]
+    assert calls == []  # refused at once, not after tens of seconds of compiling
+    answer = _post(client, "/api/new", {**new, "previous": "A" * 24})  # no such game: no place
+    assert answer.status_code == 503 and calls == []
+
+
+def test_a_failed_new_game_keeps_the_previous_one(client, monkeypatch):
+    key, _ = _new(client, opponent="random")
+    assert _post(client, "/api/click", {"session": key, "target": "c4"}).status_code == 200
+    _spy_on_prepare(monkeypatch, fail=True)
+    new = {"game": "ataxx", "opponent": "random", "seat": "player_1", "previous": key}
+    assert _post(client, "/api/new", new).status_code == 500
+    session = _session(client, key)  # still open, with its move
+    assert len(session.actions) == 1
+    assert _post(client, "/api/undo", {"session": key}).status_code == 200
+
+
+def test_a_replaced_game_keeps_its_place_until_the_new_one_is_stored():
+    store = SessionStore(ServeLimits(max_sessions=2))
+    game = mcts_envs.make_game("tictactoe")
+    first = store.add(PlaySession(game, "tictactoe", "random", 0, 1))
+    with store.reserve(replacing=first) as place:  # the new game is being prepared
+        assert store.get(first) is not None
+        other = store.add(PlaySession(game, "tictactoe", "random", 0, 2))
+        with pytest.raises(StoreFullError, match="open or starting"):
+            store.add(PlaySession(game, "tictactoe", "random", 0, 3))
+        # a game lends its place to one new game only
+        with pytest.raises(StoreFullError), store.reserve(replacing=first):
+            pass
+        key = place.fill(PlaySession(game, "tictactoe", "random", 0, 4))
+    with pytest.raises(UnknownSessionError):
+        store.get(first)
+    assert store.get(key).seed == 4 and store.get(other).seed == 2 and len(store) == 2
+    with store.reserve(replacing=other):
+        pass  # released unfilled: the game it would replace stays
+    assert store.get(other).seed == 2 and len(store) == 2
 
 
 def test_store_closes_idle_and_old_games():
     now = [0.0]
     limits = ServeLimits(max_sessions=2, idle_seconds=10, max_age_seconds=100)
     store = SessionStore(limits, clock=lambda: now[0])
-    from agents.frontends.web.session import PlaySession
-
     game = mcts_envs.make_game("tictactoe")
     first = store.add(PlaySession(game, "tictactoe", "random", 0, 1))
     second = store.add(PlaySession(game, "tictactoe", "random", 0, 2))
@@ -265,3 +338,21 @@ def test_serve_command_checks_its_arguments(capsys):
         taken.listen()
         assert main(["serve", "--port", str(taken.getsockname()[1])]) == 2
     assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
+    assert main(["serve", "--max-connections", "0"]) == 2
+    assert "max_connections must be positive" in capsys.readouterr().err
+
+
+def test_serve_command_gives_its_connection_limits_to_the_server(monkeypatch, capsys):
+    from agents.frontends.cli import main
+
+    served = {}
+    monkeypatch.setattr("agents.frontends.web.server.serve", lambda *args: served.update(args=args))
+    options = ["--max-connections", "7", "--request-seconds", "2.5", "--keep-alive-seconds", "1"]
+    assert main(["serve", "--port", "0", *options]) == 0
+    _, host, port, limits = served["args"]
+    assert (host, port) == ("127.0.0.1", 0)
+    assert (limits.max_connections, limits.request_seconds, limits.keep_alive_seconds) == (
+        7,
+        2.5,
+        1,
+    )

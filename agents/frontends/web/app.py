@@ -32,7 +32,7 @@ import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -70,14 +70,21 @@ async def _json_body(request: Request, keys: tuple[str, ...], optional: tuple[st
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise RequestError(413, f"the request body is larger than {MAX_BODY} bytes")
+    except ClientDisconnect:  # e.g. closed by the server's request deadline
+        raise RequestError(400, "the request body was cut off before its end") from None
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise RequestError(400, "the request body is not valid JSON") from None
+    except RecursionError:  # json's decoder recurses once per nested array or object
+        raise RequestError(
+            400, "the request body is nested too deeply; send a flat object of strings"
+        ) from None
     if not isinstance(data, dict):
         raise RequestError(400, "the request body must be a JSON object")
     unknown = sorted(set(data) - set(keys) - set(optional))
@@ -171,19 +178,20 @@ def create_app(
             raise InvalidOptionError(f"seat must be one of {', '.join(SEATS)}")
         game = make_game(data["game"])
         opponent = check_opponent(data["opponent"], game, limits)
-        if data.get("previous"):
-            store.remove(data["previous"])
-        session = PlaySession(
-            game,
-            data["game"],
-            opponent.spec,
-            SEATS[data["seat"]],
-            next_seed(),
-            opponent.notes,
-            opponent.warmup,
-        )
-        await anyio.to_thread.run_sync(session.prepare)
-        key = store.add(session)
+        # the place is checked before the warm-up (tens of seconds of compiling), and the
+        # previous game stays open until the new one is stored
+        with store.reserve(replacing=data.get("previous")) as place:
+            session = PlaySession(
+                game,
+                data["game"],
+                opponent.spec,
+                SEATS[data["seat"]],
+                next_seed(),
+                opponent.notes,
+                opponent.warmup,
+            )
+            await anyio.to_thread.run_sync(session.prepare)
+            key = place.fill(session)
         return panel(key, session)
 
     def session_route(action: Callable[[PlaySession, dict[str, Any]], None], *keys: str):

@@ -1,40 +1,19 @@
 """What a web request may ask of the server: the allowed opponents and the caps on their search.
 
 Opponent specs come from the browser, so they are never passed to :func:`agents.spec.make_agent`
-as they are: only the kinds in :data:`ALLOWED_OPTIONS`, with only the listed options (no
-callables, no worker processes, nothing that names a program or a file), and every search budget
-is clipped to :class:`ServeLimits`: a time limit per move is always set for the searching agents.
+as they are: they pass :func:`agents.safe_spec.check_safe_spec` (only safe kinds with plain
+options: no callables, no worker processes, nothing that names a program or a file), and every
+search budget is clipped to :class:`ServeLimits`: a time limit per move is always set for the
+searching agents.
 """
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from agents.spec import make_agent, parse_spec
+from agents.safe_spec import check_safe_spec
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
-
-#: Agent kinds a request may name, with the spec options it may set.
-ALLOWED_OPTIONS: dict[str, tuple[str, ...]] = {
-    "random": (),
-    "minimax2": ("depth",),
-    "alphabeta": ("depth", "seconds", "table_size", "keep_table"),
-    "mcts": (
-        "iterations",
-        "seconds",
-        "c",
-        "expand",
-        "rollout",
-        "scores",
-        "final",
-        "win_check",
-        "reuse_tree",
-        "solver",
-        "rollout_cutoff",
-    ),
-}
-#: Longest opponent spec accepted.
-MAX_SPEC_LENGTH = 200
 
 
 class ServeLimits(NamedTuple):
@@ -48,6 +27,12 @@ class ServeLimits(NamedTuple):
         max_iterations: the largest MCTS ``iterations``.
         max_minimax_depth: the largest ``minimax2`` depth.
         max_table_bytes: the largest alpha-beta transposition table.
+        max_connections: open connections at once; more are answered 503 and closed at once
+            (a browser opens up to 6 per page).
+        request_seconds: a connection must deliver each complete request (headers and body)
+            within this many seconds of opening or of the previous answer, or it is closed
+            (slow or half-sent requests cannot hold sockets).
+        keep_alive_seconds: an idle connection is closed after this many seconds.
     """
 
     max_sessions: int = 16
@@ -57,6 +42,9 @@ class ServeLimits(NamedTuple):
     max_iterations: int = 200_000
     max_minimax_depth: int = 3
     max_table_bytes: int = 256 * 1024 * 1024
+    max_connections: int = 100
+    request_seconds: float = 10.0
+    keep_alive_seconds: float = 5.0
 
     def check(self) -> ServeLimits:
         """``self`` if every bound is positive.
@@ -103,23 +91,7 @@ def check_opponent(spec: object, game: Game, limits: ServeLimits) -> Opponent:
         InvalidOptionError: for anything but a short spec of an allowed kind with allowed
             options and well-typed values (the message says what is allowed).
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise InvalidOptionError("the opponent is an agent spec such as 'mcts:iterations=2000'")
-    if len(spec) > MAX_SPEC_LENGTH:
-        raise InvalidOptionError(f"the opponent spec is longer than {MAX_SPEC_LENGTH} characters")
-    kind, raw = parse_spec(spec)
-    if kind not in ALLOWED_OPTIONS:
-        raise InvalidOptionError(
-            f"opponent {kind!r} is not offered here; choose one of {', '.join(ALLOWED_OPTIONS)}"
-        )
-    allowed = ALLOWED_OPTIONS[kind]
-    for key in raw:
-        if key not in allowed:
-            raise InvalidOptionError(
-                f"option {key!r} of {kind!r} cannot be set here; allowed: "
-                + (", ".join(allowed) or "none")
-            )
-    probe = make_agent(spec, seed=0)  # converts and checks every value
+    kind, raw, probe = check_safe_spec(spec)
     options: dict[str, Any] = dict(raw)
     notes: list[str] = []
     cap = limits.max_seconds

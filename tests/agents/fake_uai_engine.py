@@ -1,0 +1,93 @@
+"""A tiny, misbehaving UAI engine for tests of the ``uai:cmd=...`` client.
+
+Usage: ``python fake_uai_engine.py MODE [AFTER]``. The engine plays the first legal move (on the
+``ataxx`` PyPI package's board, an independent implementation of the rules) for its first
+``AFTER`` moves of a game (default 0; ``uainewgame`` starts a game), then answers every ``go`` as MODE says:
+
+* ``legal``: the first legal move, as before;
+* ``pass``: ``bestmove pass`` (the word some engines send for the protocol's ``0000``);
+* ``illegal``: a well-formed move onto an occupied square;
+* ``garbage``: ``bestmove zz99``;
+* ``crash``: exit with status 3 without answering;
+* ``hang``: never answer, and ignore ``quit`` (only a kill ends it);
+* ``timed``: the first legal move after sleeping the whole ``go movetime``;
+* ``slow``: the first legal move after sleeping 0.3 s, whatever the ``go`` says.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import ataxx
+
+SQUARES = [f"{file}{rank}" for rank in range(1, 8) for file in "abcdefg"]
+
+
+def first_legal(fen: str) -> str:
+    board = ataxx.Board(fen)
+    return str(board.legal_moves()[0])
+
+
+def occupied(fen: str) -> str:
+    board = ataxx.Board(fen)
+    return next(square for square in SQUARES if board.get(*_coordinates(square)) != ataxx.EMPTY)
+
+
+def _coordinates(square: str) -> tuple[int, int]:
+    return "abcdefg".index(square[0]), int(square[1]) - 1
+
+
+def answer(mode: str, fen: str, words: list[str]) -> str | None:
+    if mode == "pass":
+        return "pass"
+    if mode == "illegal":
+        return occupied(fen)
+    if mode == "garbage":
+        return "zz99"
+    if mode == "crash":
+        sys.exit(3)
+    if mode == "hang":
+        return None
+    if mode == "timed" and "movetime" in words:
+        time.sleep(int(words[words.index("movetime") + 1]) / 1000)
+    if mode == "slow":
+        time.sleep(0.3)
+    return first_legal(fen)
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    fen = ataxx.Board().get_fen()
+    moves = 0
+    hung = False
+    for line in sys.stdin:
+        words = line.split()
+        if not words or hung:
+            continue
+        command = words[0]
+        if command == "uai":
+            print("id name fake-" + mode)
+            print("option name Seed type spin default 0 min 0 max 2147483647")
+            print("uaiok")
+        elif command == "isready":
+            print("readyok")
+        elif command == "uainewgame":
+            moves = 0
+        elif command == "position" and words[1:2] == ["fen"]:
+            fen = " ".join(words[2:6])
+        elif command == "go":
+            moves += 1
+            move = first_legal(fen) if moves <= after else answer(mode, fen, words)
+            if move is None:
+                hung = True
+                continue
+            print(f"bestmove {move}")
+        elif command == "quit":
+            return
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Alpha-beta keeps a time budget in its expensive paths: move ordering looks at the clock, and a
+large transposition table is neither written up front nor rewritten between moves.
+
+Deterministic mechanism tests (a deadline already passed, array identities), not timings: the
+overshoot itself is measured by ``benchmarks/budget_overshoot.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mcts_envs
+from agents.alphabeta import (
+    ABORTED,
+    CLOCK_EVERY,
+    STATS_SIZE,
+    AlphaBetaAgent,
+    _order_moves,
+    new_stop_flag,
+)
+from agents.base import search_buffer_size
+from mcts_envs.core.numba_compat import HAS_CLOCK
+
+ATAXX = mcts_envs.make_game("ataxx")
+UNSCORED = -7.0  # a key move ordering never gives: marks children it did not score
+
+
+def middle_game(plies: int = 30) -> np.ndarray:
+    """An Ataxx position after ``plies`` seeded random moves (34 legal moves)."""
+    generator = np.random.default_rng(0)
+    state = ATAXX.initial_state()
+    for _ in range(plies):
+        state = ATAXX.apply(state, int(generator.choice(ATAXX.legal_actions(state))))
+    return state
+
+
+def order(state: np.ndarray, deadline: float, stop: int = 0) -> tuple[np.ndarray, int, np.ndarray]:
+    """Run move ordering at depth 3; ``(stats, legal count, keys)``."""
+    size = search_buffer_size(ATAXX)
+    actions = np.empty(size, np.int64)
+    count = ATAXX.kernels.legal_actions(state, actions)
+    keys = np.full(size, UNSCORED)
+    stats = np.zeros(STATS_SIZE, np.int64)
+    flag = new_stop_flag()
+    flag[0] = stop
+    player = ATAXX.current_player(state)
+    _order_moves(
+        state, player, 3, -1, ATAXX.kernels, actions, keys, count, stats, np.array([deadline]), flag
+    )
+    return stats, count, keys
+
+
+@pytest.mark.skipif(not HAS_CLOCK, reason="no clock inside compiled code on this platform")
+def test_move_ordering_stops_once_the_deadline_has_passed():
+    state = middle_game()
+    stats, count, keys = order(state, deadline=1e-9)  # long passed
+    assert count > 2 * CLOCK_EVERY
+    assert stats[ABORTED] == 1
+    assert np.all(keys[CLOCK_EVERY:count] == UNSCORED)  # the rest was never scored
+    stats, count, keys = order(state, deadline=0.0)  # no deadline: every child scored
+    assert stats[ABORTED] == 0
+    assert not np.any(keys[:count] == UNSCORED)
+    assert np.all(np.diff(keys[:count]) <= 0)  # best first
+
+
+def test_move_ordering_stops_when_told_to():
+    stats, count, keys = order(middle_game(), deadline=0.0, stop=1)
+    assert stats[ABORTED] == 1
+    assert np.all(keys[CLOCK_EVERY:count] == UNSCORED)
+
+
+def test_a_fresh_table_per_move_reuses_the_arrays_and_searches_as_a_new_table():
+    state = middle_game()
+    agent = AlphaBetaAgent(seed=0, depth=3, keep_table=False, table_size=1 << 20)
+    first = agent.search(ATAXX, state)
+    arrays = agent._table
+    second = agent.search(ATAXX, state)
+    assert all(new is old for new, old in zip(agent._table, arrays, strict=True))
+    # The same search as with a newly allocated table (reset() drops the table, the seed
+    # sequence goes on) ...
+    fresh = AlphaBetaAgent(seed=0, depth=3, table_size=1 << 20)
+    fresh.search(ATAXX, state)
+    fresh.reset()
+    expected = fresh.search(ATAXX, state)
+    assert (second.action, second.value, second.nodes) == (
+        expected.action,
+        expected.value,
+        expected.nodes,
+    )
+    # ... where a kept table answers from its entries in fewer nodes.
+    assert fresh.search(ATAXX, state).nodes < first.nodes
+
+
+def test_the_largest_table_is_not_written_up_front():
+    from agents.alphabeta import MAX_TABLE_SIZE, new_table
+
+    table = new_table(MAX_TABLE_SIZE)
+    for array in table:
+        assert not array.flags.owndata  # mapped memory, not a NumPy buffer filled at creation
+        assert array[0] == 0 and array[-1] == 0

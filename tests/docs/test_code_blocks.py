@@ -1,0 +1,61 @@
+"""Every Python code block of README.md and docs/*.md runs, each in a fresh namespace.
+
+A block meant as a fragment (it continues an earlier block or needs a file the reader makes) is
+preceded by the line ``<!-- fragment -->`` and skipped explicitly. Blocks run in a temporary
+working directory, so files they write do not land in the checkout. Blocks that need an optional
+dependency skip when it is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAGMENT = "<!-- fragment -->"
+FENCE = re.compile(r"^```python\s*$(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+#: Imports a block may need beyond the core package -> the extra that provides them.
+OPTIONAL = {"torch": "train", "sb3_contrib": "train"}
+
+
+def markdown_files() -> list[Path]:
+    """README.md and every Markdown page of the docs."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def python_blocks(path: Path) -> list[tuple[int, str, bool]]:
+    """``(line, code, is_fragment)`` for each Python block of ``path``."""
+    text = path.read_text(encoding="utf-8")
+    blocks = []
+    for match in FENCE.finditer(text):
+        before = text[: match.start()].rstrip("\n").rsplit("\n", 1)[-1].strip()
+        line = text.count("\n", 0, match.start()) + 1
+        blocks.append((line, match.group(1), before == FRAGMENT))
+    return blocks
+
+
+CASES = [
+    pytest.param(path, code, fragment, id=f"{path.relative_to(ROOT)}:{line}")
+    for path in markdown_files()
+    for line, code, fragment in python_blocks(path)
+]
+
+
+def test_the_docs_have_python_blocks():
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize(("path", "code", "fragment"), CASES)
+def test_code_block_runs(path, code, fragment, tmp_path, monkeypatch, capsys):
+    if fragment:
+        pytest.skip("marked as a fragment")
+    for module, extra in OPTIONAL.items():
+        imported = re.search(rf"^\s*(import|from) {module}\b", code, re.MULTILINE)
+        if imported and importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module} (the {extra!r} extra)")
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "__main__"}
+    exec(compile(code, f"{path.relative_to(ROOT)}", "exec"), namespace)
