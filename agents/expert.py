@@ -9,10 +9,14 @@ that distribution at the temperature of AlphaZero's schedule
 (:func:`agents.temperature.alphazero_temperature`: proportional for the first
 ``temperature_moves`` decisions, greedy afterwards).
 
-Reproducible: game ``i`` is a function of ``(config, i)`` only (its seeds come from
-``numpy.random.SeedSequence(seed).spawn(games)[i]``, fresh agents per game), so the output is
-identical for any number of worker processes (for experts with iteration or depth budgets; a
-budget in seconds depends on the machine's speed).
+Games are played by the one game loop (:func:`agents.evaluation.games.play_game`) on the
+evaluation backends, with the expert wrapped in a recording agent; game ``i`` is game ``i`` of the
+match ``expert`` vs ``opponent`` (or vs itself) with the master seed, so the output is identical
+for any number of worker processes (for experts with iteration or depth budgets; a budget in
+seconds depends on the machine's speed). Without temperature every self-play game of a
+deterministic expert would be the same game: by default the first
+:data:`DEFAULT_TEMPERATURE_MOVES` decisions are sampled, and :func:`generate_expert_data` reports
+the distinct games and positions it recorded.
 
 File format (``.npz``; ``numpy.load(path)`` reads it, no pickle; ``N`` rows, one per recorded
 decision, times the number of symmetries with ``symmetries=True``):
@@ -41,6 +45,8 @@ key                shape, dtype                           meaning
 ``temperature_     ``()`` int64                           decisions played at temperature 1
 moves``
 ``symmetry_names`` ``[S]`` str                            names of the symmetries applied
+``summary``        ``[4]`` int64                          games, distinct games, decisions, distinct
+                                                          positions (:class:`ExpertSummary`)
 ``format_version`` ``()`` int64                           :data:`FORMAT_VERSION`
 =================  =====================================  ==========================================
 
@@ -49,23 +55,25 @@ Rows are ordered by game, then ply, then symmetry.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.evaluation.games import prepare_agents
+from agents.evaluation.backends import check_workers, make_backend
+from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
 from agents.spec import make_agent
 from agents.temperature import alphazero_temperature, sample_action
-from agents.workers import exit_with_parent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
-from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
+from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
+
+#: Decisions per game drawn in proportion to the visits by default (then greedy).
+DEFAULT_TEMPERATURE_MOVES = 4
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1
@@ -97,7 +105,8 @@ class ExpertConfig(NamedTuple):
         opponent: a second agent spec, or ``None`` for self-play.
         symmetries: add every symmetry image of each decision (games with symmetry maps).
         temperature_moves: the first this many decisions of a game are drawn in proportion to the
-            visit distribution, later ones greedily (ties broken by the game's seed).
+            visit distribution, later ones greedily (ties broken by the game's seed); default
+            :data:`DEFAULT_TEMPERATURE_MOVES` (0 repeats the same game for a deterministic expert).
         max_moves: stop a game after this many decisions (default: no limit but the game's).
     """
 
@@ -107,7 +116,7 @@ class ExpertConfig(NamedTuple):
     seed: int = 0
     opponent: str | None = None
     symmetries: bool = False
-    temperature_moves: int = 0
+    temperature_moves: int = DEFAULT_TEMPERATURE_MOVES
     max_moves: int | None = None
 
 
@@ -145,112 +154,104 @@ def search_targets(agent: Any, game: Game, state: np.ndarray) -> tuple[np.ndarra
     return np.asarray(probs, np.float64), float(value)
 
 
-def game_seeds(seed: int, games: int) -> list[tuple[int, int, int, int]]:
-    """Per-game ``(expert, opponent, chance, move sampling)`` seeds from one master seed."""
-    return [
-        tuple(int(word) for word in child.generate_state(4, dtype=np.uint32))
-        for child in np.random.SeedSequence(seed).spawn(games)
-    ]
+class RecordingExpert:
+    """The expert as an agent that records its search targets at each of its decisions.
 
+    It follows the game (``restart``/``inform``) to know the ply, asks the expert for its visit
+    distribution and value (:func:`search_targets`), and plays a move drawn from it at the
+    temperature of :func:`~agents.temperature.alphazero_temperature`.
+    """
 
-def _inform(agents: list[Any], action: int) -> None:
-    for agent in agents:
-        inform = getattr(agent, "inform", None)
-        if inform is not None:
-            inform(action)
+    def __init__(self, expert: Any, temperature_moves: int, move_seed: int) -> None:
+        self.expert = expert
+        self.temperature_moves = temperature_moves
+        self.moves = np.random.default_rng(move_seed)
+        self.rows: dict[str, list] = {name: [] for name in ROW_FIELDS}
+        self.keys: set[bytes] = set()
+        self.game: Game | None = None
+        self.state: np.ndarray | None = None
+        self.ply = 0
 
+    def prepare(self, game: Game) -> None:
+        """Prepare the expert."""
+        self.game = game
+        self.expert.prepare(game)
 
-def play_expert_game(
-    config: ExpertConfig, index: int, seeds: tuple[int, ...]
-) -> dict[str, np.ndarray]:
-    """Play game ``index`` of ``config`` and return its rows (no symmetry images yet)."""
-    game = make_game(config.game)
-    expert = make_agent(config.spec, seed=seeds[0])
-    opponent = make_agent(config.opponent, seed=seeds[1]) if config.opponent else None
-    chance_generator = np.random.default_rng(seeds[2])
-    move_generator = np.random.default_rng(seeds[3])
-    expert_seat = index % 2
-    agents = [expert] if opponent is None else [expert, opponent]
-    limit = config.max_moves or 100 * max(game.info.max_game_length, 1)
-    rows: dict[str, list] = {name: [] for name in ROW_FIELDS}
-    state = game.initial_state()
-    ply = 0
-    while True:
+    def restart(self, state: np.ndarray) -> None:
+        """Start following a game at ``state``."""
+        self.expert.restart(state)
+        self.state, self.ply = np.array(state, copy=True), 0
+
+    def inform(self, action: int) -> None:
+        """Follow one action (a decision or a chance outcome)."""
+        self.expert.inform(action)
+        if self.game.current_player(self.state) != CHANCE:
+            self.ply += 1
+        self.state = self.game.apply(self.state, action)
+
+    def act_state(self, game: Game, state: np.ndarray) -> int:
+        """Record the expert's targets at ``state`` and play a move drawn from them."""
         player = game.current_player(state)
-        if player == TERMINAL or ply >= limit:
-            break
-        if player == CHANCE:
-            action = sample_chance_outcome(game, state, chance_generator)
-        elif opponent is not None and player != expert_seat:
-            action = int(opponent.act_state(game, state))
-        else:
-            mask = game.action_mask(state)
-            probs, value = search_targets(expert, game, state)
-            legal_probs = np.where(mask > 0, np.maximum(probs, 0.0), 0.0)
-            if not legal_probs.sum() > 0:  # a target without legal mass: play uniformly
-                legal_probs = mask.astype(np.float64)
-            temperature = alphazero_temperature(ply, config.temperature_moves)
-            action = sample_action(legal_probs, temperature, move_generator)
-            rows["observations"].append(game.observation(state, player))
-            rows["masks"].append(mask)
-            rows["policies"].append(probs)
-            rows["values"].append(value)
-            rows["actions"].append(action)
-            rows["players"].append(player)
-            rows["ply"].append(ply)
-        if player != CHANCE:
-            ply += 1
-        state = game.apply(state, action)
-        _inform(agents, action)
-    finished = game.current_player(state) == TERMINAL
-    returns = game.returns(state) if finished else np.zeros(2)
+        mask = game.action_mask(state)
+        probs, value = search_targets(self.expert, game, state)
+        legal_probs = np.where(mask > 0, np.maximum(probs, 0.0), 0.0)
+        if not legal_probs.sum() > 0:  # a target without legal mass: play uniformly
+            legal_probs = mask.astype(np.float64)
+        temperature = alphazero_temperature(self.ply, self.temperature_moves)
+        action = sample_action(legal_probs, temperature, self.moves)
+        for name, value_ in (
+            ("observations", game.observation(state, player)),
+            ("masks", mask),
+            ("policies", probs),
+            ("values", value),
+            ("actions", action),
+            ("players", player),
+            ("ply", self.ply),
+        ):
+            self.rows[name].append(value_)
+        self.keys.add(game.key(state))
+        return int(action)
+
+
+def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
+    """Play one game of ``config`` with the one game loop; its record, plus ``expert``: the rows
+    of the expert's decisions (arrays of the file format, no symmetry images yet) and the keys of
+    the positions it decided in."""
+    game = make_game(config.game)
+    seed_a, seed_b, _ = task.seeds
+    recorder = RecordingExpert(
+        make_agent(config.spec, seed=seed_a), config.temperature_moves, seed_a ^ 0x5EED
+    )
+    if config.opponent is None:
+        agents = (recorder, recorder)
+    else:
+        agents = (recorder, make_agent(config.opponent, seed=seed_b))
+    record = play_game(task, rules, agents)
+    finished = record["termination"] == "end"
+    returns = record["returns"] if finished else [0.0, 0.0]
+    rows = recorder.rows
     count = len(rows["actions"])
-    return {
-        "observations": np.array(rows["observations"], game.info.observation_dtype).reshape(
-            count, *game.info.observation_shape
-        ),
-        "masks": np.array(rows["masks"], np.int8).reshape(count, game.info.num_actions),
-        "policies": np.array(rows["policies"], np.float32).reshape(count, game.info.num_actions),
-        "values": np.array(rows["values"], np.float32),
-        "outcomes": np.array([returns[p] for p in rows["players"]], np.float32),
-        "finished": np.full(count, finished, np.bool_),
-        "actions": np.array(rows["actions"], np.int32),
-        "players": np.array(rows["players"], np.int8),
-        "game_index": np.full(count, index, np.int32),
-        "ply": np.array(rows["ply"], np.int32),
-        "symmetry": np.zeros(count, np.int8),
+    record["expert"] = {
+        "keys": sorted(recorder.keys),
+        "rows": {
+            "observations": np.array(rows["observations"], game.info.observation_dtype).reshape(
+                count, *game.info.observation_shape
+            ),
+            "masks": np.array(rows["masks"], np.int8).reshape(count, game.info.num_actions),
+            "policies": np.array(rows["policies"], np.float32).reshape(
+                count, game.info.num_actions
+            ),
+            "values": np.array(rows["values"], np.float32),
+            "outcomes": np.array([returns[p] for p in rows["players"]], np.float32),
+            "finished": np.full(count, finished, np.bool_),
+            "actions": np.array(rows["actions"], np.int32),
+            "players": np.array(rows["players"], np.int8),
+            "game_index": np.full(count, task.index, np.int32),
+            "ply": np.array(rows["ply"], np.int32),
+            "symmetry": np.zeros(count, np.int8),
+        },
     }
-
-
-def _play_star(arguments: tuple) -> dict[str, np.ndarray]:
-    return play_expert_game(*arguments)
-
-
-def _prepare(config: ExpertConfig) -> None:
-    """Compile the agents once per process, before any game (games are unaffected)."""
-    specs = [spec for spec in (config.spec, config.opponent) if spec is not None]
-    prepare_agents(config.game, specs)
-
-
-def _start_worker(config: ExpertConfig) -> None:
-    """Initializer of dataset worker processes: exit with the parent, then prepare."""
-    exit_with_parent()
-    _prepare(config)
-
-
-def _iterate_games(config: ExpertConfig, workers: int) -> Iterator[dict[str, np.ndarray]]:
-    jobs = [
-        (config, index, seeds) for index, seeds in enumerate(game_seeds(config.seed, config.games))
-    ]
-    if workers == 1:
-        _prepare(config)
-        for job in jobs:
-            yield play_expert_game(*job)
-        return
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(config,)
-    ) as pool:
-        yield from pool.map(_play_star, jobs)
+    return record
 
 
 def augment(data: dict[str, np.ndarray], game_name: str) -> dict[str, np.ndarray]:
@@ -280,31 +281,66 @@ def augment(data: dict[str, np.ndarray], game_name: str) -> dict[str, np.ndarray
     }
 
 
+class ExpertSummary(NamedTuple):
+    """How varied a dataset is: games, distinct games (by their moves), decisions recorded and
+    distinct positions among them (by ``game.key``)."""
+
+    games: int
+    distinct_games: int
+    decisions: int
+    distinct_positions: int
+
+    def text(self) -> str:
+        """One line for the end of the ``expert`` command."""
+        return (
+            f"{self.distinct_games} distinct games of {self.games}; {self.decisions} decisions "
+            f"recorded in {self.distinct_positions} distinct positions"
+        )
+
+
 def generate_expert_data(
-    config: ExpertConfig, workers: int = 1, progress: bool = False
+    config: ExpertConfig, workers: int = 1, progress: bool = False, backend: str | None = None
 ) -> dict[str, np.ndarray]:
     """Play and record ``config.games`` games; the arrays of the file format (module docstring).
 
+    The games are those of the match ``config.spec`` vs ``config.opponent`` (or vs itself), played
+    on the evaluation backends; ``data["summary"]`` holds the :class:`ExpertSummary` as four
+    int64 values (games, distinct games, decisions, distinct positions).
+
     Args:
         config: what to record.
-        workers: processes to play in (1: this process); the output does not depend on it.
-        progress: show a progress bar (and a compiling notice) on stderr.
+        workers: games in flight (1: this process); the output does not depend on it.
+        progress: show a progress bar (and preparation notices) on stderr.
+        backend: ``local``, ``process`` or ``ray`` (default: local for one worker, else process).
 
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
+    from agents.tournament import StopFlag, plan_match
+
     config = check_config(config)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
-    if progress:
-        print(f"compiling {config.spec} for {config.game} (once per process)...", file=sys.stderr)
-    games = _iterate_games(config, workers)
+    check_workers(workers)
+    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
+    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
+    opening = plan.tasks[0].opening
+    play = functools.partial(expert_task_record, config)
+    runner = make_backend(backend, workers, plan.specs, opening, play=play)
+    announce = (lambda text: print(text, file=sys.stderr, flush=True)) if progress else None
+    prepare_agents(config.game, plan.specs, opening, announce)
+    records = runner.run(iter(plan.tasks), plan.rules, StopFlag())
     if progress:
         from tqdm import tqdm
 
-        games = tqdm(games, total=config.games, desc=f"expert {config.spec}", unit="game")
-    parts = list(games)
+        records = tqdm(records, total=config.games, desc=f"expert {config.spec}", unit="game")
+    played = sorted(records, key=lambda record: record["index"])
+    parts = [record["expert"]["rows"] for record in played]
     data = {name: np.concatenate([part[name] for part in parts]) for name in ROW_FIELDS}
+    summary = ExpertSummary(
+        len(played),
+        len({tuple(record["actions"]) for record in played}),
+        len(data["actions"]),
+        len({key for record in played for key in record["expert"]["keys"]}),
+    )
     names = ("identity",)
     if config.symmetries:
         data = augment(data, config.game)
@@ -317,6 +353,7 @@ def generate_expert_data(
         num_games=np.array(config.games, np.int64),
         temperature_moves=np.array(config.temperature_moves, np.int64),
         symmetry_names=np.array(names),
+        summary=np.array(summary, np.int64),
         format_version=np.array(FORMAT_VERSION, np.int64),
     )
     return data

@@ -30,21 +30,25 @@ class GameWorker:
     """A Ray actor (wrapped by :class:`RayBackend`): prepares agents once, then plays games."""
 
     def __init__(
-        self, rules: Any, specs: Sequence[str], opening: str, agent_modules: Sequence[str]
+        self,
+        rules: Any,
+        specs: Sequence[str],
+        opening: str,
+        agent_modules: Sequence[str],
+        play: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
-        from agents.evaluation.games import prepare_agents
+        from agents.evaluation.games import play_game, prepare_agents
         from agents.spec import import_agent_module
 
         for module in agent_modules:
             import_agent_module(module)
         prepare_agents(rules.game, specs, opening)
         self.rules = rules
+        self.play_task = play or play_game
 
     def play(self, task: Any) -> dict[str, Any]:
-        """The record of one game (:func:`agents.evaluation.games.play_game`)."""
-        from agents.evaluation.games import play_game
-
-        return play_game(task, self.rules)
+        """The record of one game (:func:`agents.evaluation.games.play_game` by default)."""
+        return self.play_task(task, self.rules)
 
     def info(self) -> dict[str, Any]:
         """The actor's pid and the numba cache directory it compiles into."""
@@ -85,6 +89,7 @@ class RayBackend:
         cache_root: str | None = None,
         max_attempts: int = 3,
         agent_modules: Sequence[str] = (),
+        play: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
         require_optional("ray", "ray")
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -96,6 +101,7 @@ class RayBackend:
         self.cache_root = cache_root or os.path.join(tempfile.gettempdir(), "mcts-envs-numba")
         self.max_attempts = max_attempts
         self.agent_modules = list(agent_modules)
+        self.play = play
         #: How many games were played again after a failure (for reports and tests).
         self.retries = 0
         self._actors: list[Any] = []
@@ -109,7 +115,7 @@ class RayBackend:
             )
         actor_class = ray.remote(num_cpus=1, max_restarts=0)(GameWorker)
         return actor_class.options(runtime_env={"env_vars": env_vars}).remote(
-            rules, self.specs, self.opening, self.agent_modules
+            rules, self.specs, self.opening, self.agent_modules, self.play
         )
 
     def worker_info(self) -> list[dict[str, Any]]:

@@ -248,11 +248,16 @@ def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
     return None
 
 
-def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
-    """Play one game and return its record: the one game loop of matches and tournaments.
+def play_game(
+    task: GameTask, rules: GameRules, agents: tuple[Any, Any] | None = None
+) -> dict[str, Any]:
+    """Play one game and return its record: the one game loop of matches, tournaments and
+    expert datasets.
 
-    Both agents are built fresh from their specs and seeds, ``prepare``-d, told the opening
-    (``restart``) and every action (``inform``). Chance is sampled from the task's chance seed.
+    Both agents are built fresh from their specs and seeds (or given: ``agents`` = ``(A, B)``,
+    e.g. a recording wrapper; one object may play both seats), ``prepare``-d, told the opening
+    (``restart``) and every action (``inform``, once per distinct agent). Chance is sampled from
+    the task's chance seed.
 
     Returns:
         A version-2 record (:mod:`mcts_envs.records`; ``returns`` is ``null`` unless the game
@@ -268,12 +273,17 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
     game = make_game(rules.game)
     seed_a, seed_b, seed_chance = task.seeds
     seat_a = task.colour
-    agent_a = build_agent(task.spec_a, seed_a, rules.time)
-    agent_b = build_agent(task.spec_b, seed_b, rules.time)
+    if agents is None:
+        agents = (
+            build_agent(task.spec_a, seed_a, rules.time),
+            build_agent(task.spec_b, seed_b, rules.time),
+        )
+    agent_a, agent_b = agents
     seated = [agent_a, agent_b] if seat_a == 0 else [agent_b, agent_a]
+    distinct = list({id(agent): agent for agent in seated}.values())
     chance_generator = np.random.default_rng(seed_chance)
     state = game.from_text(task.opening)
-    for agent in seated:
+    for agent in distinct:
         agent.prepare(game)
         agent.restart(state)
     actions: list[int] = []
@@ -322,7 +332,7 @@ def play_game(task: GameTask, rules: GameRules) -> dict[str, Any]:
                     break
         state = game.apply(state, action)
         actions.append(action)
-        for agent in seated:
+        for agent in distinct:
             agent.inform(action)
     finished = game.current_player(state) == TERMINAL
     returns = [float(r) for r in game.returns(state)] if finished else None

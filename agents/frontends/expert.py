@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from agents.expert import DEFAULT_TEMPERATURE_MOVES
 from agents.frontends import CommandIO
 from mcts_envs.core.errors import InvalidOptionError
 
@@ -41,8 +42,10 @@ def add_parser(commands: Any) -> None:
     expert.add_argument(
         "--temperature-moves",
         type=int,
-        default=0,
-        help="decisions per game drawn in proportion to the visits before greedy play (default 0)",
+        default=DEFAULT_TEMPERATURE_MOVES,
+        help="decisions per game drawn in proportion to the visits before greedy play (default "
+        f"{DEFAULT_TEMPERATURE_MOVES}; 0 makes every self-play game of a deterministic expert the "
+        "same game)",
     )
     expert.add_argument("--max-moves", type=int, help="stop a game after this many decisions")
     expert.add_argument(
@@ -53,7 +56,13 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
-    from agents.expert import ExpertConfig, check_config, generate_expert_data, save_expert_data
+    from agents.expert import (
+        ExpertConfig,
+        ExpertSummary,
+        check_config,
+        generate_expert_data,
+        save_expert_data,
+    )
 
     config = check_config(
         ExpertConfig(
@@ -67,8 +76,6 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
             max_moves=args.max_moves,
         )
     )
-    if args.workers < 1:
-        raise InvalidOptionError(f"--workers must be at least 1, got {args.workers}")
     path = Path(args.out)
     if path.exists() and not args.overwrite:
         raise InvalidOptionError(
@@ -79,9 +86,11 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     data = generate_expert_data(config, workers=args.workers, progress=not args.no_progress)
     save_expert_data(path, data)
     rows = len(data["actions"])
+    summary = ExpertSummary(*(int(value) for value in data["summary"]))
     print(
         f"wrote {rows} rows ({config.games} games, symmetries: "
         f"{', '.join(str(n) for n in data['symmetry_names'])}) to {args.out}",
         file=io.out,
     )
+    print(summary.text(), file=io.out)
     return 0

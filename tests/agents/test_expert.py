@@ -175,3 +175,19 @@ def test_mcts_datasets_match_across_workers_on_ultimate_tictactoe():
     two = generate_expert_data(config, workers=2)
     for name in one:
         assert np.array_equal(one[name], two[name]), name
+
+
+def test_the_default_temperature_gives_distinct_games_and_the_command_counts_them(tmp_path):
+    """The README's command: with the default temperature, 50 self-play games of a strong expert
+    are mostly different games (greedy, only the search's seeds vary them)."""
+    path = tmp_path / "data.npz"
+    out = io.StringIO()
+    argv = ["expert", "tictactoe", "mcts:iterations=400", "--games", "50", "--out", str(path)]
+    assert main([*argv, "--no-progress"], out=out) == 0
+    games, distinct, decisions, positions = np.load(path)["summary"]
+    assert games == 50 and distinct >= 25 and positions > 100
+    assert f"{distinct} distinct games of 50" in out.getvalue()
+    greedy = generate_expert_data(
+        ExpertConfig("tictactoe", "mcts:iterations=400", 50, 0, None, False, 0)
+    )
+    assert greedy["summary"][1] < distinct / 2

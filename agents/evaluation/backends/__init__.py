@@ -56,12 +56,15 @@ def make_backend(
     opening: str,
     address: str | None = None,
     agent_modules: Sequence[str] = (),
+    play: Callable[[GameTask, GameRules], dict[str, Any]] | None = None,
 ) -> Backend:
     """The backend called ``name``: ``local``, ``process`` or ``ray``.
 
     ``None`` chooses ``local`` for one worker and ``process`` for more. ``specs`` are prepared
     once per worker, deciding from ``opening``; ``agent_modules`` are imported in every worker
-    first (they register extra agent kinds). Ray's worker count is not bounded by this machine's
+    first (they register extra agent kinds). ``play`` replaces the game loop
+    (:func:`agents.evaluation.games.play_game`, e.g. by one that also records training data; it
+    must be picklable for the process and Ray backends). Ray's worker count is not bounded by this machine's
     CPUs (a cluster has more).
 
     Raises:
@@ -75,13 +78,17 @@ def make_backend(
             raise InvalidOptionError("the local backend plays in this process: --workers 1 only")
         from agents.evaluation.backends.local import LocalBackend
 
-        return LocalBackend()
+        return LocalBackend() if play is None else LocalBackend(play)
     if name == "process":
         from agents.evaluation.backends.process import ProcessBackend
 
-        return ProcessBackend(check_workers(workers), specs, opening, agent_modules)
+        return ProcessBackend(
+            check_workers(workers), specs, opening, agent_modules, *([play] if play else [])
+        )
     if name == "ray":
         from agents.backends.ray_backend import RayBackend
 
-        return RayBackend(workers, specs, opening, address=address, agent_modules=agent_modules)
+        return RayBackend(
+            workers, specs, opening, address=address, agent_modules=agent_modules, play=play
+        )
     raise InvalidOptionError(f"unknown backend {name!r}; choose local, process or ray")

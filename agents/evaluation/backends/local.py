@@ -11,9 +11,16 @@ __all__ = ["LocalBackend"]
 
 
 class LocalBackend:
-    """Plays the games one after another in this process."""
+    """Plays the games one after another in this process.
+
+    Args:
+        play: the game loop, ``(task, rules) -> record`` (default :func:`play_game`).
+    """
 
     name = "local"
+
+    def __init__(self, play: Callable[[GameTask, GameRules], dict[str, Any]] = play_game) -> None:
+        self.play = play
 
     def run(
         self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
@@ -22,4 +29,4 @@ class LocalBackend:
         for task in tasks:
             if stopping():
                 return
-            yield play_game(task, rules)
+            yield self.play(task, rules)

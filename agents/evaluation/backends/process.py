@@ -34,7 +34,9 @@ def _process_worker_start(
 class ProcessBackend:
     """Plays games in ``workers`` worker processes (spawned; each prepares the agents once).
 
-    At most ``workers`` games are in flight; a new one is handed out as one finishes.
+    At most ``workers`` games are in flight; a new one is handed out as one finishes. ``play``
+    (default :func:`play_game`) must be picklable: a module-level function or a
+    ``functools.partial`` of one.
     """
 
     name = "process"
@@ -45,8 +47,10 @@ class ProcessBackend:
         specs: Sequence[str],
         opening: str,
         agent_modules: Sequence[str] = (),
+        play: Callable[[GameTask, GameRules], dict[str, Any]] = play_game,
     ) -> None:
         self.workers = check_workers(workers)
+        self.play = play
         self.specs = list(specs)
         self.opening = opening
         self.agent_modules = list(agent_modules)
@@ -70,7 +74,7 @@ class ProcessBackend:
                     task = next(tasks, None)
                     if task is None:
                         break
-                    in_flight.add(pool.submit(play_game, task, rules))
+                    in_flight.add(pool.submit(self.play, task, rules))
                 if not in_flight:
                     break
                 finished, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
