@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ import numpy as np
 
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, UnknownGameError
 from mcts_envs.core.game import CHANCE
+from mcts_envs.core.quoting import bounded, quote
 from mcts_envs.core.registry import make_game
 
 #: Version of the schema written by :func:`make_record`.
@@ -48,28 +48,6 @@ RECORD_VERSION = 2
 RECORD_KEYS = ("version", "game", "initial", "actions", "chance", "players", "returns", "final")
 #: Keys whose values may differ between two runs of the same seeded game.
 VOLATILE_KEYS = ("timing",)
-#: Longest prefix of a bad value quoted in an error message.
-QUOTE_LIMIT = 60
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages about user input."""
-    text = repr(value) if not isinstance(value, str) else repr(value[: limit + 1])
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def bounded(message: str, limit: int = 400) -> str:
-    """``message`` cut to ``limit`` characters (errors that quote user input stay short)."""
-    return message if len(message) <= limit else message[:limit] + f"... ({len(message)} chars)"
-
-
-def printable(text: str) -> str:
-    """``text`` with terminal control characters (escape sequences included) removed."""
-    return _CONTROL.sub("", text)
-
-
 def make_record(
     game_name: str,
     initial: str,

@@ -31,6 +31,7 @@ from mcts_envs.core.errors import (
 )
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
+from mcts_envs.core.quoting import quote
 from mcts_envs.core.seeding import make_rng
 
 #: ``current_player`` value of a chance node (the next action is a chance outcome).
@@ -488,8 +489,6 @@ def parse_error(game: str, text: object, problem: str, expected: str) -> Invalid
     The text is quoted up to :data:`RECORD_QUOTE_LIMIT` characters, so a huge record gives a
     short message.
     """
-    from mcts_envs.records import quote  # records imports this module
-
     return InvalidRecordError(
         f"{game}: cannot parse {quote(text, RECORD_QUOTE_LIMIT)}: {problem}; expected {expected}"
     )

@@ -1,0 +1,123 @@
+"""The layering holds: no import cycle among the package's modules, ``mcts_envs`` never imports
+``agents``, players never import evaluation or front ends, evaluation never imports front ends.
+
+The graph is read from the source (every ``import`` statement, module level or inside functions),
+not from a running interpreter, so a lazy import inside a function counts too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("mcts_envs", "agents")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {
+        _module_name(path): path
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The package modules that ``name`` imports (``from x import y`` counts ``x.y`` when that is
+    a module, else ``x``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    known = set(modules)
+    return {name: _imports(name, path, known) for name, path in modules.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of the graph (ignoring edges into a package's own ``__init__``), or ``None``."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if node.startswith(target + "."):  # a module importing its own package's __init__
+                continue
+            if state.get(target) == 1:
+                return stack[stack.index(target) :] + [target]
+            if state.get(target) is None:
+                found = visit(target)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if state.get(node) is None:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_there_is_no_import_cycle():
+    assert _cycle(_graph()) is None, " -> ".join(_cycle(_graph()) or [])
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper"),
+    [
+        ("mcts_envs", "agents"),
+        ("agents.evaluation", "agents.frontends"),
+        ("agents.mcts", "agents.evaluation"),
+        ("agents.mcts", "agents.frontends"),
+    ],
+)
+def test_dependencies_point_down(lower, upper):
+    graph = _graph()
+    upward = sorted(
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if name == lower or name.startswith(lower + ".")
+        for target in targets
+        if target == upper or target.startswith(upper + ".")
+    )
+    assert not upward, upward
