@@ -61,16 +61,18 @@ class SvgBoard:
 
 
 def game_module(game: Game) -> ModuleType:
-    """The module that draws ``game`` (``mcts_envs.games.<name>.svg``).
+    """The module that draws ``game``: the one its class declares as ``svg_module`` (every
+    built-in game: ``mcts_envs.games.<name>.svg``).
 
     Raises:
-        NotImplementedError: for a game without an SVG module (e.g. a user-registered game).
+        NotImplementedError: for a game that declares no SVG module.
     """
-    name = game.info.name
-    try:
-        return importlib.import_module(f"mcts_envs.games.{name}.svg")
-    except ModuleNotFoundError:
-        raise NotImplementedError(f"no SVG board for the game {name!r}") from None
+    name = getattr(game, "svg_module", None)
+    if not name:
+        raise NotImplementedError(
+            f"no SVG board for the game {game.info.name!r}: its class declares no svg_module"
+        )
+    return importlib.import_module(name)
 
 
 def _game_and_state(game: Any, state: np.ndarray | None) -> tuple[Game, np.ndarray]:

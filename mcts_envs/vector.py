@@ -64,14 +64,13 @@ Twist), by that kernel from the position, and then no list is kept.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
 from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
-from mcts_envs.core.game import CHANCE, TERMINAL, describe_actions
+from mcts_envs.core.game import CHANCE, TERMINAL, VectorKernels, describe_actions
 from mcts_envs.core.jit import entry_point
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.registry import make_game
@@ -215,20 +214,20 @@ class ObservationKernel(NamedTuple):
 
 
 def observation_kernel(game: Any) -> ObservationKernel:
-    """The compiled ``observation_planes(state, player, out)`` kernel of ``game``'s module.
+    """The compiled ``observation_planes(state, player, out)`` kernel ``game`` declares.
 
-    Every built-in game defines it in ``mcts_envs/games/<game>/kernels.py`` beside its rules.
+    Every built-in game declares it (``vector_kernels``, :class:`~mcts_envs.core.game.VectorKernels`).
 
     Raises:
-        InvalidOptionError: if the game's package has no such kernel.
+        InvalidOptionError: if the game declares no such kernel.
     """
     kernel = optional_kernel(game, "observation_planes")
     if kernel is None:
         raise InvalidOptionError(
-            f"{game.info.name}: VectorGame needs a compiled observation_planes kernel in "
-            f"{_kernels_module_name(game)}"
+            f"{game.info.name}: VectorGame needs a compiled observation_planes kernel, declared "
+            "as vector_kernels = VectorKernels(observation_planes=...) on the game's class"
         )
-    writes_all = bool(getattr(_kernels_module(game), "OBSERVATION_WRITES_EVERY_ENTRY", False))
+    writes_all = bool(_vector_kernels(game).observation_writes_every_entry)
     return ObservationKernel(kernel, writes_all, optional_kernel(game, "observation_update"))
 
 
@@ -281,22 +280,16 @@ def random_outcome_kernel(game: Any) -> Any:
 
 
 def optional_kernel(game: Any, name: str) -> Any:
-    """The compiled kernel ``name`` of ``game``'s kernels module (``<package>.kernels``), or None
-    when the game does not define it. (The compiled entry points pin the identities of the
-    dispatchers they are given, so the step built on it loads from numba's disk cache.)"""
-    return getattr(_kernels_module(game), name, None)
+    """The compiled kernel ``name`` that ``game`` declares in its ``vector_kernels``, or None.
+    (The compiled entry points pin the identities of the dispatchers they are given, so the
+    step built on it loads from numba's disk cache.)"""
+    return getattr(_vector_kernels(game), name, None)
 
 
-def _kernels_module_name(game: Any) -> str:
-    return type(game).__module__.rsplit(".", 1)[0] + ".kernels"
-
-
-def _kernels_module(game: Any) -> Any:
-    """``game``'s kernels module (beside its game module), or None if it has none."""
-    try:
-        return importlib.import_module(_kernels_module_name(game))
-    except ImportError:
-        return None
+def _vector_kernels(game: Any) -> VectorKernels:
+    """What ``game`` declares for the batched API (nothing for a game that declares nothing)."""
+    declared = getattr(game, "vector_kernels", None)
+    return declared if isinstance(declared, VectorKernels) else VectorKernels()
 
 
 @njit(cache=True)
@@ -732,13 +725,7 @@ class VectorGame:
         apply_and_list = apply_and_list_kernel(self.game)
         list_scratch_size = 1
         if apply_and_list is not None:
-            module = _kernels_module(self.game)
-            if not hasattr(module, "APPLY_AND_LIST_SCRATCH"):
-                raise InvalidOptionError(
-                    f"{info.name}: {_kernels_module_name(self.game)} defines apply_and_list but "
-                    "not APPLY_AND_LIST_SCRATCH (the words of its scratch argument)"
-                )
-            list_scratch_size = int(module.APPLY_AND_LIST_SCRATCH)
+            list_scratch_size = int(_vector_kernels(self.game).apply_and_list_scratch)
         random_outcome = random_outcome_kernel(self.game)
         self._kernels = _Kernels(
             kernels.current_player,

@@ -115,6 +115,69 @@ class GameKernels(NamedTuple):
         )
 
 
+class VectorKernels(NamedTuple):
+    """Compiled kernels of one game for the batched API (:class:`mcts_envs.vector.VectorGame`).
+
+    A game declares them (``vector_kernels`` on its class, usually
+    ``VectorKernels.from_module(kernels_module)``); ``observation_planes`` is needed for a
+    ``VectorGame``, the others are optional fast paths (``None``: the vector uses the generic
+    path built on :class:`GameKernels`). A game defined outside this package gets its fast paths
+    by declaring them the same way.
+
+    Attributes:
+        observation_planes: ``(state, player, out) -> None``: writes the observation planes.
+        observation_writes_every_entry: whether ``observation_planes`` writes every entry of
+            ``out`` (else the vector clears the row first).
+        observation_update: ``(state, player, out) -> None``: updates the previous decision's
+            planes within a game (cheaper than writing them anew), or ``None``.
+        legal_mask: ``(state, mask_row) -> None``: writes the whole mask row (True exactly at the
+            legal actions), or ``None``.
+        random_action: ``(state, rng) -> int``: a uniformly random legal action drawn with the
+            kernel generator ``rng`` (a ``uint64[1]`` view), or ``None``.
+        apply_and_list: ``(state, action, legal, scratch) -> int``: applies ``action`` and, at a
+            player decision, lists its legal actions into ``legal`` and returns their count
+            (else -1), or ``None``.
+        apply_and_list_scratch: words of working memory ``apply_and_list`` needs.
+        random_outcome: ``(state, rng) -> int``: a chance outcome drawn with the probabilities
+            ``chance_outcomes`` gives, or ``None``.
+    """
+
+    observation_planes: Callable[..., Any] | None = None
+    observation_writes_every_entry: bool = False
+    observation_update: Callable[..., Any] | None = None
+    legal_mask: Callable[..., Any] | None = None
+    random_action: Callable[..., Any] | None = None
+    apply_and_list: Callable[..., Any] | None = None
+    apply_and_list_scratch: int = 1
+    random_outcome: Callable[..., Any] | None = None
+
+    @classmethod
+    def from_module(cls, module: Any) -> VectorKernels:
+        """The kernels ``module`` defines under the field names above (and the constants
+        ``OBSERVATION_WRITES_EVERY_ENTRY`` and ``APPLY_AND_LIST_SCRATCH``).
+
+        Raises:
+            ValueError: if the module defines ``apply_and_list`` without
+                ``APPLY_AND_LIST_SCRATCH``.
+        """
+        apply_and_list = getattr(module, "apply_and_list", None)
+        if apply_and_list is not None and not hasattr(module, "APPLY_AND_LIST_SCRATCH"):
+            raise ValueError(
+                f"{module.__name__} defines apply_and_list but not APPLY_AND_LIST_SCRATCH (the "
+                "words of its scratch argument)"
+            )
+        return cls(
+            getattr(module, "observation_planes", None),
+            bool(getattr(module, "OBSERVATION_WRITES_EVERY_ENTRY", False)),
+            getattr(module, "observation_update", None),
+            getattr(module, "legal_mask", None),
+            getattr(module, "random_action", None),
+            apply_and_list,
+            int(getattr(module, "APPLY_AND_LIST_SCRATCH", 1)),
+            getattr(module, "random_outcome", None),
+        )
+
+
 @runtime_checkable
 class Game(Protocol):
     """The forward model of a two-player game (laws checked by ``tests/core/test_game_laws.py``).
@@ -126,6 +189,8 @@ class Game(Protocol):
 
     info: GameInfo
     kernels: GameKernels
+    vector_kernels: VectorKernels = VectorKernels()
+    svg_module: str | None = None
 
     def initial_state(self) -> np.ndarray:
         """The state before the first decision (may be a chance node)."""
@@ -243,7 +308,9 @@ class KernelGame(Game):
     """Implements the :class:`Game` protocol on top of a game's :class:`GameKernels`.
 
     Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
-    ``to_text`` and ``from_text``. They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    ``to_text`` and ``from_text``. They may declare ``vector_kernels`` (the batched API's
+    compiled paths, :class:`VectorKernels`) and ``svg_module`` (the dotted name of the module
+    that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
     ``normalise_move_text``) and ``step_info``.
     """
 

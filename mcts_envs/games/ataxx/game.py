@@ -21,6 +21,7 @@ from mcts_envs.core.game import (
     GameInfo,
     GameKernels,
     KernelGame,
+    VectorKernels,
     check_action_type,
     describe_actions,
     parse_error,
@@ -74,6 +75,8 @@ class Ataxx(KernelGame):
         max_legal_actions=k.MAX_LEGAL_ACTIONS,
     )
     kernels = GameKernels.from_module(k)
+    vector_kernels = VectorKernels.from_module(k)
+    svg_module = "mcts_envs.games.ataxx.svg"
 
     def initial_state(self) -> np.ndarray:
         return k.initial_state()

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.records import quote
 
@@ -75,6 +75,8 @@ class PentagoTwist(KernelGame):
         max_legal_actions=k.NUM_ACTIONS,
     )
     kernels = GameKernels.from_module(k)
+    vector_kernels = VectorKernels.from_module(k)
+    svg_module = "mcts_envs.games.pentago_twist.svg"
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(k.STATE_SIZE, np.int64)

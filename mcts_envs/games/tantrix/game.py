@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
 from mcts_envs.games.tantrix import hexgrid as hx
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.scoring import best_line, trace_line
@@ -71,6 +71,8 @@ class Tantrix(KernelGame):
     """
 
     kernels = GameKernels.from_module(k)
+    vector_kernels = VectorKernels.from_module(k)
+    svg_module = "mcts_envs.games.tantrix.svg"
 
     def __init__(
         self,

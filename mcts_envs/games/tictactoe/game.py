@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
 from mcts_envs.games.tictactoe import kernels as k
 from mcts_envs.records import quote
 
@@ -33,6 +33,8 @@ class TicTacToe(KernelGame):
         max_legal_actions=9,
     )
     kernels = GameKernels.from_module(k)
+    vector_kernels = VectorKernels.from_module(k)
+    svg_module = "mcts_envs.games.tictactoe.svg"
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(k.STATE_SIZE, np.int64)

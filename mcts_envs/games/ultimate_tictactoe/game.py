@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, parse_error
+from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
 from mcts_envs.games.tictactoe.kernels import THREE_IN_A_ROW
 from mcts_envs.games.ultimate_tictactoe import kernels as k
 from mcts_envs.records import quote
@@ -43,6 +43,8 @@ class UltimateTicTacToe(KernelGame):
         max_legal_actions=81,
     )
     kernels = GameKernels.from_module(k)
+    vector_kernels = VectorKernels.from_module(k)
+    svg_module = "mcts_envs.games.ultimate_tictactoe.svg"
 
     def initial_state(self) -> np.ndarray:
         return k.initial_state()
