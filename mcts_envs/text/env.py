@@ -46,6 +46,17 @@ RULE_SECTIONS = ("Turn structure", "Move notation")
 ANSWER_INSTRUCTION = "Answer with your move inside the answer tag, e.g. <move>{example}</move>."
 
 
+class Prompt(str):
+    """A prompt: a plain ``str`` that also carries the ``Text`` space's NumPy ``dtype``.
+
+    PettingZoo's ``api_test`` compares each observation's ``dtype`` with its space's; a bare
+    ``str`` has none. Everything else treats a prompt as the ``str`` it is.
+    """
+
+    __slots__ = ()
+    dtype = np.dtype(str)
+
+
 def game_card_rules(game_name: str) -> str:
     """The rules summary of a game's card (the docstring of ``mcts_envs/envs/<game>_v0.py``).
 
@@ -395,12 +406,12 @@ class TextEnv(AECEnv):
         """The rules summary and move notation from the game card (the first prompt's head)."""
         return self._rules
 
-    def observe(self, agent: str) -> str:
+    def observe(self, agent: str) -> Prompt:
         """The prompt of ``agent`` (see :meth:`prompt`)."""
         return self.prompt(agent)
 
-    def prompt(self, agent: str, include_rules: bool | None = None) -> str:
-        """The text ``agent`` sees now (printable ASCII).
+    def prompt(self, agent: str, include_rules: bool | None = None) -> Prompt:
+        """The text ``agent`` sees now (printable ASCII; a :class:`Prompt`, i.e. a ``str``).
 
         Args:
             agent: ``"player_0"`` or ``"player_1"``.
@@ -454,7 +465,7 @@ class TextEnv(AECEnv):
                     "before you forfeit)."
                 )
             parts.append(f"You are to move. {ANSWER_INSTRUCTION.format(example=names[0])}")
-        return ascii_text("\n\n".join(parts))
+        return Prompt(ascii_text("\n\n".join(parts)))
 
     def _side(self, obj: dict[str, Any], seat: int) -> str:
         if "colors" in obj:
