@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
+from mcts_envs.core import json_state
 from mcts_envs.core.errors import (
     ActionTypeError,
     IllegalActionError,
@@ -486,6 +487,20 @@ class KernelGame(Game):
                 f"from the position its record {text[:RECORD_QUOTE_LIMIT]!r} describes"
             )
         return state
+
+    # -- JSON view (mcts_envs.core.json_state; per game in games/<game>/json_state.py) ---------
+    def to_json(self, state: np.ndarray) -> dict[str, Any]:
+        """``state`` as a JSON object (see :func:`mcts_envs.core.json_state.state_to_json`)."""
+        return json_state.state_to_json(self, state)
+
+    def from_json(self, obj: object) -> np.ndarray:
+        """The state of a JSON object; raises ``InvalidRecordError`` naming the bad field (see
+        :func:`mcts_envs.core.json_state.state_from_json`)."""
+        return json_state.state_from_json(self, obj)
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of :meth:`to_json`'s objects (:func:`~mcts_envs.core.json_state.json_schema`)."""
+        return json_state.json_schema(self)
 
     # -- extras -------------------------------------------------------------------------------
     def random_playout(self, state: np.ndarray, seed: int) -> np.ndarray:

@@ -1,0 +1,50 @@
+"""The JSON view of Pentago Twist states (rules in :mod:`mcts_envs.core.json_state`).
+
+``board`` is 6 rows from the top (row 6) to the bottom (row 1), columns ``a``-``f``, of ``w``
+(white, ``player_0``), ``b`` (black) or ``.``; ``status`` and ``moves_played`` are derived.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mcts_envs.games.pentago_twist import kernels as k
+
+STATUS_NAMES = ("ongoing", "white_won", "black_won", "draw")
+
+PROPERTIES: dict[str, Any] = {
+    "board": {
+        "type": "array",
+        "minItems": 6,
+        "maxItems": 6,
+        "items": {"type": "string", "pattern": "^[wb.]{6}$", "description": "6 of w, b or ."},
+        "description": "6 rows from the top (row 6) to the bottom (row 1), columns a-f",
+    },
+    "to_move": {"enum": ["w", "b"], "description": "the side to move (w is player_0)"},
+    "status": {"enum": list(STATUS_NAMES), "description": "derived: the result so far"},
+    "moves_played": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 36,
+        "description": "derived: stones on the board",
+    },
+}
+REQUIRED = ("board", "to_move")
+
+
+def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
+    """The JSON object of ``state`` (every field of :data:`PROPERTIES`)."""
+    board = game.board(state)
+    return {
+        "board": ["".join(".wb"[int(v)] for v in row) for row in board],
+        "to_move": "wb"[int(state[k.TO_MOVE])],
+        "status": STATUS_NAMES[int(state[k.STATUS])],
+        "moves_played": int(np.count_nonzero(board)),
+    }
+
+
+def to_record(game: Any, obj: dict[str, Any]) -> str:
+    """The text record of a schema-checked object."""
+    return "/".join(obj["board"]) + " " + obj["to_move"]

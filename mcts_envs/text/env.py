@@ -1,0 +1,572 @@
+"""The text env: any game of the package as a PettingZoo AEC env with ``str`` in and ``str`` out.
+
+:class:`TextEnv` wraps the game's own AEC env (``mcts_envs.make(game, raw=True)``): turns, chance
+draws, rewards, truncation and records all come from it; this module only writes prompts, reads
+answers (:mod:`mcts_envs.text.parser`) and applies the invalid-answer policy.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+import re
+import string
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    EnvUsageError,
+    IllegalActionError,
+    InvalidOptionError,
+)
+from mcts_envs.core.registry import get_entry, make
+from mcts_envs.core.seeding import check_seed
+from mcts_envs.records import bounded
+from mcts_envs.text.parser import legal_move_names, parse_move
+
+#: The invalid-answer policies (see :class:`TextEnv`).
+INVALID_POLICIES = ("raise", "lose", "retry")
+#: Characters of prompts and of sampled answers: printable ASCII (other characters of a quoted
+#: answer are written as backslash escapes).
+CHARSET = frozenset(string.printable)
+#: Longest prompt (the observation space's ``max_length``; a Tantrix prompt listing every legal
+#: move stays far below it).
+MAX_PROMPT_LENGTH = 1 << 20
+#: Longest answer read; a longer one is an invalid answer (the action space's ``max_length``).
+MAX_ANSWER_LENGTH = 1 << 15
+#: Sections of the game card shown with its summary in the first prompt.
+RULE_SECTIONS = ("Turn structure", "Move notation")
+#: How a prompt asks for the answer.
+ANSWER_INSTRUCTION = "Answer with your move inside the answer tag, e.g. <move>{example}</move>."
+
+
+class Prompt(str):
+    """A prompt: a plain ``str`` that also carries the ``Text`` space's NumPy ``dtype``.
+
+    PettingZoo's ``api_test`` compares each observation's ``dtype`` with its space's; a bare
+    ``str`` has none. Everything else treats a prompt as the ``str`` it is.
+    """
+
+    __slots__ = ()
+    dtype = np.dtype(str)
+
+
+def game_card_rules(game_name: str) -> str:
+    """The rules summary of a game's card (the docstring of ``mcts_envs/envs/<game>_v0.py``).
+
+    The paragraphs between the card's table and its first section, then the sections named in
+    :data:`RULE_SECTIONS` (with their headings); markdown backticks and the sentence about the
+    Python API of the notation removed.
+    """
+    entry = get_entry(game_name)
+    module = importlib.import_module(f"mcts_envs.envs.{entry.env_name}")
+    card = inspect.getdoc(module) or ast.get_docstring(ast.parse(inspect.getsource(module))) or ""
+    lines = card.splitlines()
+    summary: list[str] = []
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = summary
+    seen_table = False
+    for line in lines[1:]:
+        if line.startswith("|"):
+            seen_table = True
+            continue
+        if line.startswith("### "):
+            current = sections.setdefault(line[4:].strip(), [])
+            continue
+        if seen_table and current is not None:
+            current.append(line)
+    parts = ["\n".join(summary).strip()]
+    for name in RULE_SECTIONS:
+        if name in sections:
+            parts.append(f"{name}:\n" + "\n".join(sections[name]).strip())
+    text = "\n\n".join(part for part in parts if part).replace("`", "")
+    return _API_SENTENCE.sub("", text).strip()
+
+
+#: The card's sentence about the Python and CLI API of the notation (not for a player).
+_API_SENTENCE = re.compile(r"\s*game\.action_to_string\(.*?in it\.", re.DOTALL)
+
+
+def ascii_text(text: str) -> str:
+    """``text`` with every character outside :data:`CHARSET` written as a backslash escape."""
+    if all(char in CHARSET for char in text):
+        return text
+    return "".join(
+        char if char in CHARSET else char.encode("unicode_escape").decode("ascii") for char in text
+    )
+
+
+def labelled_board(rows: list[str]) -> str:
+    """A square board of one-character cells with files ``a``.. above and below and ranks
+    numbered from the bottom on both sides; boards of 6 or 9 cells show their 3x3 blocks."""
+    size = len(rows)
+    blocks = size > 3 and size % 3 == 0
+    files = "abcdefghijklmnopqrstuvwxyz"[:size]
+
+    def spread(cells: str) -> str:
+        out = []
+        for index, cell in enumerate(cells):
+            if blocks and index and index % 3 == 0:
+                out.append("|")
+            out.append(cell)
+        return " ".join(out)
+
+    width = len(str(size))
+    header = " " * (width + 2) + spread(files)
+    lines = [header]
+    for index, row in enumerate(rows):
+        if blocks and index and index % 3 == 0:
+            lines.append(" " * (width + 2) + spread("-" * size).replace("|", "+").replace(" ", "-"))
+        rank = str(size - index).rjust(width)
+        lines.append(f"{rank}  {spread(row)}  {rank}")
+    lines.append(header)
+    return "\n".join(lines)
+
+
+class TextEnv(AECEnv):
+    """A game as text: the observation is a prompt (``str``), the action an answer (``str``).
+
+    * agents, turns, chance draws, rewards and truncation are those of the game's own env
+      (``mcts_envs.make(game, raw=True)``, in ``env.base_env``);
+    * ``observe(agent)`` is a prompt (:meth:`prompt`): for the agent on move, the rules summary
+      (only before its first answer of the game), the position (a board with coordinates, the
+      side to move, the move number, clocks, hands, bag and scores as the game has them, and its
+      text record), the opponent's moves since the agent's last turn, the legal moves (if
+      ``show_legal_moves``), the error of its last answer when asked again, and how to answer;
+      for the other agent, the position and who is to move;
+    * ``step(answer)`` reads the move with :func:`~mcts_envs.text.parser.parse_move` (the
+      ``<move>...</move>`` tag, else the last legal move named);
+    * ``infos[agent]`` holds the base env's infos plus ``legal_moves`` (the move strings of the
+      agent on move, else ``[]``) and ``state_json`` (``game.to_json`` of the position);
+    * :meth:`record` is the base env's game record plus ``answers`` (every answer, invalid ones
+      with their ``error``) and, after a forfeit, ``forfeit``.
+
+    The invalid-answer policy (``invalid``):
+
+    * ``"raise"``: :class:`~mcts_envs.core.errors.IllegalActionError`; nothing changes but the
+      record, which keeps the answer;
+    * ``"lose"``: the mover forfeits: reward -1 for it, +1 for the other, the game ends (both
+      agents terminated; the record's ``returns`` is ``null`` and ``forfeit`` names the seat);
+    * ``"retry"``: the same agent is asked again, with the error in its next prompt, up to
+      ``retries`` times for one decision; the next invalid answer forfeits as ``"lose"``.
+
+    Args:
+        game: a game name (``"tictactoe"``) or env name (``"tictactoe_v0"``).
+        invalid: ``"raise"``, ``"lose"`` or ``"retry"``.
+        retries: answers that may be retried per decision (only with ``invalid="retry"``).
+        show_legal_moves: list the legal moves in the prompt (``infos`` always have them).
+        seed: seed of the first ``reset()`` called without one (chance draws), so a text env
+            built with a seed plays reproducibly; ``None``: fresh entropy.
+        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the prompt of the agent on move).
+        max_cycles: truncate after this many moves (as the base env).
+        **game_options: the game's options (see its game card).
+
+    Raises:
+        InvalidOptionError: for an unknown policy, a bad ``retries``, a bad render mode or an
+            unknown game option.
+        UnknownGameError: for an unknown game.
+        InvalidSeedError: for a bad seed.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        invalid: str = "lose",
+        retries: int = 0,
+        show_legal_moves: bool = True,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        **game_options: Any,
+    ):
+        super().__init__()
+        if invalid not in INVALID_POLICIES:
+            raise InvalidOptionError(
+                f"invalid={invalid!r} is not a policy; allowed: {', '.join(INVALID_POLICIES)}"
+            )
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise InvalidOptionError(f"retries must be a non-negative int, got {retries!r}")
+        if retries and invalid != "retry":
+            raise InvalidOptionError(
+                f"retries={retries} needs invalid='retry' (with invalid={invalid!r} an invalid "
+                "answer is never retried)"
+            )
+        if render_mode not in (None, "ansi"):
+            raise InvalidOptionError(f"render_mode {render_mode!r}; allowed: None, 'ansi'")
+        self.base_env = make(
+            game, raw=True, render_mode="ansi", max_cycles=max_cycles, **game_options
+        )
+        self.game = self.base_env.game
+        self.invalid = invalid
+        self.retries = retries
+        self.show_legal_moves = bool(show_legal_moves)
+        self.render_mode = render_mode
+        self._first_seed = check_seed(seed)
+        self.metadata = {
+            "name": f"text_{self.base_env.metadata['name']}",
+            "render_modes": ["ansi"],
+            "is_parallelizable": False,
+        }
+        self.possible_agents = list(self.base_env.possible_agents)
+        observation_space = spaces.Text(
+            max_length=MAX_PROMPT_LENGTH, min_length=1, charset="".join(sorted(CHARSET))
+        )
+        action_space = spaces.Text(
+            max_length=MAX_ANSWER_LENGTH, min_length=0, charset="".join(sorted(CHARSET))
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
+        self._rules = game_card_rules(game)
+        self.infos: dict[str, dict[str, Any]] = {}
+        self._started = False
+
+    # -- spaces and the base env's bookkeeping ------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        """``Text`` (printable ASCII, up to :data:`MAX_PROMPT_LENGTH` characters)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """``Text`` (its samples are printable ASCII; ``step`` reads any ``str``)."""
+        return self.action_spaces[agent]
+
+    @property
+    def agents(self) -> list[str]:
+        return self.base_env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        return self.base_env.agent_selection
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        return self.base_env.rewards
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self.base_env._cumulative_rewards
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        return self.base_env.terminations
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        return self.base_env.truncations
+
+    @property
+    def game_state(self) -> np.ndarray:
+        """The current forward-model state (``game.to_json`` / ``to_text`` describe it)."""
+        self._require_reset("game_state")
+        return self.base_env.game_state
+
+    def _require_reset(self, what: str) -> None:
+        if not self._started:
+            raise EnvUsageError(f"{self.metadata['name']}: call reset() before {what}")
+
+    # -- episode ------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game; ``seed`` seeds the chance draws (the constructor's ``seed`` is used
+        by the first reset without one).
+
+        Raises:
+            InvalidSeedError: if ``seed`` is not ``None`` or a non-negative int.
+        """
+        seed = check_seed(seed)
+        if seed is None and not self._started:
+            seed = self._first_seed
+        self.base_env.reset(seed=seed)
+        self._started = True
+        self._answers: list[dict[str, Any]] = []
+        self._moves: list[tuple[str, str]] = []  # (agent, move string) of every decision
+        self._last_turn = dict.fromkeys(self.possible_agents, -1)  # index into _moves
+        self._failed = 0  # invalid answers for the current decision
+        self._retry_error: str | None = None
+        self._forfeit: dict[str, Any] | None = None
+        self._update_infos()
+
+    @property
+    def _on_move(self) -> str | None:
+        """The agent to decide, or ``None`` when the game is over."""
+        if not self.base_env.agents:
+            return None
+        agent = self.base_env.agent_selection
+        if self.base_env.terminations[agent] or self.base_env.truncations[agent]:
+            return None
+        return agent
+
+    def step(self, action: str | None) -> None:
+        """Read the answer ``action`` of ``agent_selection`` and play its move.
+
+        A terminated or truncated agent steps with ``None``, as in every AEC env.
+
+        Raises:
+            ActionTypeError: if a live agent's answer is not a str (nothing changes).
+            IllegalActionError: with ``invalid="raise"``, if the answer names no legal move (the
+                record keeps the answer; nothing else changes).
+            EnvUsageError: before ``reset()`` or once every agent has left.
+        """
+        self._require_reset("step()")
+        if not self.base_env.agents:
+            raise EnvUsageError(
+                f"{self.metadata['name']}: the game is over and every agent has left; "
+                "call reset() to start a new game"
+            )
+        agent = self._on_move
+        if agent is None:
+            self.base_env.step(action)  # the dead agent's step: it leaves
+            self._update_infos()
+            return
+        if not isinstance(action, str):
+            raise ActionTypeError(
+                f"{self.metadata['name']}: an answer is a str, got {type(action).__name__}"
+            )
+        state = self.base_env.game_state
+        names = self._legal_names()
+        entry: dict[str, Any] = {
+            "seat": self.possible_agents.index(agent),
+            "move_number": len(self._moves) + 1,
+            "answer": action[:MAX_ANSWER_LENGTH],
+        }
+        try:
+            if len(action) > MAX_ANSWER_LENGTH:
+                raise IllegalActionError(
+                    f"{self.game.info.name}: the answer has {len(action)} characters, "
+                    f"more than {MAX_ANSWER_LENGTH}"
+                )
+            move = parse_move(self.game, state, action, names)
+        except IllegalActionError as error:
+            entry |= {"move": None, "error": bounded(str(error), 600)}
+            self._answers.append(entry)
+            self._invalid(agent, entry)
+            return
+        name = self.game.action_to_string(state, move)
+        self._answers.append(entry | {"move": name, "error": None})
+        self._moves.append((agent, name))
+        self._last_turn[agent] = len(self._moves) - 1
+        self._failed = 0
+        self._retry_error = None
+        self.base_env.step(move)
+        self._update_infos()
+
+    def _invalid(self, agent: str, entry: dict[str, Any]) -> None:
+        """Apply the policy to an invalid answer of ``agent`` (already in the record)."""
+        if self.invalid == "raise":
+            raise IllegalActionError(entry["error"])
+        base = self.base_env
+        if self.invalid == "retry" and self._failed < self.retries:
+            self._failed += 1
+            self._retry_error = entry["error"]
+            base.rewards = dict.fromkeys(base.agents, 0.0)
+            base._cumulative_rewards[agent] = 0.0
+            self._update_infos()
+            return
+        self._forfeit = {
+            "seat": entry["seat"],
+            "reason": "invalid move",
+            "line": bounded(entry["answer"], 300),
+            "message": entry["error"],
+        }
+        base._cumulative_rewards[agent] = 0.0
+        base.terminations = dict.fromkeys(base.agents, True)
+        base.rewards = {other: (-1.0 if other == agent else 1.0) for other in base.agents}
+        base._accumulate_rewards()
+        base._deads_step_first()
+        self._update_infos()
+
+    def _legal_names(self) -> dict[str, int]:
+        if self._names_key is not self.base_env.game_state:
+            self._names_key = self.base_env.game_state
+            agent = self._on_move
+            state = self.base_env.game_state
+            self._names = legal_move_names(self.game, state) if agent is not None else {}
+        return self._names
+
+    _names_key: Any = None
+    _names: dict[str, int] = {}
+
+    def _update_infos(self) -> None:
+        base_infos = self.base_env.infos
+        state_json = self.game.to_json(self.base_env.game_state)
+        legal = list(self._legal_names())
+        on_move = self._on_move
+        self.infos = {
+            agent: dict(base_infos.get(agent, {}))
+            | {"legal_moves": legal if agent == on_move else [], "state_json": state_json}
+            for agent in self.base_env.agents
+        }
+
+    # -- prompts ------------------------------------------------------------------------------
+    def rules(self) -> str:
+        """The rules summary and move notation from the game card (the first prompt's head)."""
+        return self._rules
+
+    def observe(self, agent: str) -> Prompt:
+        """The prompt of ``agent`` (see :meth:`prompt`)."""
+        return self.prompt(agent)
+
+    def prompt(self, agent: str, include_rules: bool | None = None) -> Prompt:
+        """The text ``agent`` sees now (printable ASCII; a :class:`Prompt`, i.e. a ``str``).
+
+        Args:
+            agent: ``"player_0"`` or ``"player_1"``.
+            include_rules: start with the rules summary; ``None``: only while ``agent`` is on
+                move and has not yet answered in this game.
+
+        Raises:
+            EnvUsageError: before ``reset()``.
+            KeyError: for an unknown agent.
+        """
+        self._require_reset("observe()")
+        if agent not in self.possible_agents:
+            raise KeyError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
+        on_move = self._on_move
+        seat = self.possible_agents.index(agent)
+        if include_rules is None:
+            include_rules = agent == on_move and not any(
+                answer["seat"] == seat for answer in self._answers
+            )
+        state = self.base_env.game_state
+        obj = self.game.to_json(state)
+        parts = []
+        if include_rules:
+            parts.append(f"Rules of {self.game.info.name}:\n{self._rules}")
+        parts.append(
+            f"You are {agent} ({self._side(obj, seat)}); your opponent is "
+            f"{self.possible_agents[1 - seat]} ({self._side(obj, 1 - seat)})."
+        )
+        parts.append(f"Position before move {len(self._moves) + 1}:\n{self._position(obj)}")
+        recent = [
+            move for mover, move in self._moves[self._last_turn[agent] + 1 :] if mover != agent
+        ]
+        if recent:
+            label = "Your opponent's last move" if len(recent) == 1 else "Your opponent's moves"
+            parts.append(f"{label}: {', '.join(recent)}")
+        elif not self._moves:
+            parts.append("No move has been played yet.")
+        if on_move is None:
+            parts.append(self._outcome_text())
+        elif agent != on_move:
+            parts.append(f"{on_move} is to move; wait for your turn.")
+        else:
+            names = list(self._legal_names())
+            if self.show_legal_moves:
+                parts.append(f"Legal moves ({len(names)}): {', '.join(names)}")
+            if self._retry_error is not None:
+                left = self.retries - self._failed
+                parts.append(
+                    f"Your last answer was invalid: {self._retry_error}\n"
+                    f"Try again ({left} more invalid answer{'s' if left != 1 else ''} allowed "
+                    "before you forfeit)."
+                )
+            parts.append(f"You are to move. {ANSWER_INSTRUCTION.format(example=names[0])}")
+        return Prompt(ascii_text("\n\n".join(parts)))
+
+    def _side(self, obj: dict[str, Any], seat: int) -> str:
+        if "colors" in obj:
+            return f"{obj['colors'][seat]} lines"
+        sides = self.game.json_schema()["properties"]["to_move"]["enum"]
+        return f"plays {sides[seat]}"
+
+    def _position(self, obj: dict[str, Any]) -> str:
+        board = obj.get("board")
+        if isinstance(board, list) and board and all(isinstance(row, str) for row in board):
+            facts = [
+                f"{key}: {json.dumps(value)}"
+                for key, value in obj.items()
+                if key not in ("game", "board")
+            ]
+            picture = labelled_board(board) + "\n" + "\n".join(facts)
+        else:
+            picture = self.base_env.render()
+        return f"{picture}\nRecord: {self.game.to_text(self.base_env.game_state)}"
+
+    def _outcome_text(self) -> str:
+        outcome = self.outcome()
+        if outcome is None:  # pragma: no cover - only called at the end
+            return ""
+        return f"The game is over: {outcome['reason']}."
+
+    def outcome(self) -> dict[str, Any] | None:
+        """``None`` while the game goes on, else ``{"returns": [r0, r1] or None, "reason"}``.
+
+        ``returns`` are +1 / -1 / 0 (a forfeit: -1 for the seat that forfeited); ``None`` for
+        a game truncated by ``max_cycles``.
+        """
+        self._require_reset("outcome()")
+        if self._forfeit is not None:
+            seat = self._forfeit["seat"]
+            returns = [1.0, 1.0]
+            returns[seat] = -1.0
+            return {
+                "returns": returns,
+                "reason": f"{self.possible_agents[seat]} forfeited by an invalid answer",
+            }
+        state = self.base_env.game_state
+        if self.game.is_terminal(state):
+            returns = [float(r) for r in self.game.returns(state)]
+            if returns[0] == returns[1]:
+                reason = "draw"
+            else:
+                reason = f"{self.possible_agents[int(np.argmax(returns))]} wins"
+            return {"returns": returns, "reason": reason}
+        if any(self.base_env.truncations.values()):
+            return {"returns": None, "reason": "truncated (move limit)"}
+        return None
+
+    # -- records and rendering ----------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """The base env's game record plus ``answers`` (every answer: ``seat``,
+        ``move_number``, ``answer``, ``move`` (or ``None``), ``error`` (or ``None``)) and, after a
+        forfeit, ``forfeit`` (``{"seat", "reason", "line", "message"}``, ``returns`` ``null``).
+
+        Raises:
+            EnvUsageError: before ``reset()``.
+        """
+        self._require_reset("record()")
+        record = self.base_env.record()
+        record["answers"] = [dict(answer) for answer in self._answers]
+        if self._forfeit is not None:
+            record["returns"] = None
+            record["forfeit"] = dict(self._forfeit)
+        return record
+
+    def render(self) -> str | None:
+        """The prompt of the agent on move (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self.prompt(self.base_env.agent_selection)
+
+    def close(self) -> None:
+        """Close the base env."""
+        self.base_env.close()
+
+    def __str__(self) -> str:
+        return self.metadata["name"]
+
+
+def env(
+    game: str,
+    invalid: str = "lose",
+    retries: int = 0,
+    show_legal_moves: bool = True,
+    seed: int | None = None,
+    **kwargs: Any,
+) -> TextEnv:
+    """The text env of ``game`` (see :class:`TextEnv` for the arguments and the policy)."""
+    return TextEnv(
+        game,
+        invalid=invalid,
+        retries=retries,
+        show_legal_moves=show_legal_moves,
+        seed=seed,
+        **kwargs,
+    )
