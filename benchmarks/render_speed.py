@@ -21,14 +21,15 @@ import os
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-import mcts_envs  # noqa: E402
-from mcts_envs import svg  # noqa: E402
+import mcts_envs
+from mcts_envs import svg
 
 #: (env name, plies of random play before the timed position)
 POSITIONS = (
@@ -112,6 +113,11 @@ def pyvips_rasteriser() -> Callable[[str], np.ndarray] | None:
     return rasterise
 
 
+def svg_frame(rasterise: Callable[[str], np.ndarray], game, state: np.ndarray) -> np.ndarray:
+    """One frame the SVG way: draw the board as SVG text, then rasterise it."""
+    return rasterise(svg.board(game, state, highlight_legal=False).svg)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30, help="timed frames per cell")
@@ -122,7 +128,7 @@ def main() -> None:
         "pyvips": pyvips_rasteriser(),
     }
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    header = f"| game | picture | env.render() ms | " + " | ".join(
+    header = "| game | picture | env.render() ms | " + " | ".join(
         f"SVG + {name} ms (ratio)" for name in rasterisers
     )
     print(header + " |")
@@ -137,12 +143,7 @@ def main() -> None:
             if rasterise is None:
                 cells.append("n/a")
                 continue
-            ms = median_ms(
-                lambda rasterise=rasterise: rasterise(
-                    svg.board(game, state, highlight_legal=False).svg
-                ),
-                args.repeats,
-            )
+            ms = median_ms(partial(svg_frame, rasterise, game, state), args.repeats)
             cells.append(f"{ms:.2f} ({ms / render_ms:.1f}x)")
         size = f"{frame.shape[1]}x{frame.shape[0]}"
         print(f"| {name} | {size} | {render_ms:.2f} | " + " | ".join(cells) + " |", flush=True)
