@@ -3,7 +3,9 @@
 For one mid-game position per game (random play from a fixed seed), times, as medians of
 ``--repeats`` frames after one untimed frame:
 
-* ``env.render()`` in ``rgb_array`` mode, as the env draws it;
+* ``env.render()`` in ``rgb_array`` mode, as the env draws it (since the render-once change: the
+  same SVG canvas painted by pygame, ``mcts_envs/envs/rendering.py``; before it, a second
+  drawing per game in pygame);
 * the SVG board (``mcts_envs.svg.board``, no highlights) rasterised to an HxWx3 array by each
   PyPI rasteriser that is installed: cairosvg (straight from its cairo surface, no PNG), resvg-py
   (PNG bytes decoded by pygame) and pyvips (librsvg, from the ``pyvips-binary`` wheel); the

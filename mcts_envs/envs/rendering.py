@@ -92,10 +92,6 @@ class Renderer:
             self._painter.pygame.display.quit()
         self._window = None
 
-    def __getstate__(self) -> dict[str, Any]:
-        # pygame surfaces and fonts cannot be copied: a copy paints with its own
-        return {**self.__dict__, "_painter": None, "_window": None, "_clock": None}
-
 
 def frame_array(surface: Any, pygame: Any) -> np.ndarray:
     """The pixels of a pygame ``surface`` as a new HxWx3 uint8 array (rows first)."""
@@ -130,6 +126,7 @@ class Painter:
         self._fonts: dict[tuple[int, bool], Any] = {}
         self._colours: dict[str, Any] = {}
         self._layers: dict[int, Any] = {}  # transparent surfaces for translucent drawing, reused
+        self._surface: Any = None  # the picture, reused while the size stays (saves page faults)
 
     def _layer(self, depth: int, size: tuple[int, int]) -> Any:
         """A transparent surface of ``size`` for translucent drawing at nesting ``depth``."""
@@ -148,10 +145,13 @@ class Painter:
         layer.fill((0, 0, 0, 0), area)
 
     def paint(self, canvas: Canvas) -> Any:
-        """``canvas`` painted on a new ``Surface`` (see :func:`paint`)."""
+        """``canvas`` painted on this painter's ``Surface`` (see :func:`paint`); the next call
+        paints over the same surface when the size is the same."""
         pygame = self.pygame
         size = canvas_size(canvas)
-        surface = pygame.Surface(size)
+        if self._surface is None or self._surface.get_size() != size:
+            self._surface = pygame.Surface(size)
+        surface = self._surface  # the canvas's first element, its background, covers it
         area = None  # what the elements drawn since the innermost translucent group covered
         # per open group: (surface drawn on before it, its opacity, the area before it)
         groups: list[tuple[Any, float, Any]] = []
