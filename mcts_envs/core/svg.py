@@ -60,8 +60,28 @@ def fmt(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+class Element(NamedTuple):
+    """One entry of a :class:`Canvas`: an element, or the opening or closing of a container.
+
+    Attributes:
+        kind: ``"element"`` (a complete element), ``"open"`` or ``"close"`` (a container ``g``).
+        tag: the SVG tag (``rect``, ``circle``, ``line``, ``polyline``, ``polygon``, ``text``,
+            ``g``).
+        attributes: the attributes as given to :meth:`Canvas.add` (Python spelling:
+            ``stroke_width``, ``class_``; ``None`` values kept, left out when written).
+        text: the text content (``text`` elements), else ``None``.
+    """
+
+    kind: str
+    tag: str
+    attributes: dict[str, object]
+    text: str | None = None
+
+
 class Canvas:
-    """An SVG document built element by element; attribute values and text are escaped.
+    """A picture built element by element: written out as SVG by :meth:`to_string` (attribute
+    values and text escaped), or painted by :func:`mcts_envs.envs.rendering.paint` for the
+    ``rgb_array`` and ``human`` render modes. One drawing serves both.
 
     Args:
         width: picture width in user units (also the default pixel width).
@@ -73,12 +93,9 @@ class Canvas:
     def __init__(self, width: float, height: float, title: str, background: str = PAPER):
         self.width = width
         self.height = height
-        self._parts: list[str] = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(width)}" height="{fmt(height)}" '
-            f'viewBox="0 0 {fmt(width)} {fmt(height)}" role="img">',
-            f"<title>{escape(title)}</title>",
-            "<style>.target{cursor:pointer}[data-target]{cursor:pointer}</style>",
-        ]
+        self.title = title
+        #: everything drawn, in order (the background rect first)
+        self.elements: list[Element] = []
         self.add("rect", x=0, y=0, width=width, height=height, fill=background)
 
     @staticmethod
@@ -88,7 +105,12 @@ class Canvas:
             if value is None:
                 continue
             name = key.rstrip("_").replace("_", "-")
-            text = fmt(value) if isinstance(value, float) else str(value)
+            if isinstance(value, float):
+                text = fmt(value)
+            elif isinstance(value, list):
+                text = points_text(value)
+            else:
+                text = str(value)
             parts.append(f" {name}={quoteattr(text)}")
         return "".join(parts)
 
@@ -96,21 +118,18 @@ class Canvas:
         """Append ``<tag ...>`` (with escaped ``text`` content if given).
 
         Attribute names use ``_`` for ``-`` (``stroke_width``), a trailing ``_`` for keywords
-        (``class_``); ``None`` values are left out; floats are written by :func:`fmt`.
+        (``class_``); ``None`` values are left out; floats are written by :func:`fmt`, a list
+        of ``(x, y)`` points (``points``) by :func:`points_text`.
         """
-        attrs = self._attributes(attributes)
-        if text is None:
-            self._parts.append(f"<{tag}{attrs}/>")
-        else:
-            self._parts.append(f"<{tag}{attrs}>{escape(text)}</{tag}>")
+        self.elements.append(Element("element", tag, attributes, text))
 
     def open(self, tag: str, **attributes: object) -> None:
         """Open a container element (``g``); close it with :meth:`close`."""
-        self._parts.append(f"<{tag}{self._attributes(attributes)}>")
+        self.elements.append(Element("open", tag, attributes))
 
     def close(self, tag: str) -> None:
         """Close the container opened last with ``tag``."""
-        self._parts.append(f"</{tag}>")
+        self.elements.append(Element("close", tag, {}))
 
     def text(self, x: float, y: float, content: str, size: float = 16, **attributes: object):
         """Text with its baseline at ``y`` (``text_anchor``, ``fill`` etc. as attributes)."""
@@ -121,7 +140,11 @@ class Canvas:
 
     def polygon(self, points: list[tuple[float, float]], **attributes: object) -> None:
         """A closed polygon through ``points``."""
-        self.add("polygon", points=points_text(points), **attributes)
+        self.add("polygon", points=list(points), **attributes)
+
+    def polyline(self, points: list[tuple[float, float]], **attributes: object) -> None:
+        """An open line through ``points``."""
+        self.add("polyline", points=list(points), **attributes)
 
     def target_region(self, target: str, marks: Marks, classes: str = "") -> dict[str, object]:
         """The attributes of the element a person clicks for ``target``: ``data-target`` when
@@ -133,8 +156,23 @@ class Canvas:
         return attributes
 
     def to_string(self) -> str:
-        """The finished document."""
-        return "".join(self._parts) + "</svg>"
+        """The finished SVG document."""
+        width, height = fmt(self.width), fmt(self.height)
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img">',
+            f"<title>{escape(self.title)}</title>",
+            "<style>.target{cursor:pointer}[data-target]{cursor:pointer}</style>",
+        ]
+        for kind, tag, attributes, text in self.elements:
+            if kind == "close":
+                parts.append(f"</{tag}>")
+            elif kind == "open" or text is None:
+                end = ">" if kind == "open" else "/>"
+                parts.append(f"<{tag}{self._attributes(attributes)}{end}")
+            else:
+                parts.append(f"<{tag}{self._attributes(attributes)}>{escape(text)}</{tag}>")
+        return "".join(parts) + "</svg>"
 
 
 def points_text(points: list[tuple[float, float]]) -> str:

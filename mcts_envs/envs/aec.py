@@ -62,8 +62,8 @@ class _EnvDefinition:
     Attributes:
         env_name: e.g. ``"tictactoe_v0"`` (PettingZoo's ``metadata["name"]``).
         game_factory: ``(**game_kwargs) -> Game``.
-        renderer_factory: ``(game) -> renderer`` with ``text(state)``, ``size`` and
-            ``draw(surface, state, pygame)`` (see :mod:`mcts_envs.envs.rendering`).
+        renderer_factory: ``(game) -> renderer`` with ``game`` and ``text(state)``; pictures
+            come from the game's SVG board (see :mod:`mcts_envs.envs.rendering`).
         render_fps: frames per second of the ``human`` mode.
     """
 

@@ -17,12 +17,7 @@ from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.seeding import make_rng, rng_below
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.games.pentago_twist.game import PentagoTwist, make_action, split_action
-from mcts_envs.games.pentago_twist.render import (
-    BACKGROUND,
-    BOARD_PIXELS,
-    QUADRANT_COLOUR,
-    STATUS_HEIGHT,
-)
+from mcts_envs.games.pentago_twist.svg import CELL, GAP, MARGIN, QUADRANT_FILL, STATUS
 
 EMPTY_TEXT = "....../....../....../....../....../...... w"
 
@@ -457,9 +452,12 @@ def test_env_plays_renders_and_separates_quadrants():
     picture = picture_env.render()
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
     # the gap between the quadrants shows the background colour through the middle of the board
-    assert picture.shape == (BOARD_PIXELS + STATUS_HEIGHT, BOARD_PIXELS, 3)
-    middle_column = picture[:BOARD_PIXELS, BOARD_PIXELS // 2, :]
-    middle_row = picture[BOARD_PIXELS // 2, :, :]
-    assert (middle_column == BACKGROUND).all() and (middle_row == BACKGROUND).all()
-    assert (picture[:BOARD_PIXELS, :BOARD_PIXELS] == QUADRANT_COLOUR).all(axis=2).mean() > 0.2
+    board_pixels = 2 * MARGIN + 6 * CELL + GAP  # the SVG board's square, the status below
+    assert picture.shape == (board_pixels + STATUS, board_pixels, 3)
+    background = [0xEB, 0xE6, 0xDC]
+    middle_column = picture[:board_pixels, board_pixels // 2, :]
+    middle_row = picture[board_pixels // 2, :, :]
+    assert (middle_column == background).all() and (middle_row == background).all()
+    quadrant_colour = [int(QUADRANT_FILL[i : i + 2], 16) for i in (1, 3, 5)]
+    assert (picture[:board_pixels, :board_pixels] == quadrant_colour).all(axis=2).mean() > 0.2
     picture_env.close()

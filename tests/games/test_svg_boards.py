@@ -186,6 +186,7 @@ def test_notebook_hook_and_env_form():
     assert picture._repr_svg_() == picture.svg == str(picture)
     root = _parse(picture.svg)
     assert _highlighted(root) == {f"c{a}" for a in range(9) if a != 4}
-    frame = env.render()  # the pygame modes keep working beside the SVG boards
-    assert frame.shape == (300, 300, 3) and frame.dtype == np.uint8
+    frame = env.render()  # rgb_array paints the same board (tests/envs/test_render_modes.py)
+    assert frame.shape == (int(root.get("height")), int(root.get("width")), 3)
+    assert frame.dtype == np.uint8
     env.close()

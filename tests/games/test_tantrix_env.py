@@ -96,7 +96,7 @@ def test_render_modes(tmp_path):
     env.reset(seed=4)
     play(env, 20)
     picture = env.render()
-    assert picture.dtype == np.uint8 and picture.shape == (800, 900, 3)
+    assert picture.dtype == np.uint8 and picture.shape == (660, 950, 3)  # the SVG board's size
     assert len(np.unique(picture.reshape(-1, 3), axis=0)) > 20
     pygame.image.save(
         pygame.surfarray.make_surface(picture.swapaxes(0, 1)), str(tmp_path / "t.png")

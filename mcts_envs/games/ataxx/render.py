@@ -1,32 +1,15 @@
-"""Pictures of an Ataxx state: text for ``ansi``, a pygame drawing for the other modes."""
+"""The ``ansi`` picture of an Ataxx state (the other modes draw the SVG board, ``svg.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from mcts_envs.envs.rendering import load_font
 from mcts_envs.games.ataxx import kernels as k
 from mcts_envs.games.ataxx.game import FILES, Ataxx
 
-BACKGROUND = (236, 228, 208)
-SQUARE_LIGHT = (214, 196, 158)
-SQUARE_DARK = (200, 180, 140)
-GRID = (70, 60, 45)
-LABEL = (60, 50, 40)
-X_COLOUR = (200, 40, 40)
-O_COLOUR = (30, 80, 200)
-STONE_EDGE = (25, 25, 25)
-CELL = 60
-MARGIN = 28
-FOOTER = 30
-
 
 class AtaxxRenderer:
-    """Draws the 7x7 board with file and rank labels; ``x`` red stones, ``o`` blue stones."""
-
-    size = (2 * MARGIN + 7 * CELL, 2 * MARGIN + 7 * CELL + FOOTER)
+    """The 7x7 board as text for ``ansi`` (see :mod:`mcts_envs.envs.rendering`)."""
 
     def __init__(self, game: Ataxx):
         self.game = game
@@ -54,34 +37,3 @@ class AtaxxRenderer:
             lines.append(f"{7 - row} | {cells} |")
         lines += [border, "    " + " ".join(FILES), self.status(state)]
         return "\n".join(lines)
-
-    def draw(self, surface: Any, state: np.ndarray, pygame: Any) -> None:
-        surface.fill(BACKGROUND)
-        board = self.game.board(state)
-        font = load_font(pygame, 24)
-        for row in range(7):
-            for col in range(7):
-                rect = pygame.Rect(MARGIN + col * CELL, MARGIN + row * CELL, CELL, CELL)
-                colour = SQUARE_LIGHT if (row + col) % 2 == 0 else SQUARE_DARK
-                pygame.draw.rect(surface, colour, rect)
-                pygame.draw.rect(surface, GRID, rect, 1)
-                value = board[row, col]
-                if value:
-                    centre = rect.center
-                    radius = CELL // 2 - 7
-                    pygame.draw.circle(surface, (X_COLOUR, O_COLOUR)[value - 1], centre, radius)
-                    pygame.draw.circle(surface, STONE_EDGE, centre, radius, 2)
-        side = 7 * CELL
-        far = MARGIN + side + MARGIN // 2
-        pygame.draw.rect(surface, GRID, pygame.Rect(MARGIN, MARGIN, side, side), 3)
-        for index in range(7):
-            file_label = font.render(FILES[index], True, LABEL)
-            rank_label = font.render(str(7 - index), True, LABEL)
-            centre = MARGIN + index * CELL + CELL // 2
-            surface.blit(file_label, file_label.get_rect(center=(centre, MARGIN // 2)))
-            surface.blit(file_label, file_label.get_rect(center=(centre, far)))
-            surface.blit(rank_label, rank_label.get_rect(center=(MARGIN // 2, centre)))
-            surface.blit(rank_label, rank_label.get_rect(center=(far, centre)))
-        footer = font.render(self.status(state), True, LABEL)
-        footer_centre = (self.size[0] // 2, 2 * MARGIN + side + FOOTER // 2 - 4)
-        surface.blit(footer, footer.get_rect(center=footer_centre))

@@ -8,6 +8,8 @@ buttons beside its outer corner: the round arrow rotates, the double arrow flips
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from mcts_envs.core.svg import INK, LAST_MOVE, SELECTED, TARGET_DOT, TARGET_FILL, Canvas, Marks
@@ -19,6 +21,8 @@ GAP = 14
 MARGIN = 54
 STATUS = 34
 BUTTON = 17
+#: segments of the rotate buttons' 270-degree arcs (drawn as polylines)
+ARC_STEPS = 18
 QUADRANT_FILL = "#962828"
 HOLE = "#6e1919"
 STONES = ("#fafaf5", "#191919")
@@ -75,14 +79,10 @@ def _draw_button(canvas: Canvas, transform: int, marks: Marks, last: bool) -> No
     style = {"stroke": ink, "stroke_width": 2.5, "fill": "none", "pointer_events": "none"}
     radius = BUTTON * 0.55
     if transform % 2 == k.ROTATE:  # a clockwise arc of 270 degrees ending in an arrowhead
-        start = (cx, cy - radius)
-        end = (cx - radius, cy)
-        canvas.add(
-            "path",
-            d=f"M {start[0]:.2f} {start[1]:.2f} A {radius:.2f} {radius:.2f} 0 1 1 "
-            f"{end[0]:.2f} {end[1]:.2f}",
-            **style,
-        )
+        angles = (math.radians(-90 + 270 * step / ARC_STEPS) for step in range(ARC_STEPS + 1))
+        arc = [(cx + radius * math.cos(a), cy + radius * math.sin(a)) for a in angles]
+        canvas.polyline(arc, stroke_linecap="round", **style)
+        end = arc[-1]
         head = [(end[0] - 4.5, end[1] + 1), (end[0] + 0.5, end[1] - 5), (end[0] + 4, end[1] + 2)]
         canvas.polygon(head, fill=ink, pointer_events="none")
     else:  # a double arrow across a dashed mirror line

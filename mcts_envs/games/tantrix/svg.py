@@ -25,11 +25,9 @@ from mcts_envs.core.svg import (
     TARGET_FILL,
     Canvas,
     Marks,
-    points_text,
 )
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
-from mcts_envs.games.tantrix.render import hex_corner, path_points
 from mcts_envs.games.tantrix.tiles import COLOUR_NAMES, TILE_EDGE_COLOURS
 
 BOARD = 620
@@ -46,6 +44,52 @@ FORCED_MARK = "#7a5c2e"
 LINE_COLOURS = ("#d72323", "#f5cd1e", "#285fe1", "#1ea046")
 #: Text colours per player colour (yellow text on the light panel is too pale).
 TEXT_COLOURS = ("#c01c1c", "#a88a00", "#1f4fc0", "#187f38")
+
+
+def hex_corner(center: tuple[float, float], size: float, corner: int) -> tuple[float, float]:
+    """Corner ``corner`` (0 top, clockwise) of a pointy-top hex."""
+    angle = math.radians(60 * corner - 90)
+    return center[0] + size * math.cos(angle), center[1] + size * math.sin(angle)
+
+
+def edge_midpoint(center: tuple[float, float], size: float, edge: int) -> tuple[float, float]:
+    """Midpoint of edge ``edge`` (0 north-east, clockwise)."""
+    angle = math.radians(60 * edge - 60)
+    distance = size * SQRT3 / 2
+    return center[0] + distance * math.cos(angle), center[1] + distance * math.sin(angle)
+
+
+def path_points(
+    center: tuple[float, float], size: float, a: int, b: int
+) -> list[tuple[float, float]]:
+    """Points along the path joining edges ``a`` and ``b``: a segment, or an arc (corner, bend)."""
+    gap = (b - a) % 6
+    if gap == 3:
+        return [edge_midpoint(center, size, a), edge_midpoint(center, size, b)]
+    if gap in (4, 5):
+        a, b, gap = b, a, 6 - gap
+    if gap == 1:  # corner: arc around the shared hex corner
+        pivot = hex_corner(center, size, a + 1)
+        radius = size / 2
+    else:  # bend: arc around the centre of the neighbour across the middle edge
+        angle = math.radians(60 * (a + 1) - 60)
+        pivot = (
+            center[0] + size * SQRT3 * math.cos(angle),
+            center[1] + size * SQRT3 * math.sin(angle),
+        )
+        radius = 1.5 * size
+    start, end = edge_midpoint(center, size, a), edge_midpoint(center, size, b)
+    angle_start = math.atan2(start[1] - pivot[1], start[0] - pivot[0])
+    angle_end = math.atan2(end[1] - pivot[1], end[0] - pivot[0])
+    sweep = (angle_end - angle_start + math.pi) % (2 * math.pi) - math.pi
+    steps = 14
+    return [
+        (
+            pivot[0] + radius * math.cos(angle_start + sweep * i / steps),
+            pivot[1] + radius * math.sin(angle_start + sweep * i / steps),
+        )
+        for i in range(steps + 1)
+    ]
 
 
 def cell_id(q: int, r: int) -> str:
@@ -80,9 +124,8 @@ def draw_tile(
     width = max(2.0, size * 0.2)
     for colour in sorted({int(c) for c in colours}):
         a, b = (d for d in range(6) if colours[d] == colour)
-        canvas.add(
-            "polyline",
-            points=points_text(path_points(centre, size, a, b)),
+        canvas.polyline(
+            path_points(centre, size, a, b),
             fill="none",
             stroke=LINE_COLOURS[colour],
             stroke_width=width,
@@ -186,10 +229,16 @@ def _draw_panel(game: Tantrix, state: np.ndarray, marks: Marks, canvas: Canvas, 
         top = 14 + player * 200
         colour = int(state[k.COLOUR_0 + player])
         line = lines[player]
-        marker = "▶ " if deciding and player == mover else ""
         loop = " (loop)" if line["loop"] else ""
-        label = f"{marker}player_{player} · {COLOUR_NAMES[colour]} · score {line['score']}{loop}"
-        canvas.text(left, top + 18, label, size=16, fill=TEXT_COLOURS[colour], font_weight="bold")
+        label = f"player_{player} · {COLOUR_NAMES[colour]} · score {line['score']}{loop}"
+        indent = 0
+        if deciding and player == mover:  # a drawn marker: not every font has a triangle glyph
+            triangle = [(left, top + 6), (left, top + 18), (left + 10, top + 12)]
+            canvas.polygon(triangle, fill=TEXT_COLOURS[colour], class_="mover")
+            indent = 16
+        canvas.text(
+            left + indent, top + 18, label, size=16, fill=TEXT_COLOURS[colour], font_weight="bold"
+        )
         if not hands[player]:
             canvas.text(left, top + 60, "(hand empty)", size=14)
         for slot, tile in enumerate(hands[player]):
