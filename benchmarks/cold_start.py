@@ -196,7 +196,7 @@ def _notices(text: str) -> int:
 
 
 def _load() -> str:
-    return "{:.1f}".format(os.getloadavg()[0]) if hasattr(os, "getloadavg") else "?"
+    return f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "?"
 
 
 def _fresh_cache() -> str:
