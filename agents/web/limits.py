@@ -8,11 +8,13 @@ is clipped to :class:`ServeLimits`: a time limit per move is always set for the 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agents.spec import make_agent, parse_spec
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.core.game import Game
+
+if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no numba
+    from mcts_envs.core.game import Game
 
 #: Agent kinds a request may name, with the spec options it may set.
 ALLOWED_OPTIONS: dict[str, tuple[str, ...]] = {
