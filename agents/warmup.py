@@ -15,10 +15,12 @@ for every named game (default: all) it compiles (or loads) each path
   (:func:`agents.preparation.prepare_spec`).
 
 It shows a progress bar and ends with one line per path that compiled and the total time.
-Two paths are not kept in numba's disk cache, so every new process compiles them again and
-warming them up here helps only the shared pieces they call: alpha-beta's recursive search, and
-the threaded compiled rollout (``VectorGame(..., threads=True).random_rollout``), which is left
-out (tens of seconds to minutes of compiling for nothing kept).
+Alpha-beta's recursive search is not kept in numba's disk cache: every new process compiles it
+again, so warming it up here helps only the shared pieces it calls. The threaded compiled
+rollout (``VectorGame(..., threads=True).random_rollout``) is left out: its compile is the
+longest of all (88 s at load 14 on 2 cores), and a copy compiled in this process after the
+other paths was seen to miss the cache in the next process (dispatcher identities, see
+:mod:`mcts_envs.core.numba_compat`), while one compiled alone loads in seconds afterwards.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def _vector(name: str) -> None:
 
     for threads in (False, True):
         vector = VectorGame(name, 8, seed=0, threads=threads)
-        vector.compile(rollout=not threads)  # the threaded rollout is not cached (see above)
+        vector.compile(rollout=not threads)  # the threaded rollout is left out (see above)
         vector.reset(seed=0)
         vector.step(vector.random_actions())
 
