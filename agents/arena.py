@@ -24,11 +24,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
 from agents.preparation import first_decision, prepare_spec
-from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
+from agents.spec import import_agent_module, make_agent, parse_spec
 from agents.uai_agent import EngineForfeitError
 from agents.workers import exit_with_parent
+from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
@@ -219,18 +219,17 @@ def prepare_agents(
 ) -> None:
     """Compile what each agent's decisions need, before any clock runs (see ``Agent.prepare``).
 
-    ``announce`` (e.g. ``print`` to stderr) is told once per compiled agent kind what is being
-    compiled. Each agent is prepared and makes two untimed decisions
-    (:func:`agents.preparation.prepare_spec`). Games are unaffected: every game builds fresh
+    ``announce`` (e.g. ``print`` to stderr) is told what is being compiled and then how long
+    it took, only for agents whose preparation really compiles (nothing when numba loads all
+    from its cache: :func:`mcts_envs.core.compiling.compile_notice`). Each agent is prepared
+    and makes two untimed decisions (:func:`agents.preparation.prepare_spec`). Games are unaffected: every game builds fresh
     agents.
     """
     game = make_game(game_name)
     state = first_decision(game)
     for spec in dict.fromkeys(specs):
-        kind = parse_spec(spec)[0]
-        if announce is not None and agent_class(kind).prepare is not ForwardModelAgent.prepare:
-            announce(f"compiling {kind} for {game.info.name} (first use; cached afterwards)...")
-        prepare_spec(game, spec, state)
+        with compile_notice(f"{parse_spec(spec)[0]} for {game.info.name}", announce):
+            prepare_spec(game, spec, state)
 
 
 def _start_worker(game_name: str, specs: Sequence[str], agent_modules: Sequence[str]) -> None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
-from mcts_envs.core.game import Game
+
+if TYPE_CHECKING:  # annotations only: importing agents imports no numba
+    from mcts_envs.core.game import Game
 
 
 @runtime_checkable

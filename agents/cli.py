@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from agents import warmup
 from agents.expert_cli import add_parser as add_expert_parser
 from agents.expert_cli import run as run_expert
 from agents.play import add_play_command, run_play_command
@@ -89,6 +90,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve_command.add_serve_parser(commands)
     add_expert_parser(commands)
     add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
+    warmup.add_parser(commands)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -287,6 +289,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return serve_command.run(args, out)
         if args.command == "expert":
             return run_expert(args, out)
+        if args.command == "warmup":
+            return warmup.run(args, out)
         if args.command in EVALUATION_COMMANDS:
             return run_evaluation_command(args, out)
         return _command_list(args, out)

@@ -42,6 +42,7 @@ from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
 from agents.uai_agent import EngineForfeitError
 from agents.workers import exit_with_parent
+from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
@@ -442,19 +443,16 @@ def prepare_agents(
 
     Calls each agent's ``prepare(game)`` and lets it make two untimed decisions (from ``opening``
     or the initial position), printing ``compiling <spec> for <game> (first use; cached
-    afterwards)...`` to ``out`` if given. Numba keeps the compiled code for the process, so the
-    fresh agents of each game start at full speed.
+    afterwards)...`` and then the seconds it took to ``out`` if given, only when numba really
+    compiles (:func:`mcts_envs.core.compiling.compile_notice`). Numba keeps the compiled code
+    for the process, so the fresh agents of each game start at full speed.
     """
     game = make_game(rules.game)
     state = first_decision(game, opening)
+    announce = None if out is None else lambda text: print(text, file=out, flush=True)
     for spec in specs:
-        if out is not None:
-            print(
-                f"compiling {spec} for {game.info.name} (first use; cached afterwards)...",
-                file=out,
-                flush=True,
-            )
-        prepare_spec(game, spec, state)
+        with compile_notice(f"{spec} for {game.info.name}", announce):
+            prepare_spec(game, spec, state)
 
 
 def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:

@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.constants import CHANCE
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, UnknownGameError
-from mcts_envs.core.game import CHANCE
 from mcts_envs.core.registry import make_game
 
 #: Version of the schema written by :func:`make_record`.
