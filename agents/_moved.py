@@ -27,6 +27,7 @@ MOVED = {
     "agents.web.page": "agents.frontends.web.page",
     "agents.web.session": "agents.frontends.web.session",
     "agents.web.store": "agents.frontends.web.store",
+    "agents.warmup": "agents.frontends.warmup",
 }
 
 

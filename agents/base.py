@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
-from mcts_envs.core.game import Game
-from mcts_envs.records import bounded
+from mcts_envs.core.quoting import bounded
+
+if TYPE_CHECKING:  # annotations only: importing agents imports no numba
+    from mcts_envs.core.game import Game
 
 #: Characters of an agent's answer and of the message a forfeit keeps in the game record.
 FORFEIT_QUOTE = 200

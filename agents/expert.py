@@ -65,15 +65,12 @@ import numpy as np
 from agents.evaluation.backends import check_workers, make_backend
 from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
 from agents.spec import make_agent
-from agents.temperature import alphazero_temperature, sample_action
+from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
-
-#: Decisions per game drawn in proportion to the visits by default (then greedy).
-DEFAULT_TEMPERATURE_MOVES = 4
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1

@@ -12,6 +12,9 @@ import numpy as np
 
 from mcts_envs.core.errors import InvalidOptionError
 
+#: Decisions per game an expert dataset draws in proportion to the visits by default (then greedy).
+DEFAULT_TEMPERATURE_MOVES = 4
+
 
 def alphazero_temperature(ply: int, moves: int, early: float = 1.0, late: float = 0.0) -> float:
     """The temperature of decision ``ply`` (0-based): ``early`` for the first ``moves`` decisions

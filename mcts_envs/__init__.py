@@ -1,28 +1,21 @@
 """mcts-envs: board-game environments (PettingZoo AEC with action masks) for RL research.
 
-Importing the package imports every env module (``mcts_envs.<game>_v<N>``, game cards in
-:mod:`mcts_envs.envs`), which registers each game with :func:`make` and with PettingZoo. Import
-an env module either way: ``import mcts_envs.tictactoe_v0`` or ``from mcts_envs import
-tictactoe_v0``.
+Importing the package is quick: it registers every game with :func:`make`, PettingZoo and
+Gymnasium by name and imports no game (and no numba) until one is used. The env modules
+(``mcts_envs.<game>_v<N>``, game cards in :mod:`mcts_envs.envs`) are imported on first use,
+either way: ``import mcts_envs.tictactoe_v0``, ``from mcts_envs import tictactoe_v0`` or
+``mcts_envs.tictactoe_v0``.
 """
 
 from __future__ import annotations
 
-# The env modules, imported explicitly (each registers its game with make() and PettingZoo).
-from mcts_envs import (
-    ataxx_v0,
-    pentago_twist_v0,
-    tantrix_v0,
-    tictactoe_v0,
-    ultimate_tictactoe_v0,
-)
-from mcts_envs.core import (
-    CHANCE,
-    TERMINAL,
+import importlib
+from typing import Any
+
+from mcts_envs.core.constants import CHANCE, TERMINAL
+from mcts_envs.core.errors import (
     ActionTypeError,
     EnvUsageError,
-    Game,
-    GameInfo,
     IllegalActionError,
     InvalidOptionError,
     InvalidRecordError,
@@ -30,27 +23,47 @@ from mcts_envs.core import (
     MctsEnvsError,
     OptionalDependencyError,
     UnknownGameError,
+)
+from mcts_envs.core.registry import (
+    BUILTIN_ENV_MODULES,
     get_entry,
     list_games,
     make,
     make_game,
+    register_builtin_envs,
 )
 
 __version__ = "0.1.0"
 
 #: The env modules' names, e.g. ``"tictactoe_v0"``.
-ENV_MODULES = [
-    "ataxx_v0",
-    "pentago_twist_v0",
-    "tantrix_v0",
-    "tictactoe_v0",
-    "ultimate_tictactoe_v0",
-]
+ENV_MODULES = list(BUILTIN_ENV_MODULES)
 
-# gymnasium.make("mcts_envs/TicTacToe-v0", opponent=...): the single-agent views, one id per game
-from mcts_envs.envs.single_agent import register_gymnasium_envs as _register_gymnasium  # noqa: E402
+#: Names imported on first access (PEP 562): the env modules, and the core names whose
+#: module imports numba.
+_LAZY = {name: f"mcts_envs.{name}" for name in ENV_MODULES}
+_LAZY.update(dict.fromkeys(("Game", "GameInfo"), "mcts_envs.core.game"))
 
-_register_gymnasium()
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcts_envs' has no attribute {name!r}")
+    value = importlib.import_module(module)
+    if not module.endswith(f".{name}"):
+        value = getattr(value, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+# pettingzoo.make("aec", "mcts_envs/<game>-v0") and gymnasium.make("mcts_envs/<Game>-v0"), by name
+register_builtin_envs()
+from mcts_envs.envs.gymnasium_registration import register_gymnasium_envs  # noqa: E402
+
+register_gymnasium_envs()
 
 __all__ = [
     "CHANCE",

@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.constants import CHANCE
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, UnknownGameError
-from mcts_envs.core.game import CHANCE
 from mcts_envs.core.quoting import QUOTE_LIMIT, bounded, printable, quote  # noqa: F401 (re-exported)
 from mcts_envs.core.registry import make_game
 

@@ -69,6 +69,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from mcts_envs.core.compiling import compile_notice, print_to_stderr
 from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, VectorKernels, describe_actions
 from mcts_envs.core.jit import entry_point
@@ -806,7 +807,8 @@ class VectorGame:
         """The compiled entry point ``name`` for this game and buffer layout (compiled once).
 
         Compiles on first use, or loads from numba's disk cache (seconds per game the first
-        time on a machine, well under a second afterwards).
+        time on a machine, well under a second afterwards). A real compile is announced on
+        standard error with its duration (:func:`~mcts_envs.core.compiling.compile_notice`).
         """
         entry = self._compiled.get(name)
         if entry is None:
@@ -824,7 +826,8 @@ class VectorGame:
                 "random_actions": (_random_actions, (k, buf, rngs, actions, config), (0, 1, 2, 4)),
             }
             dispatcher, sample, persistent = samples[name]
-            entry = self._compiled[name] = entry_point(dispatcher, sample, persistent)
+            with compile_notice(f"VectorGame.{name} for {self.info.name}", print_to_stderr):
+                entry = self._compiled[name] = entry_point(dispatcher, sample, persistent)
         return entry
 
     def _call(self, name: str, *args: Any) -> Any:

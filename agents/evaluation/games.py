@@ -19,9 +19,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import ForfeitError, ForwardModelAgent
+from agents.base import ForfeitError
 from agents.preparation import first_decision, prepare_spec
-from agents.spec import agent_class, agent_parameters, make_agent, parse_spec
+from agents.spec import agent_parameters, make_agent, parse_spec
+from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
@@ -218,8 +219,10 @@ def prepare_agents(
         game_name: the game.
         specs: agent specs (duplicates are prepared once).
         opening: a ``game.to_text`` position to decide from (default: the initial position).
-        announce: told ``"preparing SPEC for GAME..."`` before each spec whose kind compiles
-            something (e.g. a print to stderr).
+        announce: told ``"compiling SPEC for GAME (first use; cached afterwards)..."`` and then
+            the seconds it took, only when preparing a spec really compiles (nothing when numba
+            loads everything from its cache; :func:`mcts_envs.core.compiling.compile_notice`),
+            e.g. a print to stderr.
 
     Returns:
         Seconds each spec took to prepare, by spec.
@@ -228,11 +231,9 @@ def prepare_agents(
     state = first_decision(game, opening)
     seconds: dict[str, float] = {}
     for spec in dict.fromkeys(specs):
-        kind = parse_spec(spec)[0]
-        if announce is not None and agent_class(kind).prepare is not ForwardModelAgent.prepare:
-            announce(f"preparing {spec} for {game.info.name}...")
         start = time.perf_counter()
-        prepare_spec(game, spec, state)
+        with compile_notice(f"{spec} for {game.info.name}", announce):
+            prepare_spec(game, spec, state)
         seconds[spec] = time.perf_counter() - start
     return seconds
 

@@ -44,6 +44,7 @@ COMMANDS = {
     "play": "play",
     "serve": "serve",
     "uai": "uai",
+    "warmup": "warmup",
     "list": "list",
 }
 

@@ -12,8 +12,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agents.expert import DEFAULT_TEMPERATURE_MOVES
 from agents.frontends import CommandIO
+from agents.temperature import DEFAULT_TEMPERATURE_MOVES
 from mcts_envs.core.errors import InvalidOptionError
 
 

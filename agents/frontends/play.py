@@ -24,8 +24,8 @@ from typing import Any, NamedTuple, TextIO
 import numpy as np
 
 from agents.frontends import CommandIO
+from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import MctsEnvsError
-from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.records import dumps, make_record, printable
 
 #: Who the person is in the record's ``players``.

@@ -62,8 +62,8 @@ import numpy as np
 
 from agents.frontends import CommandIO
 from agents.safe_spec import ALLOWED_OPTIONS
+from mcts_envs.core.constants import TERMINAL
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
-from mcts_envs.core.game import TERMINAL
 
 #: Seconds per search slice of a tree-reusing agent (bounds the answer time of ``stop``).
 SLICE_SECONDS = 0.01

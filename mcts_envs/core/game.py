@@ -24,6 +24,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from mcts_envs.core import json_state
+from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import (
     ActionTypeError,
     IllegalActionError,
@@ -34,11 +35,6 @@ from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.quoting import quote
 from mcts_envs.core.seeding import make_rng
-
-#: ``current_player`` value of a chance node (the next action is a chance outcome).
-CHANCE = -1
-#: ``current_player`` value of a terminal state.
-TERMINAL = -2
 
 
 @dataclass(frozen=True)

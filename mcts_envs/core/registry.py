@@ -2,13 +2,16 @@
 
 Each env module (``mcts_envs/envs/<game>_v0.py``) registers itself on import with
 :func:`register_game`, which also registers the env with PettingZoo as ``mcts_envs/<game>-v0``.
-The registry is filled by importing ``mcts_envs`` (it imports every env module); it holds only
-constant entries, never per-run state.
+The package's own env modules (:data:`BUILTIN_ENV_MODULES`) are imported on first use of their
+game (:func:`get_entry`), so ``import mcts_envs`` and :func:`list_games` import no game (and no
+numba); importing ``mcts_envs`` registers them with PettingZoo by name
+(:func:`register_builtin_envs`). The registry holds only constant entries, never per-run state.
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +50,47 @@ class RegistryEntry:
 
 _ENTRIES: dict[str, RegistryEntry] = {}
 
+#: The env modules shipped with the package (``mcts_envs.<game>_v<N>``), imported on first use.
+BUILTIN_ENV_MODULES = (
+    "ataxx_v0",
+    "pentago_twist_v0",
+    "tantrix_v0",
+    "tictactoe_v0",
+    "ultimate_tictactoe_v0",
+)
+#: Built-in game name -> its env module's name (``"tictactoe"`` -> ``"tictactoe_v0"``).
+_BUILTIN_GAMES = {module.rsplit("_v", 1)[0]: module for module in BUILTIN_ENV_MODULES}
+
+
+def _register_with_pettingzoo(pettingzoo_id: str, entry_point: str) -> None:
+    try:
+        import pettingzoo
+
+        register = getattr(pettingzoo, "register", None)
+        if register is not None and pettingzoo_id not in getattr(pettingzoo, "aec_registry", {}):
+            register("aec", pettingzoo_id, entry_point=entry_point)
+    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
+        pass
+
+
+def register_builtin_envs() -> None:
+    """Register the built-in envs with PettingZoo by entry point (imports none of them)."""
+    for name, module in _BUILTIN_GAMES.items():
+        version = module.rsplit("_v", 1)[1]
+        _register_with_pettingzoo(f"mcts_envs/{name}-v{version}", f"mcts_envs.{module}:env")
+
+
+def env_name(name: str) -> str:
+    """The env name with version of game ``name`` (``"tictactoe"`` -> ``"tictactoe_v0"``),
+    without importing a built-in game.
+
+    Raises:
+        UnknownGameError: if no game has that name.
+    """
+    if name in _BUILTIN_GAMES and name not in _ENTRIES:
+        return _BUILTIN_GAMES[name]
+    return get_entry(name).env_name
+
 
 def register_game(entry: RegistryEntry, entry_point: str) -> None:
     """Add ``entry`` to the registry and register its env with PettingZoo.
@@ -56,21 +100,12 @@ def register_game(entry: RegistryEntry, entry_point: str) -> None:
         entry_point: ``"module:function"`` of the env factory, for PettingZoo's registry.
     """
     _ENTRIES[entry.name] = entry
-    try:
-        import pettingzoo
-
-        register = getattr(pettingzoo, "register", None)
-        if register is not None and entry.pettingzoo_id not in getattr(
-            pettingzoo, "aec_registry", {}
-        ):
-            register("aec", entry.pettingzoo_id, entry_point=entry_point)
-    except ImportError:  # pragma: no cover - pettingzoo is a core dependency
-        pass
+    _register_with_pettingzoo(entry.pettingzoo_id, entry_point)
 
 
 def list_games() -> list[str]:
     """Names of all registered games, sorted (e.g. ``["tictactoe", "ultimate_tictactoe"]``)."""
-    return sorted(_ENTRIES)
+    return sorted(set(_ENTRIES) | set(_BUILTIN_GAMES))
 
 
 def get_entry(name: str) -> RegistryEntry:
@@ -86,13 +121,16 @@ def get_entry(name: str) -> RegistryEntry:
     key = name.strip().lower().replace("-", "_")
     for prefix in ("mcts_envs/",):
         key = key.removeprefix(prefix.replace("-", "_"))
+    builtin = _BUILTIN_GAMES.get(key, key if key in BUILTIN_ENV_MODULES else None)
+    if builtin is not None and builtin.rsplit("_v", 1)[0] not in _ENTRIES:
+        importlib.import_module(f"mcts_envs.{builtin}")  # registers the game (first use)
     if key in _ENTRIES:
         return _ENTRIES[key]
     for entry in _ENTRIES.values():
         if key == entry.env_name:
             return entry
     known = list_games()
-    close = difflib.get_close_matches(key, known + [_ENTRIES[k].env_name for k in known], n=1)
+    close = difflib.get_close_matches(key, known + [env_name(k) for k in known], n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise UnknownGameError(f"unknown game {name!r}{hint}; known games: {', '.join(known)}")
 

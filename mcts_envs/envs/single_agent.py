@@ -29,8 +29,12 @@ from gymnasium import spaces
 
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import check_action_type
-from mcts_envs.core.registry import get_entry, list_games, make
+from mcts_envs.core.registry import make
 from mcts_envs.core.seeding import check_seed
+from mcts_envs.envs.gymnasium_registration import (  # noqa: F401  (their home was here)
+    gymnasium_id,
+    register_gymnasium_envs,
+)
 
 SEATS = ("player_0", "player_1", "alternate")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -234,26 +238,3 @@ class SingleAgentEnv(gymnasium.Env):
 
     def close(self) -> None:
         self.aec.close()
-
-
-def gymnasium_id(game: str) -> str:
-    """The Gymnasium id of ``game``'s single-agent view, e.g. ``"mcts_envs/TicTacToe-v0"``."""
-    entry = get_entry(game)
-    words = {"tictactoe": "TicTacToe", "ultimate": "Ultimate"}
-    camel = "".join(words.get(part, part.capitalize()) for part in entry.name.split("_"))
-    return f"mcts_envs/{camel}-v{entry.version}"
-
-
-def register_gymnasium_envs() -> dict[str, str]:
-    """Register every game's :class:`SingleAgentEnv` with ``gymnasium.make``; returns id -> game."""
-    ids = {}
-    for game in list_games():
-        env_id = gymnasium_id(game)
-        if env_id not in gymnasium.registry:
-            gymnasium.register(
-                id=env_id,
-                entry_point="mcts_envs.envs.single_agent:SingleAgentEnv",
-                kwargs={"game": game},
-            )
-        ids[env_id] = game
-    return ids

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,10 @@ from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 
 
+@functools.cache
 def positions(count: int, plies: int, seed: int) -> list[np.ndarray]:
+    """``count`` positions after ``plies`` seeded random moves (played on first use, not at
+    collection: playing compiles Ataxx's kernels)."""
     game = make_game("ataxx")
     rng = np.random.default_rng(seed)
     found = []
@@ -46,8 +51,9 @@ def published_depth2_reference(game, state) -> np.ndarray:
     return np.array(values)
 
 
-@pytest.mark.parametrize("state", positions(3, 6, seed=1))
-def test_depth2_scores_leaves_for_the_opponent(state):
+@pytest.mark.parametrize("index", range(3))
+def test_depth2_scores_leaves_for_the_opponent(index):
+    state = positions(3, 6, seed=1)[index]
     game = make_game("ataxx")
     agent = make_agent(NAME, seed=0)
     actions, values = agent.action_values(game, state)
@@ -58,10 +64,11 @@ def test_depth2_scores_leaves_for_the_opponent(state):
     assert values[list(actions).index(chosen)] == values.max()
 
 
-@pytest.mark.parametrize("state", positions(2, 4, seed=2))
-def test_depth3_is_a_correct_minimax(state):
+@pytest.mark.parametrize("index", range(2))
+def test_depth3_is_a_correct_minimax(index):
     """At depth 3 the leaves follow the root player's own move: the package's plain minimax at
     depth 3 (an independent implementation) gives the same value for every move."""
+    state = positions(2, 4, seed=2)[index]
     game = make_game("ataxx")
     _, published = make_agent(f"{NAME}:depth=3", seed=0).action_values(game, state)
     _, correct = make_agent("minimax2:depth=3", seed=0).action_values(game, state)

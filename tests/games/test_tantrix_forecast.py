@@ -130,27 +130,31 @@ def seeded_positions(games=6, every=3):
     return positions
 
 
-POSITIONS = seeded_positions()
+@pytest.fixture(scope="module")
+def positions():
+    """The seeded positions, played when the first test needs them (not at collection: playing
+    compiles Tantrix's kernels)."""
+    return seeded_positions()
 
 
-def test_positions_cover_loops_dead_ends_and_shared_ends():
-    rows = [row for s in POSITIONS for p in (0, 1) for row in reference_lines(s, p)]
+def test_positions_cover_loops_dead_ends_and_shared_ends(positions):
+    rows = [row for s in positions for p in (0, 1) for row in reference_lines(s, p)]
     assert any(row[1] for row in rows), "no loop in the sample"
     assert any(row[2] == 2 and row[3] < 2 for row in rows), "no dead end in the sample"
     assert any(row[0] >= 8 for row in rows)
 
 
 @pytest.mark.parametrize("player", [0, 1])
-def test_line_features_match_the_reference(player):
+def test_line_features_match_the_reference(player, positions):
     rows = np.empty((fc.MAX_LINES, fc.NUM_FEATURES), np.int64)
-    for state in POSITIONS:
+    for state in positions:
         count = fc.line_features(state, player, rows)
         ours = sorted(tuple(int(v) for v in row) for row in rows[:count])
         assert ours == sorted(reference_lines(state, player)), GAME.to_text(state)
 
 
-def test_forecast_and_evaluation_match_the_reference():
-    for state in POSITIONS:
+def test_forecast_and_evaluation_match_the_reference(positions):
+    for state in positions:
         expected = [reference_forecast(state, p) for p in (0, 1)]
         for player in (0, 1):
             assert fc.forecast(state, player) == pytest.approx(expected[player], abs=1e-9)
@@ -159,9 +163,9 @@ def test_forecast_and_evaluation_match_the_reference():
             )
 
 
-def test_a_finished_board_forecasts_its_score():
+def test_a_finished_board_forecasts_its_score(positions):
     """With nothing left to place, the forecast is the best line's score (loops doubled)."""
-    finished = [s for s in POSITIONS if int(s[k.STATUS]) == k.FINISHED]
+    finished = [s for s in positions if int(s[k.STATUS]) == k.FINISHED]
     assert finished
     for state in finished:
         scores = GAME.scores(state)

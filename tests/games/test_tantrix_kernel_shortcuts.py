@@ -23,7 +23,11 @@ from tests.games.tantrix_positions import decision_positions
 GAME = Tantrix()
 
 
-POSITIONS = decision_positions(GAME, 12, seed=5)
+@pytest.fixture(scope="module")
+def positions():
+    """Decision positions of seeded games, played when a test first needs them (not at
+    collection: playing compiles Tantrix's kernels)."""
+    return decision_positions(GAME, 12, seed=5)
 
 
 def slow_links(grid: np.ndarray, index: int) -> list[tuple[int, int]]:
@@ -82,9 +86,9 @@ def test_code_colour_table_matches_the_tile_colours():
             assert list(k.CODE_EDGE_COLOURS[code]) == list(TILE_EDGE_COLOURS[tile, orientation])
 
 
-def test_demands_and_restriction_a_match_slow_counts():
+def test_demands_and_restriction_a_match_slow_counts(positions):
     cells = 0
-    for state in POSITIONS:
+    for state in positions:
         grid, frontier = grid_and_frontier(state)
         demands = np.zeros(hx.GRID_CELLS, np.int64)
         for index in frontier:
@@ -100,11 +104,11 @@ def test_demands_and_restriction_a_match_slow_counts():
 
 
 @pytest.mark.parametrize("with_forced", [True, False])
-def test_space_after_equals_the_full_closure(with_forced):
+def test_space_after_equals_the_full_closure(with_forced, positions):
     """Every frontier cell (forced spaces included) of every position whose closure is legal."""
     size = hx.GRID_CELLS
     compared = treated_cells = 0
-    for state in POSITIONS:
+    for state in positions:
         grid, frontier = grid_and_frontier(state)
         forced = state[k.FORCED : k.FORCED + k.FORCED_CAPACITY]
         forced_count = int(state[k.FORCED_COUNT]) if with_forced else 0
@@ -133,7 +137,7 @@ def test_space_after_equals_the_full_closure(with_forced):
         assert treated_cells > 100  # forced-space fills were compared too
 
 
-def test_yes_no_search_agrees_with_the_full_move_list():
+def test_yes_no_search_agrees_with_the_full_move_list(positions):
     """``generate`` tests the golden rule and restriction (a) two ways: tile by tile for few
     cells (a yes/no search, ``stop_at_first``, used to find the next player with a move, and
     the forced spaces) and by per-edge colour sets for a full list of free moves. Both must
@@ -142,7 +146,7 @@ def test_yes_no_search_agrees_with_the_full_move_list():
     out = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     first = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     found = empty = 0
-    for state in POSITIONS:
+    for state in positions:
         count = k.generate(state, out, False, False)
         forced = {int(hx.window_cell(state[k.FORCED + i])) for i in range(state[k.FORCED_COUNT])}
         on_forced = [int(a) for a in out[:count] if int(a) // 36 in forced]
@@ -231,8 +235,8 @@ def test_random_outcome_picks_the_listed_bag_tile_the_generator_points_at():
     assert checked > 100
 
 
-def test_a_short_scratch_is_refused():
-    state = POSITIONS[len(POSITIONS) // 2]
+def test_a_short_scratch_is_refused(positions):
+    state = positions[len(positions) // 2]
     out = np.zeros(k.MAX_LEGAL_ACTIONS, np.int64)
     with pytest.raises(ValueError, match="GENERATE_SCRATCH"):
         k.generate(state, out, False, False, np.empty(k.GENERATE_SCRATCH - 1, np.int64))

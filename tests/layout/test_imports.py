@@ -76,7 +76,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if node.startswith(target + "."):  # a module importing its own package's __init__
                 continue
             if state.get(target) == 1:
-                return stack[stack.index(target) :] + [target]
+                return [*stack[stack.index(target) :], target]
             if state.get(target) is None:
                 found = visit(target)
                 if found:

@@ -9,11 +9,13 @@ searching agents.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agents.safe_spec import check_safe_spec
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.core.game import Game
+
+if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no numba
+    from mcts_envs.core.game import Game
 
 
 class ServeLimits(NamedTuple):

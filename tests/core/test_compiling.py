@@ -1,0 +1,81 @@
+"""The compile notice: printed only when numba really compiles, ending with the seconds."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from numba import njit
+
+from agents.arena import prepare_agents
+from agents.tournament import GameRules
+from agents.tournament import prepare_agents as prepare_tournament_agents
+from mcts_envs.core.compiling import compile_notice
+from mcts_envs.vector import VectorGame
+
+FINISHED = re.compile(r"^compiled (.+) in \d+\.\d s$")
+
+
+def test_notice_only_when_something_compiles_and_ends_with_seconds():
+    @njit  # defined here: a new dispatcher, so its first call really compiles
+    def twice(x):
+        return 2 * x
+
+    lines: list[str] = []
+    with compile_notice("twice", lines.append) as status:
+        assert twice(3) == 6
+    assert lines[0] == "compiling twice (first use; cached afterwards)..."
+    assert FINISHED.match(lines[1]) and len(lines) == 2
+    assert status["compiled"] >= 1 and status["seconds"] > 0
+    lines.clear()
+    with compile_notice("twice", lines.append) as status:  # compiled already: silent
+        assert twice(4) == 8
+    assert lines == [] and status["compiled"] == 0
+
+
+def test_no_notice_without_announce_and_errors_pass_through():
+    @njit
+    def fails(x):
+        return x[0]
+
+    with compile_notice("x", None) as status:
+        assert fails(np.ones(1)) == 1.0
+    assert status["compiled"] == 0  # not listening without an announce
+    lines: list[str] = []
+    try:
+        with compile_notice("x", lines.append):
+            raise KeyError("boom")
+    except KeyError:
+        pass
+    assert lines == []
+
+
+def test_match_preparation_announces_nothing_once_compiled():
+    lines: list[str] = []
+    prepare_agents("tictactoe", ["mcts:iterations=20", "random"], announce=lines.append)
+    assert all(line.startswith("compiling ") or FINISHED.match(line) for line in lines)
+    lines.clear()
+    prepare_agents("tictactoe", ["mcts:iterations=20", "random"], announce=lines.append)
+    assert lines == []  # the old code announced mcts on every call
+
+
+def test_tournament_preparation_announces_nothing_once_compiled():
+    import io
+
+    rules = GameRules(game="tictactoe")
+    prepare_tournament_agents(rules, ["random"], out=io.StringIO())
+    out = io.StringIO()
+    prepare_tournament_agents(rules, ["random", "random"], out=out)
+    assert out.getvalue() == ""  # the old code announced every spec on every call
+
+
+def test_vector_game_is_silent_once_compiled(capfd):
+    for _ in range(2):
+        vector = VectorGame("tictactoe", 2, seed=0)
+        vector.reset()
+        vector.step(vector.random_actions())
+        err = capfd.readouterr().err
+        assert all(
+            line.startswith("compiling ") or FINISHED.match(line) for line in err.splitlines()
+        )
+    assert err == ""  # compiled (or loaded) by the first vector: nothing to announce
