@@ -7,8 +7,10 @@ from mcts_envs.core.errors import (
     InvalidOptionError,
     InvalidRecordError,
     InvalidSeedError,
+    InvalidStateError,
     MctsEnvsError,
     OptionalDependencyError,
+    StateTypeError,
     UnknownGameError,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, GameInfo, GameKernels, KernelGame
@@ -26,9 +28,11 @@ __all__ = [
     "InvalidOptionError",
     "InvalidRecordError",
     "InvalidSeedError",
+    "InvalidStateError",
     "KernelGame",
     "MctsEnvsError",
     "OptionalDependencyError",
+    "StateTypeError",
     "UnknownGameError",
     "get_entry",
     "list_games",

@@ -24,6 +24,17 @@ class InvalidRecordError(MctsEnvsError, ValueError):
     """A malformed text record (position string, FEN, game record) that cannot be parsed."""
 
 
+class InvalidStateError(InvalidRecordError):
+    """A state array that is not a position of its game: a word out of its range, words that
+    contradict each other, or (from ``validate_state``) a position no record describes.
+
+    A subclass of :class:`InvalidRecordError`, which ``validate_state`` raised before."""
+
+
+class StateTypeError(InvalidStateError, TypeError):
+    """An object that is not a state array of the game (not an ``int64`` array of its shape)."""
+
+
 class UnknownGameError(MctsEnvsError, KeyError):
     """A game name that is not in the registry."""
 
