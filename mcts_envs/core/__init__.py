@@ -10,6 +10,7 @@ from mcts_envs.core.errors import (
     InvalidStateError,
     MctsEnvsError,
     OptionalDependencyError,
+    ResetRequiredError,
     StateTypeError,
     UnknownGameError,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "KernelGame",
     "MctsEnvsError",
     "OptionalDependencyError",
+    "ResetRequiredError",
     "StateTypeError",
     "UnknownGameError",
     "get_entry",

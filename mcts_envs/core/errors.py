@@ -50,6 +50,11 @@ class EnvUsageError(MctsEnvsError, RuntimeError):
     """An env method called out of order: before ``reset()`` or after the game has ended."""
 
 
+class ResetRequiredError(EnvUsageError, AssertionError):
+    """An env method called before the first ``reset()``; also an ``AssertionError``, which
+    PettingZoo's order-enforcing wrapper raises in this case."""
+
+
 class InvalidOptionError(MctsEnvsError, ValueError):
     """An unknown or out-of-range option passed to a game, env or agent."""
 

@@ -71,6 +71,8 @@ class Tantrix(KernelGame):
     """
 
     kernels = GameKernels.from_module(k)
+    state_problem = staticmethod(k.state_problem)
+    state_problems = k.STATE_PROBLEMS
 
     def __init__(
         self,
