@@ -36,6 +36,8 @@ from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.seeding import make_rng
 
+_INT64 = np.dtype(np.int64)
+
 #: ``current_player`` value of a chance node (the next action is a chance outcome).
 CHANCE = -1
 #: ``current_player`` value of a terminal state.
@@ -281,24 +283,33 @@ class KernelGame(Game):
                 state shape.
             InvalidStateError: (a ``ValueError``) if a word is out of range.
         """
-        if (
-            not isinstance(state, np.ndarray)
-            or state.dtype != np.int64
-            or state.shape != (self.info.state_size,)
-        ):
-            raise StateTypeError(
-                f"a {self.info.name} state is an int64 array of shape ({self.info.state_size},), "
-                f"got {type(state).__name__}"
-                + (f" {state.dtype}{state.shape}" if isinstance(state, np.ndarray) else "")
-            )
-        if self.state_problem is not None:
-            problem = self.state_problem(state)
+        self._check_state_type(state)
+        kernel = self.state_problem
+        if kernel is not None:
+            problem = kernel(state)
             if problem:
                 raise InvalidStateError(
                     f"{self.info.name}: not a state of this game: {self.state_problems[problem]} "
                     "(states come from initial_state(), apply() and from_text())"
                 )
         return state
+
+    def _check_state_type(self, state: object) -> None:
+        """:meth:`check_state`'s type and shape part (enough for pure-Python views of the
+        words, which cannot crash on any values).
+
+        Raises:
+            StateTypeError: if ``state`` is not an int64 array of the game's state shape.
+        """
+        wrong_type = (  # the common case is decided by identity (this runs on every call)
+            type(state) is not np.ndarray or state.dtype is not _INT64
+        ) and not (isinstance(state, np.ndarray) and state.dtype == np.int64)
+        if wrong_type or state.shape != (self.info.state_size,):
+            raise StateTypeError(
+                f"a {self.info.name} state is an int64 array of shape ({self.info.state_size},), "
+                f"got {type(state).__name__}"
+                + (f" {state.dtype}{state.shape}" if isinstance(state, np.ndarray) else "")
+            )
 
     def check_player(self, player: object) -> int:
         """Return ``player`` as an int if it is 0 or 1 (kernels index with it), else raise.

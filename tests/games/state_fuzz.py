@@ -81,7 +81,9 @@ def arrays(game, rng: random.Random, count: int) -> Iterator[tuple[str, object]]
     size = game.info.state_size
     pool = [game.from_text(text) for text in reachable_records(game, rng, 12)]
     for _ in range(count):
-        kind = rng.choices(("random", "mutated", "spliced", "uniform", "wrong"), (2, 12, 2, 1, 1))[0]
+        kind = rng.choices(("random", "mutated", "spliced", "uniform", "wrong"), (2, 12, 2, 1, 1))[
+            0
+        ]
         if kind == "wrong":
             yield kind, next(wrong_arrays(game, rng))
             continue

@@ -102,8 +102,9 @@ class Ataxx(KernelGame):
         return cells.reshape(k.BOARD_SIZE, k.BOARD_SIZE)
 
     def stone_counts(self, state: np.ndarray) -> tuple[int, int]:
-        """The number of stones of ``player_0`` and ``player_1``."""
-        self.check_state(state)
+        """The number of stones of ``player_0`` and ``player_1`` (of any int64 state array: the
+        env's ``infos`` call this after every step, so only the type is checked)."""
+        self._check_state_type(state)
         return bin(int(state[k.X_BOARD])).count("1"), bin(int(state[k.O_BOARD])).count("1")
 
     # -- moves as text ------------------------------------------------------------------------

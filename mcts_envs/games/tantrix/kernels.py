@@ -160,7 +160,8 @@ STATE_PROBLEMS = (
     "a tile is missing or appears twice among the bag, the hands and the board",
     "a grid word is not a tile code and a neighbour count 0..6",
     "the placed list does not match the tiles on the grid, or a tile lies at the grid's edge",
-    "the placed tiles are not connected",
+    "the board spans more cells than it has tiles, or its frontier is longer than a "
+    "connected board's (4 per tile + 2)",
     "the window origin or bounding box (words 9..14) does not match the placed tiles",
     "a neighbour count on the grid does not match the placed tiles",
     "the frontier or forced-space list (words 15, 16 and their lists) does not match the grid",
@@ -169,6 +170,8 @@ STATE_PROBLEMS = (
 #: Largest window origin coordinate accepted by :func:`state_problem` (the board spans at most
 #: 56 cells from the origin, so reachable origins stay far below it; it bounds the arithmetic).
 _BASE_LIMIT = 1 << 20
+#: The bits a grid word may use: the tile code and the neighbour count.
+_GRID_WORD_BITS = (1 << (COUNT_SHIFT + 3)) - 1
 
 
 @njit(cache=True)
@@ -206,9 +209,10 @@ def state_problem(state):
     check of ``Game.check_state``; O(words), a few microseconds).
 
     Checks what the kernels index by and loop on: every word in range, the 56 tiles each once
-    among the bag, the hands and the board, a connected board away from the grid's edge with the
-    window centred on it, neighbour counts and the frontier and forced lists as placing the
-    tiles made them, and a chance node with a tile to draw and room for it. It does not check
+    among the bag, the hands and the board, a board away from the grid's edge with the window
+    centred on it and no wider than a connected one (span and frontier; each placement keeps
+    both), neighbour counts and the frontier and forced lists as placing the tiles made them,
+    and a chance node with a tile to draw and room for it. It does not check
     the rules (the golden rule, a move for the player at a decision): ``validate_state`` does.
     """
     problem = _scalars_problem(state)
@@ -224,25 +228,54 @@ def state_problem(state):
                 return 4
             seen |= np.int64(1) << tile
     placed = state[NUM_PLACED]
-    expected = np.zeros(GRID_CELLS, np.int64)  # placed neighbours of each cell
-    q_min, q_max, r_min, r_max = 0, 0, 0, 0
     base_q, base_r = state[BASE_Q], state[BASE_R]
     if abs(base_q) > _BASE_LIMIT or abs(base_r) > _BASE_LIMIT:
         return 8
+    # One pass over the grid, no allocation and no branch (it vectorises): every word in range;
+    # tiles, neighbour counts and frontier and forced cells counted (compared with the lists).
+    stray, top_code, top_count = 0, 0, 0
+    tiles, counts, frontier, forced = 0, 0, 0, 0
+    for position in range(GRID, GRID + GRID_CELLS):
+        word = state[position]
+        code = word & CODE_MASK
+        count = word >> COUNT_SHIFT
+        stray |= word & ~_GRID_WORD_BITS  # negative or high bits
+        top_code = max(top_code, code)
+        top_count = max(top_count, count)
+        counts += count
+        empty = np.int64(code == 0)
+        tiles += 1 - empty
+        frontier += empty & np.int64(count >= 1)
+        forced += empty & np.int64(count >= 3)
+    if stray != 0 or top_code >= NUM_CODES or top_count > 6:
+        return 5
+    if tiles != placed:
+        return 6
+    # Each tile adds one to each of its six neighbours' counts: with the counts next to every
+    # tile exact (checked below) and summing to 6 per tile, every other count is 0.
+    if counts != 6 * placed:
+        return 9
+    q_min, q_max, r_min, r_max = 0, 0, 0, 0
     for i in range(placed):
         index = state[PLACED + i]
         row, column = index // SIDE, index % SIDE
         if index < 0 or not (2 <= row < SIDE - 2 and 2 <= column < SIDE - 2):
             return 6
         code = state[GRID + index] & CODE_MASK
-        if state[GRID + index] < 0 or code == 0 or code >= NUM_CODES:
+        if code == 0:
             return 6
         tile = (code - 1) // 6
-        if (seen >> tile) & 1:
+        if (seen >> tile) & 1:  # also a cell listed twice
             return 4
         seen |= np.int64(1) << tile
         for d in range(6):
-            expected[index + NEIGHBOUR_OFFSET[d]] += 1
+            cell = index + NEIGHBOUR_OFFSET[d]
+            neighbours = 0
+            for e in range(6):
+                if state[GRID + cell + NEIGHBOUR_OFFSET[e]] & CODE_MASK != 0:
+                    neighbours += 1
+            if state[GRID + cell] >> COUNT_SHIFT != neighbours:
+                return 9
         q, r = base_q + row, base_r + column
         if i == 0 or q < q_min:
             q_min = q
@@ -258,45 +291,32 @@ def state_problem(state):
         return 8
     if (base_q, base_r) != ((q_min + q_max) // 2 - BASE_OFFSET, (r_min + r_max) // 2 - BASE_OFFSET):
         return 8
-    tiles, frontier, forced = 0, 0, 0
-    for index in range(GRID_CELLS):
-        word = state[GRID + index]
-        code = word & CODE_MASK
-        if word < 0 or code >= NUM_CODES or word >> COUNT_SHIFT > 6:
-            return 5
-        if word >> COUNT_SHIFT != expected[index]:
-            return 9
-        if code != 0:
-            tiles += 1
-        elif expected[index] >= 1:
-            if frontier >= state[FRONTIER_COUNT] or state[FRONTIER + frontier] != index:
-                return 10
-            frontier += 1
-            if expected[index] >= 3:
-                if forced >= state[FORCED_COUNT] or state[FORCED + forced] != index:
-                    return 10
-                forced += 1
-    if tiles != placed:
-        return 6
+    # What a connected board guarantees and each placement keeps (a new tile touches the board:
+    # the span grows by at most 1, the frontier by at most 4): the board stays inside the
+    # window and the move lists inside MAX_LEGAL_ACTIONS.
+    if placed > 0 and (q_max - q_min >= placed or r_max - r_min >= placed):
+        return 7
+    if frontier > 4 * placed + 2:
+        return 7
     if frontier != state[FRONTIER_COUNT] or forced != state[FORCED_COUNT]:
         return 10
-    if placed > 0:  # connected: every tile reached from the first (expected marks the visits)
-        stack = np.empty(placed, np.int64)
-        stack[0] = state[PLACED]
-        expected[state[PLACED]] = -1
-        size, reached = 1, 1
-        while size > 0:
-            size -= 1
-            index = stack[size]
-            for d in range(6):
-                neighbour = index + NEIGHBOUR_OFFSET[d]
-                if state[GRID + neighbour] & CODE_MASK != 0 and expected[neighbour] >= 0:
-                    expected[neighbour] = -1
-                    stack[size] = neighbour
-                    size += 1
-                    reached += 1
-        if reached != placed:
-            return 7
+    # The lists: increasing (so distinct) empty cells of the right counts, as many as the grid has.
+    previous = -1
+    for i in range(frontier):
+        index = state[FRONTIER + i]
+        if index <= previous or index >= GRID_CELLS:
+            return 10
+        if state[GRID + index] & CODE_MASK != 0 or state[GRID + index] < COUNT_ONE:
+            return 10
+        previous = index
+    previous = -1
+    for i in range(forced):
+        index = state[FORCED + i]
+        if index <= previous or index >= GRID_CELLS:
+            return 10
+        if state[GRID + index] & CODE_MASK != 0 or state[GRID + index] < 3 * COUNT_ONE:
+            return 10
+        previous = index
     status = state[STATUS]
     if is_chance(status):
         receiver = state[DEALT] % 2 if status == DEAL else state[MOVER]
