@@ -183,16 +183,18 @@ def call_all(game, methods, state: object, rng: random.Random) -> list[str]:
 def play_on(game, state: np.ndarray, rng: random.Random, steps: int) -> list[str]:
     """Checked ``apply`` from an accepted ``state`` for up to ``steps`` moves; broken contracts."""
     for _ in range(steps):
-        player = game.current_player(state)
-        if player == TERMINAL:
-            return []
-        legal = game.chance_outcomes(state)[0] if player == CHANCE else game.legal_actions(state)
-        if not len(legal):
-            return []  # a safe state need not be a playable one (that is validate_state's job)
         try:
+            player = game.current_player(state)
+            if player == TERMINAL:
+                return []
+            legal = (
+                game.chance_outcomes(state)[0] if player == CHANCE else game.legal_actions(state)
+            )
+            if not len(legal):
+                return []  # a safe state need not be a playable one (validate_state's job)
             state = game.apply(state, int(legal[rng.randrange(len(legal))]))
         except MctsEnvsError as error:
-            return [f"apply of a legal action: {type(error).__name__}: {error}"[:300]]
+            return [f"playing on from an accepted state: {type(error).__name__}: {error}"[:300]]
     return []
 
 

@@ -92,7 +92,7 @@ STATE_PROBLEMS = (
     "the player to move (word 22) is not 0 or 1",
     "the status (word 23) is not 0 (ongoing), 1, 2 (won) or 3 (draw)",
     "the game goes on with every board closed",
-    "the number of moves (word 24) is not 0..81",
+    "the number of moves (word 24) is not the number of marks",
 )
 
 
@@ -101,7 +101,7 @@ def state_problem(state):
     """0 if every kernel can run on ``state``, else an index of :data:`STATE_PROBLEMS` (the
     check of ``Game.check_state``): every open board has an empty cell and the target is open,
     so move lists and playouts never index past the tables."""
-    full_boards = 0
+    full_boards, marks = 0, 0
     for board in range(NUM_BOARDS):
         x, o = state[X_BOARDS + board], state[O_BOARDS + board]
         if x < 0 or x > FULL or o < 0 or o > FULL:
@@ -110,6 +110,7 @@ def state_problem(state):
             return 2
         if x | o == FULL:
             full_boards |= 1 << board
+        marks += BIT_COUNT[x | o]
     won_x, won_o, closed = state[WON_X], state[WON_O], state[CLOSED]
     if min(won_x, won_o, closed) < 0 or max(won_x, won_o, closed) > FULL:
         return 3
@@ -126,7 +127,7 @@ def state_problem(state):
         return 8
     if state[STATUS] == ONGOING and closed == FULL:
         return 9
-    if state[PLY] < 0 or state[PLY] > NUM_CELLS:
+    if state[PLY] != marks:
         return 10
     return 0
 
