@@ -74,8 +74,10 @@ def test_wrong_dtype_or_shape_is_a_package_error_and_a_type_error(name):
 def test_problem_messages_name_the_word():
     game = mcts_envs.make_game("ataxx")
     state = game.initial_state()
-    state[3] = 101  # halfmove clock past the 100-ply draw
-    with pytest.raises(InvalidStateError, match=r"halfmove clock \(word 3\) is not 0\.\.100"):
+    state[3] = 100  # a game that goes on with the halfmove clock at the 100-ply draw
+    with pytest.raises(
+        InvalidStateError, match=r"halfmove clock \(word 3\) is not 0\.\.1000000000"
+    ):
         game.legal_actions(state)
     uttt = mcts_envs.make_game("ultimate_tictactoe")
     state = uttt.initial_state()

@@ -243,7 +243,8 @@ def initial_state():
 #: What :func:`state_problem` codes mean (0: none).
 STATE_PROBLEMS = (
     *TWO_BOARDS_PROBLEMS,
-    f"the halfmove clock (word 3) is not 0..{HALFMOVE_LIMIT}",
+    f"the halfmove clock (word 3) is not 0..{MAX_FULLMOVE}, or not below {HALFMOVE_LIMIT} in a "
+    "game that goes on",
     f"the fullmove number (word 4) is not 1..{MAX_FULLMOVE}",
     "the game goes on while a player has no stones",
 )
@@ -258,7 +259,8 @@ def state_problem(state):
     )
     if problem:
         return problem
-    if state[HALFMOVE] < 0 or state[HALFMOVE] > HALFMOVE_LIMIT:
+    clock = state[HALFMOVE]
+    if clock < 0 or clock > MAX_FULLMOVE or (state[STATUS] == ONGOING and clock >= HALFMOVE_LIMIT):
         return len(TWO_BOARDS_PROBLEMS)
     if state[FULLMOVE] < 1 or state[FULLMOVE] > MAX_FULLMOVE:
         return len(TWO_BOARDS_PROBLEMS) + 1

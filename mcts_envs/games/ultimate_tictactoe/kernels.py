@@ -88,7 +88,7 @@ STATE_PROBLEMS = (
     "the won or closed boards (words 18..20) have bits outside 0..511",
     "a board is won by both players, or won but not closed (words 18..20)",
     "a full local board is not closed (word 20)",
-    "the target board (word 21) is not -1 or an open board 0..8",
+    "the target board (word 21) is not -1 or a board 0..8 (an open one while the game goes on)",
     "the player to move (word 22) is not 0 or 1",
     "the status (word 23) is not 0 (ongoing), 1, 2 (won) or 3 (draw)",
     "the game goes on with every board closed",
@@ -118,13 +118,15 @@ def state_problem(state):
         return 4
     if full_boards & ~closed:
         return 5
-    target = state[TARGET]
-    if target != ANY_BOARD and (target < 0 or target >= NUM_BOARDS or (closed >> target) & 1):
-        return 6
     if state[TO_MOVE] != 0 and state[TO_MOVE] != 1:
         return 7
     if state[STATUS] < ONGOING or state[STATUS] > DRAW:
         return 8
+    target = state[TARGET]
+    if target < ANY_BOARD or target >= NUM_BOARDS:
+        return 6
+    if state[STATUS] == ONGOING and target != ANY_BOARD and (closed >> target) & 1:
+        return 6
     if state[STATUS] == ONGOING and closed == FULL:
         return 9
     if state[PLY] != marks:
