@@ -35,10 +35,10 @@ value (:data:`GENERIC`): ``expand="one"``, ``rollout="random"``, ``scores="binar
 :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults before per-game
 defaults existed.
 
-This module imports nothing from the package (the docs build loads it from its file).
+This module imports nothing from the package: the docs build loads it from its file, outside
+``sys.modules``, which is also why its annotations are evaluated (no ``from __future__ import
+annotations``: :mod:`dataclasses` would look string annotations up in ``sys.modules``).
 """
-
-from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
