@@ -260,6 +260,16 @@ def initial_capacity(game, config: MCTSConfig) -> int:
     return loop_plan(game, config).capacity
 
 
+def growth_room(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).room``."""
+    return loop_plan(game, config).room
+
+
+def leaf_batch(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).batch``."""
+    return loop_plan(game, config).batch
+
+
 def _time_left(deadline: float | None) -> float:
     return np.inf if deadline is None else deadline - time.perf_counter()
 
