@@ -20,8 +20,11 @@ from mcts_envs.core.errors import (
     InvalidOptionError,
     InvalidRecordError,
     InvalidSeedError,
+    InvalidStateError,
     MctsEnvsError,
     OptionalDependencyError,
+    ResetRequiredError,
+    StateTypeError,
     UnknownGameError,
 )
 from mcts_envs.core.registry import (
@@ -77,8 +80,11 @@ __all__ = [
     "InvalidOptionError",
     "InvalidRecordError",
     "InvalidSeedError",
+    "InvalidStateError",
     "MctsEnvsError",
     "OptionalDependencyError",
+    "ResetRequiredError",
+    "StateTypeError",
     "UnknownGameError",
     "ataxx_v0",
     "get_entry",

@@ -11,8 +11,13 @@ Modules, one concept each:
 * :mod:`~agents.mcts.solver`: MCTS-Solver proofs.
 * :mod:`~agents.mcts.puct`: leaves evaluated in Python: the evaluator interface, its checks,
   root noise, Python rollouts.
-* :mod:`~agents.mcts.driver`: the per-game :class:`~agents.mcts.driver.Engine`: one search
-  under an iteration or time budget.
+* :mod:`~agents.mcts.defaults`: the options as one frozen
+  :class:`~agents.mcts.defaults.MCTSConfig` (the spec's names and values) and each game's
+  defaults as an instance of it.
+* :mod:`~agents.mcts.driver`: :func:`~agents.mcts.driver.loop_plan`, the one translation of a
+  config into the compiled loop's settings and sizes, and the per-game
+  :class:`~agents.mcts.driver.Engine`: one decision under an iteration or time budget.
+* :mod:`~agents.mcts.reuse`: the tree an agent keeps between decisions (tree reuse).
 * :mod:`~agents.mcts.final`: the root's children (sparse) and the final choice.
 * :mod:`~agents.mcts.parallel`: root parallelism over processes.
 * :mod:`~agents.mcts.agent`: :class:`MCTSAgent`, the public entry point (``search`` returns an
@@ -20,5 +25,6 @@ Modules, one concept each:
 """
 
 from agents.mcts.agent import MCTSAgent
+from agents.mcts.defaults import MCTSConfig
 
-__all__ = ["MCTSAgent"]
+__all__ = ["MCTSAgent", "MCTSConfig"]

@@ -1,5 +1,6 @@
-"""The MCTS agent: parameters, following the game (tree reuse), immediate-win / block-loss
-checks, the search result."""
+"""The MCTS agent: its options, checked once into one :class:`~agents.mcts.defaults.MCTSConfig`
+(the game's row filling the options not given), following the game (tree reuse), and a decision
+as one call of its engine (:meth:`agents.mcts.driver.Engine.decide`)."""
 
 from __future__ import annotations
 
@@ -21,19 +22,12 @@ from agents.base import (
     check_number,
     game_and_state,
 )
-from agents.mcts.counting import CountingEvaluator, counts_of, unwrap
-from agents.mcts.defaults import PER_GAME, MCTSDefaults, resolve
+from agents.mcts.defaults import GENERIC, PER_GAME, MCTSConfig, resolve
 from agents.mcts.defaults import describe as describe_defaults
-from agents.mcts.driver import (
-    GROWTH_SECONDS_PER_NODE,
-    Engine,
-    SearchSettings,
-    engine,
-    initial_capacity,
-)
-from agents.mcts.final import choose
+from agents.mcts.driver import Engine, engine
 from agents.mcts.parallel import RootParallel
-from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, UNPROVEN, VISITS, Tree
+from agents.mcts.reuse import KeptTree
+from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, VISITS, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -67,9 +61,13 @@ class MCTSAgent(ForwardModelAgent):
     first search or :meth:`prepare`); an option given explicitly always wins. The table today:
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
     lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0`` (its line-potential
-    heuristic at the leaf), Pentago Twist ``c=0.1, rollout_cutoff=0`` (likewise), Tantrix
-    ``c=0.5``; Ultimate Tic-Tac-Toe and games not in the table the generic values given below for
-    each option.
+    heuristic at the leaf), Pentago Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate
+    Tic-Tac-Toe ``c=0.5``, Tantrix ``c=0.75``; games not in the table the generic values given
+    below for each option.
+
+    The options, checked, make up one frozen :class:`~agents.mcts.defaults.MCTSConfig` with the
+    same names and values (:attr:`config`, the game's row filled in);
+    :meth:`from_config` builds an agent from one.
 
     The first decision on a game in a process loads the compiled search from numba's disk cache
     (well under a second; the very first run compiles it, 5-15 s); time budgets count from the
@@ -132,24 +130,24 @@ class MCTSAgent(ForwardModelAgent):
         self,
         *,
         seed: int | None = None,
-        iterations: int | None = 1000,
-        seconds: float | None = None,
+        iterations: int | None = GENERIC.iterations,
+        seconds: float | None = GENERIC.seconds,
         c: float = PER_GAME,
         expand: Literal["one", "all"] = PER_GAME,
         rollout: Literal["random", "minimax2"] | Callable[..., Any] = PER_GAME,
         scores: Literal["binary", "fractional"] = PER_GAME,
         final: Literal["visits", "mean"] = PER_GAME,
-        win_check: bool = True,
-        reuse_tree: bool = True,
+        win_check: bool = GENERIC.win_check,
+        reuse_tree: bool = GENERIC.reuse_tree,
         solver: bool = PER_GAME,
-        workers: int = 1,
-        evaluator: Callable[..., Any] | None = None,
-        c_puct: float = 1.25,
-        dirichlet_alpha: float = 0.3,
-        dirichlet_fraction: float = 0.25,
-        batch_size: int = 8,
+        workers: int = GENERIC.workers,
+        evaluator: Callable[..., Any] | None = GENERIC.evaluator,
+        c_puct: float = GENERIC.c_puct,
+        dirichlet_alpha: float = GENERIC.dirichlet_alpha,
+        dirichlet_fraction: float = GENERIC.dirichlet_fraction,
+        batch_size: int = GENERIC.batch_size,
         rollout_cutoff: int | None = PER_GAME,
-        max_memory_mb: float | None = None,
+        max_memory_mb: float | None = GENERIC.max_memory_mb,
     ) -> None:
         for name, value, allowed in (
             ("expand", expand, _EXPAND),
@@ -185,9 +183,10 @@ class MCTSAgent(ForwardModelAgent):
             rollout_cutoff = check_number(
                 "mcts", "rollout_cutoff", rollout_cutoff, 0, MAX_CUTOFF, integer=True, optional=True
             )
+            rollout_cutoff = None if rollout_cutoff is None else int(rollout_cutoff)
         batch_size = check_number("mcts", "batch_size", batch_size, 1, MAX_BATCH, integer=True)
         if c is not PER_GAME:
-            c = check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False)
+            c = float(check_number("mcts", "c", c, 0.0, MAX_EXPLORATION, integer=False))
         if solver is not PER_GAME:
             solver = bool(solver)
         c_puct = check_number("mcts", "c_puct", c_puct, 0.0, MAX_EXPLORATION, integer=False)
@@ -208,29 +207,25 @@ class MCTSAgent(ForwardModelAgent):
             "solver": solver,
             "rollout_cutoff": rollout_cutoff,
         }
-        #: The search settings of the game last searched (before any: the generic defaults).
-        self.settings = SearchSettings(
+        #: The options of the game last searched (before any: the generic row), as one frozen
+        #: :class:`~agents.mcts.defaults.MCTSConfig`. A caller may replace it between decisions
+        #: (a tournament sets ``seconds``); learning a new game only changes the options left
+        #: to the game's row.
+        self.config = dataclasses.replace(
+            resolve(self.options, ""),
             iterations=None if iterations is None else int(iterations),
             seconds=None if seconds is None else float(seconds),
-            c=1.4,
-            expand_all=False,
-            rollout="random",
-            fractional=False,
-            solver=True,
-            # counted, so each search result can report its evaluator calls
-            evaluator=None if evaluator is None else CountingEvaluator(evaluator),
+            win_check=bool(win_check),
+            reuse_tree=bool(reuse_tree),
+            workers=int(workers),
+            evaluator=evaluator,
             c_puct=float(c_puct),
             dirichlet_alpha=float(dirichlet_alpha),
             dirichlet_fraction=float(dirichlet_fraction),
             batch_size=int(batch_size),
-            max_memory_mb=None if max_memory_mb is None else float(max_memory_mb) / int(workers),
+            max_memory_mb=None if max_memory_mb is None else float(max_memory_mb),
         )
-        self.final = "visits"
         self._game_name: str | None = None
-        self._use_options(resolve(self.options, ""))
-        self.win_check = bool(win_check)
-        self.reuse_tree = bool(reuse_tree) and int(workers) == 1
-        self.workers = int(workers)
         budget = [f"iterations={iterations}"] if iterations is not None else []
         budget += [f"seconds={seconds}"] if seconds is not None else []
         self.name = "mcts:" + ",".join(budget)
@@ -238,16 +233,57 @@ class MCTSAgent(ForwardModelAgent):
         self._parallel = RootParallel(self.workers) if self.workers > 1 else None
         self._engine: Engine | None = None
         self._engine_thread = 0
-        self._tree: Tree | None = None
-        self._tree_game: type | None = None
-        self._root_state: np.ndarray | None = None
-        self._followed: list[int] = []
+        self._kept = KeptTree(self.reuse_tree)
         #: Facts about the last search: simulations, seconds, nodes, bytes, reused, immediate,
         #: tree_full.
         self.last_search: dict[str, Any] = {}
         #: The last :class:`~agents.result.SearchResult`.
         self.last_result: SearchResult | None = None
         self._last_num_actions = 0
+
+    @classmethod
+    def from_config(cls, config: MCTSConfig, seed: int | None = None) -> MCTSAgent:
+        """An agent with every option of ``config`` given explicitly (checked as the
+        constructor checks them; no option is left to the game's row).
+
+        Raises:
+            InvalidOptionError: if an option of ``config`` is out of its range.
+        """
+        return cls(seed=seed, **config.keywords())
+
+    @property
+    def settings(self) -> MCTSConfig:
+        """Kept one release: :attr:`config` (assigning it assigns :attr:`config`)."""
+        return self.config
+
+    @settings.setter
+    def settings(self, config: MCTSConfig) -> None:
+        self.config = config
+
+    @property
+    def final(self) -> str:
+        """The final-move rule in use (``"visits"`` or ``"mean"``)."""
+        return self.config.final
+
+    @property
+    def win_check(self) -> bool:
+        """Whether decisions start with the immediate-win / block-loss check."""
+        return self.config.win_check
+
+    @property
+    def workers(self) -> int:
+        """Root-parallel worker processes (1: none)."""
+        return self.config.workers
+
+    @property
+    def reuse_tree(self) -> bool:
+        """Whether the tree is kept between decisions (never with several workers)."""
+        return self.config.reuse_tree and self.config.workers == 1
+
+    @property
+    def _tree(self) -> Tree | None:
+        """The tree of the last decision (None before one, or after an immediate win)."""
+        return self._kept.tree
 
     @staticmethod
     def describe_defaults() -> str:
@@ -297,67 +333,28 @@ class MCTSAgent(ForwardModelAgent):
         start = time.perf_counter()
         game, state = game_and_state(env_or_game, state)
         state, player = check_decision("MCTS", game, state)
-        self._use_game(game)
-        self._last_num_actions = game.info.num_actions
-        deadline = None if self.settings.seconds is None else start + self.settings.seconds
         search_engine = self._engine_for(game)
+        seconds = self.config.seconds
+        deadline = None if seconds is None else start + seconds
         seed = int(self._generator.integers(0, 2**63 - 1))
-        allowed = None
-        if self.win_check:
-            win, allowed = search_engine.threats(state)
-            if win >= 0:
-                self._forget_tree()
-                return self._finish(
-                    SearchResult(
-                        action=int(win),
-                        value=1.0,
-                        player=player,
-                        actions=np.array([win], np.int64),
-                        visits=np.zeros(1),
-                        probabilities=np.ones(1),
-                        action_values=np.ones(1),
-                        proven=np.zeros(1, np.int8),
-                        solved=True,
-                        immediate=True,
-                    ),
-                    start,
-                )
-        before = counts_of(self.settings.evaluator)
-        if self._parallel is not None:
-            summary = self._parallel.search(game, state, self.settings, seed, allowed)
-            calls, leaves = self._parallel.evaluator_counts
-            reused = False
-        else:
-            tree, reused = self._tree_for(game, state, deadline)
-            summary = search_engine.search(tree, state, seed, allowed, deadline)
-            after = counts_of(self.settings.evaluator)
-            calls, leaves = after[0] - before[0], after[1] - before[1]
-        index, probs, means, value = choose(summary, self.final == "mean", self.settings.solver)
-        children = summary.children
-        return self._finish(
-            SearchResult(
-                action=int(children.actions[index]),
-                value=value,
-                player=player,
-                actions=children.actions,
-                visits=children.visits,
-                probabilities=probs,
-                action_values=means,
-                proven=children.proven,
-                simulations=summary.simulations,
-                nodes=summary.nodes,
-                solved=summary.root_proven != UNPROVEN,
-                reused=reused,
-                tree_full=summary.tree_full,
-                evaluator_calls=calls,
-                evaluated_leaves=leaves,
-            ),
-            start,
-        )
+        result = search_engine.decide(state, player, seed, deadline, self._kept, self._parallel)
+        result.seconds = time.perf_counter() - start
+        self._last_num_actions = game.info.num_actions
+        self.last_search = {
+            "simulations": result.simulations,
+            "seconds": result.seconds,
+            "nodes": result.nodes,
+            "bytes": result.nodes * BYTES_PER_NODE,
+            "reused": result.reused,
+            "immediate": result.immediate,
+            "tree_full": result.tree_full,
+        }
+        self.last_result = result
+        return result
 
     def reset(self) -> None:
         """Forget the reused tree (a new game starts); the seed sequence continues."""
-        self._forget_tree()
+        self._kept.forget()
 
     def prepare(self, game: Game) -> None:
         """Compile (or load from numba's disk cache) every code path a decision on ``game`` can
@@ -366,21 +363,15 @@ class MCTSAgent(ForwardModelAgent):
         choice and re-rooting; root-parallel workers prepare too. Prints nothing (callers
         announce it); does not touch this agent's seed sequence or tree. Sets the game's
         defaults (:mod:`agents.mcts.defaults`) for the options not given explicitly."""
-        self._use_game(game)
-        probe = MCTSAgent(
-            seed=0,
+        self._engine_for(game)
+        config = dataclasses.replace(
+            self.config,
             iterations=16,
-            c=self.settings.c,
-            expand="all" if self.settings.expand_all else "one",
-            rollout=self.settings.rollout,
-            scores="fractional" if self.settings.fractional else "binary",
-            solver=self.settings.solver,
-            rollout_cutoff=None
-            if self.settings.rollout_cutoff < 0
-            else self.settings.rollout_cutoff,
-            evaluator=unwrap(self.settings.evaluator),
-            batch_size=min(self.settings.batch_size, 4),
+            seconds=None,
+            workers=1,
+            batch_size=min(self.config.batch_size, 4),
         )
+        probe = MCTSAgent.from_config(config, seed=0)
         state = game.initial_state()
         generator = np.random.default_rng(0)
         searched = 0
@@ -393,21 +384,18 @@ class MCTSAgent(ForwardModelAgent):
             probe.inform(action)
             state = game.apply(state, action)
         if self._parallel is not None:
-            self._parallel.prepare(game, probe.settings)
+            self._parallel.prepare(game, probe.config)
 
     def inform(self, action: int) -> None:
         """Follow the game: ``action`` (a move or chance outcome) was played from the position
         last searched or informed. The next search re-roots the kept tree at the position
         reached, without looking for it."""
-        if self.reuse_tree and self._tree is not None:
-            self._followed.append(int(action))
+        self._kept.inform(action)
 
     def restart(self, state: np.ndarray) -> None:
         """Follow the game: the next decision starts from ``state``, not reached by
         :meth:`inform`. The kept tree is dropped unless ``state`` is its root."""
-        if self._root_state is None or not np.array_equal(self._root_state, state):
-            self._forget_tree()
-        self._followed = []
+        self._kept.restart(state)
 
     def close(self) -> None:
         """Stop root-parallel worker processes, if any."""
@@ -426,97 +414,24 @@ class MCTSAgent(ForwardModelAgent):
 
     # -- internals --------------------------------------------------------------------------
     def _engine_for(self, game: Game) -> Engine:
-        """The search engine of ``game`` under the current settings in this thread (kept across
-        decisions: engines share buffers between the searches of one thread)."""
+        """The search engine of ``game`` under :attr:`config` in this thread (kept across
+        decisions: engines share buffers between the searches of one thread). A game not
+        searched before gets its row's defaults for the options not given explicitly (the
+        budget in :attr:`config`, which a tournament may change between moves, is kept) and a
+        new tree."""
         kept, thread = self._engine, threading.get_ident()
-        stale = kept is None or kept.game is not game or kept.settings is not self.settings
-        if stale or self._engine_thread != thread:
-            kept = self._engine = engine(game, self.settings)
-            self._engine_thread = thread
-        return kept
-
-    def _use_game(self, game: Game) -> None:
-        """Take ``game``'s defaults for the options not given explicitly (once per game: the
-        budget in :attr:`settings`, which a tournament may change between moves, is kept)."""
+        fresh = kept is not None and kept.game is game and kept.config is self.config
+        if fresh and self._engine_thread == thread:
+            return kept
         name = game.info.name
         if name != self._game_name:
-            self._use_options(resolve(self.options, name))
+            row = resolve(self.options, name)
+            self.config = dataclasses.replace(self.config, **row.per_game_options())
             self._game_name = name
-            self._forget_tree()
-
-    def _use_options(self, options: MCTSDefaults) -> None:
-        cutoff = options.rollout_cutoff
-        self.settings = dataclasses.replace(
-            self.settings,
-            c=float(options.c),
-            expand_all=options.expand == "all",
-            rollout=options.rollout,
-            fractional=options.scores == "fractional",
-            solver=bool(options.solver),
-            rollout_cutoff=-1 if cutoff is None else int(cutoff),
-        )
-        self.final = options.final
-
-    def _finish(self, result: SearchResult, start: float) -> SearchResult:
-        result.seconds = time.perf_counter() - start
-        self.last_search = {
-            "simulations": result.simulations,
-            "seconds": result.seconds,
-            "nodes": result.nodes,
-            "bytes": result.nodes * BYTES_PER_NODE,
-            "reused": result.reused,
-            "immediate": result.immediate,
-            "tree_full": result.tree_full,
-        }
-        self.last_result = result
-        return result
-
-    def _forget_tree(self) -> None:
-        self._tree = None
-        self._tree_game = None
-        self._root_state = None
-        self._followed = []
-
-    def _tree_for(self, game: Game, state: np.ndarray, deadline: float | None) -> tuple[Tree, bool]:
-        """The tree to search ``state`` with: the kept tree re-rooted at the position the
-        informed moves reached (if they reach ``state``), else a new one. Re-rooting copies the
-        subtree; if that would take more than half the time left, a new tree is cheaper."""
-        tree = self._tree
-        node = NO_NODE
-        if (
-            self.reuse_tree
-            and tree is not None
-            and self._tree_game is type(game)
-            and self._root_state is not None
-            and self._root_state.shape == state.shape
-        ):
-            node = self._followed_node(game, tree, state)
-        if node not in (NO_NODE, ROOT) and deadline is not None:
-            cost = tree.subtree_estimate(node) * GROWTH_SECONDS_PER_NODE
-            if cost > 0.5 * (deadline - time.perf_counter()):
-                node = NO_NODE
-        if node != NO_NODE:
-            tree.reroot(node)
-        elif tree is not None and tree.capacity >= initial_capacity(game, self.settings):
-            tree.clear()  # the kept arrays, pages already mapped
-        else:
-            tree = Tree(initial_capacity(game, self.settings))
-        self._tree = tree
-        self._tree_game = type(game)
-        self._root_state = state.copy()
-        self._followed = []
-        return tree, node != NO_NODE
-
-    def _followed_node(self, game: Game, tree: Tree, state: np.ndarray) -> int:
-        """The node the informed moves lead to from the kept root, if they reach ``state``."""
-        expected = self._root_state.copy()
-        node = ROOT
-        for action in self._followed:
-            node = tree.child(node, action)
-            if node == NO_NODE:
-                return NO_NODE
-            game.kernels.apply_action(expected, action)
-        return node if np.array_equal(expected, state) else NO_NODE
+            self._kept.forget()
+        kept = self._engine = engine(game, self.config)
+        self._engine_thread = thread
+        return kept
 
     def principal_variation(self, max_length: int) -> list[int]:
         """The line the last search expects: its chosen action, then from each node reached
@@ -527,7 +442,7 @@ class MCTSAgent(ForwardModelAgent):
         if self.last_result is None or max_length < 1:
             return []
         line = [int(self.last_result.action)]
-        tree = self._tree
+        tree = self._kept.tree
         node = NO_NODE if tree is None else tree.child(ROOT, line[0])
         while node != NO_NODE and len(line) < max_length:
             children = tree.children(node)

@@ -1,4 +1,9 @@
-"""Per-game MCTS defaults: the options an ``mcts`` agent uses on a game when its spec leaves them out.
+"""The MCTS options as one frozen :class:`MCTSConfig`, and the per-game defaults as instances of it.
+
+:class:`MCTSConfig` names every option as the ``mcts:`` spec and the
+:class:`~agents.mcts.MCTSAgent` constructor take it (``iterations``, ``seconds``, ``c``,
+``rollout``, ...); the constructor builds one, and the search translates it once, in
+:func:`agents.mcts.driver.loop_plan`, into what the compiled loop needs.
 
 One global setting is not strong on every game: random playouts are hopeless in Ataxx (0 of 20
 games against ``minimax2`` at 1,000 iterations) but the best leaf evaluation in Ultimate
@@ -24,15 +29,20 @@ The table (evidence against each game's reference opponent; Wilson intervals in 
   move: 0.725 win rate over 120 games (c=0.5: 0.50 over 40); chosen after a first sweep, and never
   separated from c=0.5 by the intervals.
 
-Every other option keeps its generic value (:data:`GENERIC`): ``expand="one"``,
-``rollout="random"``, ``scores="binary"``, ``final="visits"``, ``solver=True``. Games not in the
-table (a user's own :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's
-defaults before per-game defaults existed.
+Only the options of :data:`PER_GAME_OPTIONS` vary by game; every other option keeps its generic
+value (:data:`GENERIC`): ``expand="one"``, ``rollout="random"``, ``scores="binary"``,
+``final="visits"``, ``solver=True``. Games not in the table (a user's own
+:class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults before per-game
+defaults existed.
+
+This module imports nothing from the package: the docs build loads it from its file, outside
+``sys.modules``, which is also why its annotations are evaluated (no ``from __future__ import
+annotations``: :mod:`dataclasses` would look string annotations up in ``sys.modules``).
 """
 
-from __future__ import annotations
-
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
 
 
 class PerGame:
@@ -49,62 +59,107 @@ class PerGame:
 #: The marker default of the per-game options (``option is PER_GAME``: not given explicitly).
 PER_GAME = PerGame()
 
+#: The options a game's row sets (the others are the same for every game).
+PER_GAME_OPTIONS: tuple[str, ...] = (
+    "c",
+    "expand",
+    "rollout",
+    "scores",
+    "final",
+    "solver",
+    "rollout_cutoff",
+)
 
-class MCTSDefaults(NamedTuple):
-    """The game-dependent options of :class:`~agents.mcts.MCTSAgent` (see its docstring for
-    their meaning). ``rollout_cutoff=None`` plays rollouts to the end."""
 
+@dataclass(frozen=True)
+class MCTSConfig:
+    """Every option of one MCTS agent, named and valued as the ``mcts:`` spec and the
+    :class:`~agents.mcts.MCTSAgent` constructor take them (its docstring gives their meaning
+    and limits; ``rollout_cutoff=None`` plays rollouts to the end, ``max_memory_mb`` bounds all
+    the ``workers``' trees together).
+
+    Frozen: derive a variant with :func:`dataclasses.replace`. The defaults here are the
+    generic values (:data:`GENERIC`); the constructor checks the values it is given, a config
+    built directly is not checked.
+    """
+
+    iterations: int | None = 1000
+    seconds: float | None = None
     c: float = 1.4
     expand: Literal["one", "all"] = "one"
-    rollout: Literal["random", "minimax2"] = "random"
+    rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random"
     scores: Literal["binary", "fractional"] = "binary"
     final: Literal["visits", "mean"] = "visits"
+    win_check: bool = True
+    reuse_tree: bool = True
     solver: bool = True
+    workers: int = 1
+    evaluator: Callable[..., Any] | None = None
+    c_puct: float = 1.25
+    dirichlet_alpha: float = 0.3
+    dirichlet_fraction: float = 0.25
+    batch_size: int = 8
     rollout_cutoff: int | None = None
+    max_memory_mb: float | None = None
 
+    def keywords(self) -> dict[str, Any]:
+        """Every option by name (the constructor's keywords; values not copied)."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
+    def per_game_options(self) -> dict[str, Any]:
+        """The options of :data:`PER_GAME_OPTIONS` by name (what a game's row sets)."""
+        return {name: getattr(self, name) for name in PER_GAME_OPTIONS}
+
+    #: Kept one release: the rows were named tuples of the per-game options (``row._asdict()``).
+    _asdict = per_game_options
+
+
+#: Kept one release: the per-game rows are :class:`MCTSConfig` instances now.
+MCTSDefaults = MCTSConfig
 
 #: The options of games without an entry (and the package's single defaults before this table).
-GENERIC = MCTSDefaults()
+GENERIC = MCTSConfig()
 
 #: Game name (``game.info.name``) -> its defaults.
-GAME_DEFAULTS: dict[str, MCTSDefaults] = {
+GAME_DEFAULTS: dict[str, MCTSConfig] = {
     # heuristic (stone share) at the new leaf, no playout; the share moves by a few hundredths
     # per move, so the exploration constant is about a hundredth of the generic one
-    "ataxx": MCTSDefaults(c=0.005, rollout_cutoff=0),
+    "ataxx": replace(GENERIC, c=0.005, rollout_cutoff=0),
     # the line-potential heuristic at the new leaf: far fewer losses to perfect play than random
     # playouts at every budget measured (none from 1,600 iterations up; see the README)
-    "tictactoe": MCTSDefaults(c=0.5, rollout_cutoff=0),
+    "tictactoe": replace(GENERIC, c=0.5, rollout_cutoff=0),
     # random playouts with a smaller constant: clearly stronger against OpenSpiel at equal time
-    "ultimate_tictactoe": MCTSDefaults(c=0.5),
+    "ultimate_tictactoe": replace(GENERIC, c=0.5),
     # the line-potential heuristic at the new leaf (its values move by about a tenth per move)
-    "pentago_twist": MCTSDefaults(c=0.1, rollout_cutoff=0),
+    "pentago_twist": replace(GENERIC, c=0.1, rollout_cutoff=0),
     # best of c = 0.35-1 against oliver at equal time (the report's own value is 0.5)
-    "tantrix": MCTSDefaults(c=0.75),
+    "tantrix": replace(GENERIC, c=0.75),
 }
 
-#: The option names the table sets.
-OPTIONS: tuple[str, ...] = MCTSDefaults._fields
+#: Kept one release: the option names the table sets.
+OPTIONS = PER_GAME_OPTIONS
 
 
-def defaults_for(game_name: str) -> MCTSDefaults:
+def defaults_for(game_name: str) -> MCTSConfig:
     """The per-game defaults of ``game_name`` (:data:`GENERIC` for a game not in the table)."""
     return GAME_DEFAULTS.get(game_name, GENERIC)
 
 
-def resolve(explicit: dict[str, Any], game_name: str) -> MCTSDefaults:
-    """The options for ``game_name``: each value of ``explicit`` that is not :data:`PER_GAME`
-    wins; the others come from the game's row of the table."""
-    given = {k: v for k, v in explicit.items() if v is not PER_GAME}
-    return defaults_for(game_name)._replace(**given)
+def resolve(explicit: dict[str, Any], game_name: str) -> MCTSConfig:
+    """``game_name``'s row with the values of ``explicit`` (option name -> value) that are not
+    :data:`PER_GAME`: an explicit option always wins over the table."""
+    return replace(
+        defaults_for(game_name), **{k: v for k, v in explicit.items() if v is not PER_GAME}
+    )
 
 
-def spec_options(row: MCTSDefaults, only_changed: bool = False) -> str:
-    """``row`` as ``mcts:`` spec options (``"c=0.5,rollout_cutoff=0"``; ``None`` as ``none``),
-    all of them or only those that differ from :data:`GENERIC`; parsed back by
-    :func:`agents.spec.make_agent` to the same options."""
+def spec_options(row: MCTSConfig, only_changed: bool = False) -> str:
+    """The per-game options of ``row`` as ``mcts:`` spec options (``"c=0.5,rollout_cutoff=0"``;
+    ``None`` as ``none``), all of them or only those that differ from :data:`GENERIC`; parsed
+    back by :func:`agents.spec.make_agent` to the same options."""
     return ",".join(
         f"{k}={'none' if v is None else v}"
-        for k, v in row._asdict().items()
+        for k, v in row.per_game_options().items()
         if not only_changed or v != getattr(GENERIC, k)
     )
 
@@ -130,6 +185,8 @@ __all__ = [
     "GENERIC_SPEC",
     "OPTIONS",
     "PER_GAME",
+    "PER_GAME_OPTIONS",
+    "MCTSConfig",
     "MCTSDefaults",
     "PerGame",
     "defaults_for",

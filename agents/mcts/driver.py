@@ -1,11 +1,15 @@
-"""One search from a root state: the compiled loop (:func:`agents.mcts.search.run_chunk`) run in
+"""One decision from a root state: the compiled loop (:func:`agents.mcts.search.run_chunk`) run in
 chunks under an iteration or time budget, with one budget, tree-growth and stop logic for every
 kind of leaf evaluation.
 
-An :class:`Engine` holds what every search of one game under one set of options reuses: the
-compiled entry points, the loop settings and the work buffers, built (and their types checked)
-once, so a decision calls the compiled code directly; :func:`engine` keeps the engines of recent
-games and settings, one set per thread (as numba keeps compiled code). Between chunks the
+A decision goes agent -> engine -> compiled loop and back once: the agent checks the state and
+calls :meth:`Engine.decide`, which runs the threat check, takes the tree (sized once, by the
+plan), runs the loop and makes the final choice. The user's options
+(:class:`~agents.mcts.defaults.MCTSConfig`) are translated in one place, :func:`loop_plan`, into
+what the loop needs. An :class:`Engine` holds what every search of one game under one config
+reuses: that plan, the compiled entry points and the work buffers, built (and their types
+checked) once, so a decision calls the compiled code directly; :func:`engine` keeps the engines
+of recent games and configs, one set per thread (as numba keeps compiled code). Between chunks the
 engine grows the tree (only if copying it fits in the time left), completes leaves evaluated in
 Python (a learned evaluator or a Python rollout, in batches) and checks the clock; chunk lengths
 adapt to the measured speed (about 5 ms each), so a time budget is kept to within milliseconds.
@@ -18,16 +22,17 @@ import functools
 import os
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from agents.base import search_buffer_size
-from agents.mcts.final import RootSummary, summarise_root
+from agents.mcts.counting import CountingEvaluator, counts_of
+from agents.mcts.defaults import MCTSConfig
+from agents.mcts.final import RootSummary, choose, summarise_root
 from agents.mcts.puct import RootNoise, external_values
+from agents.mcts.reuse import KeptTree
 from agents.mcts.search import (
     LEAF_EXTERNAL,
     LEAF_MINIMAX2,
@@ -42,8 +47,8 @@ from agents.mcts.search import (
 )
 from agents.mcts.threats import immediate_checks
 from agents.mcts.tree import (
-    BYTES_PER_NODE,
     FIRST_CHILD,
+    GROWTH_SECONDS_PER_NODE,
     MEMORY_PER_NODE,
     NO_NODE,
     PROVEN,
@@ -51,18 +56,30 @@ from agents.mcts.tree import (
     UNPROVEN,
     Tree,
 )
+from agents.result import SearchResult
 from mcts_envs.core.errors import SearchError
 from mcts_envs.core.numba_compat import entry_point, pin_identity
 from mcts_envs.core.seeding import make_rng
+
+if TYPE_CHECKING:
+    from agents.mcts.parallel import RootParallel
+
+__all__ = [
+    "GROWTH_SECONDS_PER_NODE",  # kept one release: defined in agents.mcts.tree
+    "Engine",
+    "LoopPlan",
+    "SearchSettings",
+    "default_max_memory_mb",
+    "engine",
+    "loop_plan",
+    "run_search",
+]
 
 #: Seconds one chunk of the compiled loop aims to last when a time budget is set. Chunks are
 #: sized by the fastest pace seen in the search (preemption on a loaded machine only slows a
 #: chunk down, so the fastest chunk is the truest measure) and last at most a third of the time
 #: left: a chunk interrupted near the deadline then has little left to run when it resumes.
 CHUNK_SECONDS = 0.005
-#: Estimated seconds per node in use to grow the tree (copying at 0.3 GB/s, below the 0.5-0.8
-#: GB/s measured with fresh pages on the development machine).
-GROWTH_SECONDS_PER_NODE = BYTES_PER_NODE / 0.3e9
 #: Node slots of a new tree under a time budget only (160 MB if all were used).
 TIME_BUDGET_CAPACITY = 1 << 22
 #: Share of the machine's memory (physical, or the container's limit if lower) a search tree
@@ -73,24 +90,8 @@ DEFAULT_MEMORY_CAP_MB = 4096
 FALLBACK_MEMORY_MB = 1024
 
 
-@dataclass(frozen=True)
-class SearchSettings:
-    """The parameters of one search (see :class:`agents.mcts.MCTSAgent` for their meaning)."""
-
-    iterations: int | None
-    seconds: float | None
-    c: float
-    expand_all: bool
-    rollout: Any
-    fractional: bool
-    solver: bool
-    evaluator: Callable[..., Any] | None
-    c_puct: float
-    dirichlet_alpha: float
-    dirichlet_fraction: float
-    batch_size: int
-    rollout_cutoff: int = -1
-    max_memory_mb: float | None = None  # per tree; None: default_max_memory_mb()
+#: Kept one release: the search takes the one :class:`~agents.mcts.defaults.MCTSConfig` now.
+SearchSettings = MCTSConfig
 
 
 class Compiled(NamedTuple):
@@ -151,56 +152,122 @@ def default_max_memory_mb() -> float:
     return float(min(DEFAULT_MEMORY_CAP_MB, DEFAULT_MEMORY_SHARE * total / 2**20))
 
 
-def leaf_batch(game, settings: SearchSettings) -> int:
-    """Leaves a chunk of the loop may leave for Python to evaluate: the evaluator's
-    ``batch_size``, 1 for a Python rollout, 0 for compiled leaf evaluations."""
-    if settings.evaluator is not None:
-        return settings.batch_size
-    return 1 if rollout_kind(settings.rollout, game)[0] == LEAF_EXTERNAL else 0
-
-
-def growth_room(game, settings: SearchSettings) -> int:
-    """Free node slots a chunk of the loop needs to start: two child blocks (of the game's
-    largest size) for each leaf it may leave to Python, and two more."""
-    return 2 * search_buffer_size(game) * (leaf_batch(game, settings) + 1)
-
-
-def node_limit(game, settings: SearchSettings) -> int:
-    """The most node slots one tree of this search may allocate: ``settings.max_memory_mb``
-    (or :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE`, but
-    never fewer than the root's first expansion needs (so a search can always answer)."""
-    megabytes = settings.max_memory_mb
-    if megabytes is None:
-        megabytes = default_max_memory_mb()
-    return max(int(megabytes * 2**20) // MEMORY_PER_NODE, growth_room(game, settings) + 1)
-
-
-def initial_capacity(game, settings: SearchSettings) -> int:
-    """Node slots for a new tree: about four per iteration, or :data:`TIME_BUDGET_CAPACITY`
-    under a time budget alone, within :func:`node_limit`. Untouched slots cost no memory (NumPy
-    leaves fresh pages unmapped until written), while growing a large tree means copying it,
-    which a search near its deadline cannot afford."""
-    if settings.iterations is None:
-        wanted = TIME_BUDGET_CAPACITY
-    else:
-        wanted = min(settings.iterations * 4 + search_buffer_size(game), 1 << 20)
-    return min(wanted, node_limit(game, settings))
-
-
 def max_depth(game) -> int:
     """Bound on the tree depth (decisions plus chance nodes, with room for forced plays)."""
     return 4 * game.info.max_game_length + 16
 
 
-def rollout_kind(rollout: Any, game) -> tuple[int, Any]:
-    """``(leaf kind, compiled playout kernel or Python policy)`` for a rollout option."""
-    if rollout == "random":
-        return LEAF_PLAYOUT, game.kernels.random_playout
-    if rollout == "minimax2":
-        return LEAF_MINIMAX2, game.kernels.random_playout
-    if isinstance(rollout, Dispatcher):
-        return LEAF_PLAYOUT, pin_identity(rollout)
-    return LEAF_EXTERNAL, rollout
+class LoopPlan(NamedTuple):
+    """An :class:`~agents.mcts.defaults.MCTSConfig` translated for one game: what the compiled
+    loop and its driver need, as ints, floats and kernels (see :func:`loop_plan`).
+
+    Attributes:
+        loop: the compiled loop's :class:`~agents.mcts.search.LoopSettings`.
+        playout: the compiled leaf kernel (the game's random playout when leaves go to Python:
+            not called, it keeps one compiled loop).
+        python_leaves: whether leaves are evaluated in Python (an evaluator or a Python
+            rollout, in batches).
+        batch: leaves a chunk may leave for Python (``batch_size``, 1 for a Python rollout, 0
+            for compiled leaves).
+        block: the largest child block (legal actions or chance outcomes).
+        depth: the bound of a path from the root (:func:`max_depth`).
+        room: free node slots a chunk needs to start (two child blocks per leaf it may leave to
+            Python, and two more).
+        max_nodes: the most node slots one tree may allocate: ``max_memory_mb / workers`` (or
+            :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE`, never
+            fewer than ``room + 1`` (so a search can always answer).
+        capacity: node slots of a new tree: about four per iteration (at most 2**20), or
+            :data:`TIME_BUDGET_CAPACITY` under a time budget alone, within ``max_nodes``.
+            Untouched slots cost no memory (fresh pages stay unmapped until written), while
+            growing a large tree means copying it, which a search near its deadline cannot
+            afford.
+        budget: simulations per search (``iterations``, or the largest ``int64``).
+        by_mean: the final choice takes the best mean (``final="mean"``).
+    """
+
+    loop: LoopSettings
+    playout: Any
+    python_leaves: bool
+    batch: int
+    block: int
+    depth: int
+    room: int
+    max_nodes: int
+    capacity: int
+    budget: int
+    by_mean: bool
+
+
+def loop_plan(game, config: MCTSConfig) -> LoopPlan:
+    """The one translation of ``config`` (the user's options) into what the search of ``game``
+    (a :class:`~mcts_envs.core.game.KernelGame`) runs on: selection, leaf kind and kernel,
+    buffer and tree sizes, the budget. Called once per :class:`Engine`."""
+    external = config.evaluator is not None
+    rollout, playout = config.rollout, game.kernels.random_playout
+    if external:
+        leaf = LEAF_EXTERNAL
+    elif rollout == "random":
+        leaf = LEAF_PLAYOUT
+    elif rollout == "minimax2":
+        leaf = LEAF_MINIMAX2
+    elif isinstance(rollout, Dispatcher):
+        leaf, playout = LEAF_PLAYOUT, pin_identity(rollout)
+    else:
+        leaf = LEAF_EXTERNAL  # a Python rollout policy
+    block = search_buffer_size(game)
+    batch = config.batch_size if external else (1 if leaf == LEAF_EXTERNAL else 0)
+    room = 2 * block * (batch + 1)
+    if config.max_memory_mb is None:
+        tree_mb = default_max_memory_mb()
+    else:
+        tree_mb = config.max_memory_mb / config.workers  # the workers' trees share the bound
+    max_nodes = max(int(tree_mb * 2**20) // MEMORY_PER_NODE, room + 1)
+    if config.iterations is None:
+        wanted = TIME_BUDGET_CAPACITY
+    else:
+        wanted = min(config.iterations * 4 + block, 1 << 20)
+    return LoopPlan(
+        loop=LoopSettings(
+            float(config.c_puct if external else config.c),
+            SELECT_PUCT if external else SELECT_UCT,
+            config.expand == "all" and not external,
+            int(leaf),
+            config.scores == "fractional",
+            bool(config.solver),
+            -1 if config.rollout_cutoff is None else int(config.rollout_cutoff),
+            int(block),
+        ),
+        playout=playout,
+        python_leaves=leaf == LEAF_EXTERNAL,
+        batch=int(batch),
+        block=int(block),
+        depth=max_depth(game),
+        room=int(room),
+        max_nodes=int(max_nodes),
+        capacity=int(min(wanted, max_nodes)),
+        budget=np.iinfo(np.int64).max if config.iterations is None else int(config.iterations),
+        by_mean=config.final == "mean",
+    )
+
+
+def node_limit(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).max_nodes``."""
+    return loop_plan(game, config).max_nodes
+
+
+def initial_capacity(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).capacity``."""
+    return loop_plan(game, config).capacity
+
+
+def growth_room(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).room``."""
+    return loop_plan(game, config).room
+
+
+def leaf_batch(game, config: MCTSConfig) -> int:
+    """Kept one release: ``loop_plan(game, config).batch``."""
+    return loop_plan(game, config).batch
 
 
 def _time_left(deadline: float | None) -> float:
@@ -220,47 +287,36 @@ def _grow_in_time(tree: Tree, free: int, deadline: float | None, limit: int | No
 
 
 class Engine:
-    """The search of one game under one :class:`SearchSettings`, reused across decisions.
+    """The search of one game under one :class:`~agents.mcts.defaults.MCTSConfig`, reused
+    across decisions.
 
-    Holds the compiled entry points, the loop settings and the work buffers (the root state,
-    the threat checks' buffers, the root mask, the batch of leaves evaluated in Python), all
-    allocated here with the types the compiled code expects, so searches call it directly.
-    One search at a time: get engines through :func:`engine` (one per thread).
+    Holds the config's :class:`LoopPlan`, the compiled entry points and the work buffers (the
+    root state, the threat checks' buffers, the root mask, the batch of leaves evaluated in
+    Python), all allocated here with the types the compiled code expects, so a decision calls
+    it directly. One search at a time: get engines through :func:`engine` (one per thread).
+
+    Attributes:
+        evaluator: the config's evaluator wrapped in a
+            :class:`~agents.mcts.counting.CountingEvaluator` (None without one).
     """
 
-    def __init__(self, game, settings: SearchSettings) -> None:
-        self.game, self.settings = game, settings
-        external = settings.evaluator is not None
-        leaf, playout = (LEAF_EXTERNAL, None) if external else rollout_kind(settings.rollout, game)
-        if leaf == LEAF_EXTERNAL:
+    def __init__(self, game, config: MCTSConfig) -> None:
+        self.game, self.config = game, config
+        self.plan = plan = loop_plan(game, config)
+        if plan.python_leaves:
             for dispatcher in game.kernels:
                 pin_identity(dispatcher)
-            playout = game.kernels.random_playout  # not called: keeps one compiled loop
-        self.playout, self.external = playout, external
-        self.compiled = compiled(game.kernels, playout)
-        self.block = search_buffer_size(game)
-        self.cfg = LoopSettings(
-            float(settings.c_puct if external else settings.c),
-            SELECT_PUCT if external else SELECT_UCT,
-            bool(settings.expand_all) and not external,
-            int(leaf),
-            bool(settings.fractional),
-            bool(settings.solver),
-            int(settings.rollout_cutoff),
-            int(self.block),
-        )
-        self.batch = leaf_batch(game, settings)
-        #: Free slots a chunk needs to start, and the most slots a tree may have.
-        self.room, self.max_nodes = growth_room(game, settings), node_limit(game, settings)
+        self.compiled = compiled(game.kernels, plan.playout)
+        self.evaluator = None if config.evaluator is None else CountingEvaluator(config.evaluator)
         state_size = game.info.state_size
-        self.scratch = make_scratch(state_size, max_depth(game), self.block)
-        self.pending = make_pending(self.batch, state_size, max_depth(game))
+        self.scratch = make_scratch(state_size, plan.depth, plan.block)
+        self.pending = make_pending(plan.batch, state_size, plan.depth)
         self.root_state = np.zeros(state_size, np.int64)
-        self.actions = np.zeros(self.block, np.int64)
-        self.safe = np.zeros(self.block, np.int8)
+        self.actions = np.zeros(plan.block, np.int64)
+        self.safe = np.zeros(plan.block, np.int8)
         self.no_mask = np.zeros(0, np.int8)
         self._mask: np.ndarray | None = None  # int8[num_actions], allocated when first needed
-        args = (game.kernels, playout, Tree(16).arrays(), self.scratch, self.cfg)
+        args = (game.kernels, plan.playout, Tree(16).arrays(), self.scratch, plan.loop)
         self.compiled.run.check(
             (*args, self.root_state, make_rng(0), self.no_mask, self.pending, 1)
         )
@@ -286,6 +342,69 @@ class Engine:
         self._mask[np.asarray(allowed, np.int64)] = 1
         return self._mask
 
+    def decide(
+        self,
+        state: np.ndarray,
+        player: int,
+        seed: int,
+        deadline: float | None,
+        kept: KeptTree,
+        parallel: RootParallel | None = None,
+    ) -> SearchResult:
+        """One decision at ``state`` (checked by the caller; ``player`` to move): the
+        immediate-win / block-loss check (``win_check``), the tree (``kept`` re-rooted, or a new
+        one of the plan's capacity) or the ``parallel`` workers, the search and the final
+        choice. ``result.seconds`` is left for the caller (its clock started first).
+
+        Raises:
+            SearchError: if the search fails (NaN values, an evaluator misbehaving).
+        """
+        allowed = None
+        if self.config.win_check:
+            win, allowed = self.threats(state)
+            if win >= 0:
+                kept.forget()
+                return SearchResult(
+                    action=win,
+                    value=1.0,
+                    player=player,
+                    actions=np.array([win], np.int64),
+                    visits=np.zeros(1),
+                    probabilities=np.ones(1),
+                    action_values=np.ones(1),
+                    proven=np.zeros(1, np.int8),
+                    solved=True,
+                    immediate=True,
+                )
+        if parallel is not None:
+            summary = parallel.search(self.game, state, self.config, seed, allowed)
+            (calls, leaves), reused = parallel.evaluator_counts, False
+        else:
+            tree, reused = kept.take(self.game, state, self.plan.capacity, deadline)
+            before = counts_of(self.evaluator)
+            summary = self.run(tree, state, seed, allowed, deadline)
+            after = counts_of(self.evaluator)
+            calls, leaves = after[0] - before[0], after[1] - before[1]
+        index, probs, means, value = choose(summary, self.plan.by_mean, self.config.solver)
+        children = summary.children
+        return SearchResult(
+            action=int(children.actions[index]),
+            value=value,
+            player=player,
+            actions=children.actions,
+            visits=children.visits,
+            probabilities=probs,
+            action_values=means,
+            proven=children.proven,
+            simulations=summary.simulations,
+            nodes=summary.nodes,
+            solved=summary.root_proven != UNPROVEN,
+            reused=reused,
+            tree_full=summary.tree_full,
+            evaluator_calls=calls,
+            evaluated_leaves=leaves,
+        )
+
     def search(
         self,
         tree: Tree,
@@ -294,37 +413,55 @@ class Engine:
         allowed: np.ndarray | None = None,
         deadline: float | None = None,
     ) -> RootSummary:
-        """Search from ``root_state`` into ``tree`` (fresh or reused; its root must stand for
-        ``root_state``) and summarise the root. Always runs at least one chunk of at least one
-        simulation, so a search with any positive budget has root children to choose from.
-        Stops early, with ``tree_full`` set in the summary, when the tree would need more than
-        :func:`node_limit` slots to go on (``settings.max_memory_mb``).
+        """:meth:`run` after checking that ``root_state`` is a state array of the game.
+
+        Raises:
+            TypeError: if ``root_state`` is not a state array of the game.
+            SearchError: as :meth:`run`.
+        """
+        return self.run(tree, self.game.check_state(root_state), seed, allowed, deadline)
+
+    def run(
+        self,
+        tree: Tree,
+        root_state: np.ndarray,
+        seed: int,
+        allowed: np.ndarray | None = None,
+        deadline: float | None = None,
+    ) -> RootSummary:
+        """Search from ``root_state`` (a state array of the game, not checked again) into
+        ``tree`` (fresh or reused; its root must stand for ``root_state``) and summarise the
+        root. Always runs at least one chunk of at least one simulation, so a search with any
+        positive budget has root children to choose from. Stops early, with ``tree_full`` set
+        in the summary, when the tree would need more than the plan's ``max_nodes`` slots to go
+        on (``max_memory_mb``).
 
         Args:
             seed: seeds the search's one generator (and the Dirichlet noise).
             allowed: if given, the only root moves to consider (the block-loss check); other
                 root children stay in the tree, untouched.
-            deadline: ``time.perf_counter()`` value at which to stop (default:
-                ``settings.seconds`` from now); the agent passes the decision's deadline.
+            deadline: ``time.perf_counter()`` value at which to stop (default: ``seconds``
+                from now); the agent passes the decision's deadline.
 
         Raises:
             SearchError: if selection finds no child (NaN values) or an evaluator misbehaves.
         """
-        settings, kernels, cfg, run = self.settings, self.game.kernels, self.cfg, self.compiled.run
-        if deadline is None and settings.seconds is not None:
-            deadline = time.perf_counter() + settings.seconds
-        budget = settings.iterations if settings.iterations is not None else np.iinfo(np.int64).max
-        self.root_state[:] = self.game.check_state(root_state)
+        config, plan, kernels = self.config, self.plan, self.game.kernels
+        cfg, run = plan.loop, self.compiled.run
+        if deadline is None and config.seconds is not None:
+            deadline = time.perf_counter() + config.seconds
+        budget = plan.budget
+        self.root_state[:] = root_state
         mask, rng = self.root_mask(allowed), make_rng(seed)
-        alpha, fraction = settings.dirichlet_alpha, settings.dirichlet_fraction
-        noise = RootNoise(alpha, fraction, seed, True) if self.external else None
+        alpha, fraction = config.dirichlet_alpha, config.dirichlet_fraction
+        noise = RootNoise(alpha, fraction, seed, True) if self.evaluator is not None else None
         self.pending.size[0] = 0  # a search that raised may have left leaves of another tree
         total = 0
         rate = 1e-9  # the fastest simulations per second seen in this search
         chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
-        room, limit = self.room, self.max_nodes
+        room, limit = plan.room, plan.max_nodes
         tree_full = False
-        while not (settings.solver and tree.flags[ROOT, PROVEN] != UNPROVEN):
+        while not (cfg.solver and tree.flags[ROOT, PROVEN] != UNPROVEN):
             if tree.num_nodes + room > limit and tree.links[ROOT, FIRST_CHILD] != NO_NODE:
                 tree_full = True  # answer with what the tree holds
                 break
@@ -337,19 +474,21 @@ class Engine:
             start = time.perf_counter()
             # The buffers are this engine's and the tree's arrays keep their types: no checks.
             done = run.compiled(
-                kernels, self.playout, tree.arrays(), self.scratch, cfg, self.root_state, rng,
+                kernels, plan.playout, tree.arrays(), self.scratch, cfg, self.root_state, rng,
                 mask, self.pending, int(min(chunk, budget - total)),
             )  # fmt: skip
             if done < 0:
                 raise SearchError(
-                    f"the search found no child to select (exploration constants c={settings.c}, "
-                    f"c_puct={settings.c_puct}; leaf values must be finite numbers): the search "
+                    f"the search found no child to select (exploration constants c={config.c}, "
+                    f"c_puct={config.c_puct}; leaf values must be finite numbers): the search "
                     "stopped before reading outside its tree"
                 )
             if waiting := int(self.pending.size[0]):
-                results, priors = external_values(self.game, settings, self.pending, rng)
+                results, priors = external_values(
+                    self.game, self.evaluator, config.rollout, cfg.fractional, self.pending, rng
+                )
                 # finish_pending leaves a leaf unexpanded if its children do not fit
-                tree_full |= not tree.ensure(waiting * self.block + self.block, limit)
+                tree_full |= not tree.ensure(waiting * plan.block + plan.block, limit)
                 self.compiled.finish(
                     kernels, tree.arrays(), self.pending, results, priors, cfg.solver
                 )
@@ -371,32 +510,32 @@ class Engine:
 
 
 @functools.lru_cache(maxsize=32)
-def _cached_engine(game, settings: SearchSettings, thread: int) -> Engine:
-    return Engine(game, settings)
+def _cached_engine(game, config: MCTSConfig, thread: int) -> Engine:
+    return Engine(game, config)
 
 
-def engine(game, settings: SearchSettings) -> Engine:
-    """The :class:`Engine` of ``game`` and ``settings`` for the calling thread: kept for the
-    32 most recent, so a new agent (or a worker's search) does not build and check it again.
+def engine(game, config: MCTSConfig) -> Engine:
+    """The :class:`Engine` of ``game`` and ``config`` for the calling thread: kept for the 32
+    most recent, so a new agent (or a worker's search) does not build and check it again.
     Searches in one thread run one at a time, so they can share its buffers. Not kept with an
     evaluator (it may hold a large model; its searches are slow enough to build their own)."""
-    if settings.evaluator is not None:
-        return Engine(game, settings)
+    if config.evaluator is not None:
+        return Engine(game, config)
     try:
-        return _cached_engine(game, settings, threading.get_ident())
-    except TypeError:  # an unhashable game, rollout or evaluator: an engine of its own
-        return Engine(game, settings)
+        return _cached_engine(game, config, threading.get_ident())
+    except TypeError:  # an unhashable game or rollout: an engine of its own
+        return Engine(game, config)
 
 
 def run_search(
     game,
     tree: Tree,
     root_state: np.ndarray,
-    settings: SearchSettings,
+    config: MCTSConfig,
     seed: int,
     allowed: np.ndarray | None = None,
     deadline: float | None = None,
 ) -> RootSummary:
-    """:meth:`Engine.search` with the :func:`engine` of ``game`` (a
-    :class:`~mcts_envs.core.game.KernelGame`) and ``settings``."""
-    return engine(game, settings).search(tree, root_state, seed, allowed, deadline)
+    """:meth:`Engine.search` (state checked) with the :func:`engine` of ``game`` (a
+    :class:`~mcts_envs.core.game.KernelGame`) and ``config``."""
+    return engine(game, config).search(tree, root_state, seed, allowed, deadline)

@@ -1,6 +1,6 @@
 """Root parallelism: independent searches in worker processes, root statistics merged.
 
-Each worker runs :func:`agents.mcts.driver.run_search` on a fresh tree with its own seed (spawned
+Each worker runs :meth:`agents.mcts.driver.Engine.run` on a fresh tree with its own seed (spawned
 from the search seed with ``numpy.random.SeedSequence``), so a fixed agent seed and an iteration
 budget give the same merged result every time. Visits and value sums of the root children are
 added; a child proven by any worker keeps that proof (proofs are exact).
@@ -15,7 +15,8 @@ import numpy as np
 
 from agents.base import decision_state
 from agents.mcts.counting import counts_of
-from agents.mcts.driver import SearchSettings, initial_capacity, run_search
+from agents.mcts.defaults import MCTSConfig
+from agents.mcts.driver import engine
 from agents.mcts.final import RootChildren, RootSummary
 from agents.mcts.tree import UNPROVEN, Tree
 
@@ -27,14 +28,16 @@ def worker_seeds(seed: int, workers: int) -> list[int]:
 
 
 def search_in_worker(
-    game, state: np.ndarray, settings: SearchSettings, seed: int, allowed: np.ndarray | None
+    game, state: np.ndarray, config: MCTSConfig, seed: int, allowed: np.ndarray | None
 ) -> tuple[RootSummary, tuple[int, int]]:
-    """Run one search on a fresh tree (the function each worker process executes); returns its
-    summary and the ``(calls, leaves)`` of its evaluator (see :mod:`agents.mcts.counting`)."""
-    tree = Tree(initial_capacity(game, settings))
-    before = counts_of(settings.evaluator)  # a counting evaluator arrives with the parent's count
-    summary = run_search(game, tree, state, settings, seed, allowed)
-    after = counts_of(settings.evaluator)
+    """Run one search of ``state`` (checked by the parent) on a fresh tree (the function each
+    worker process executes); returns its summary and the ``(calls, leaves)`` of its evaluator
+    (see :mod:`agents.mcts.counting`)."""
+    search = engine(game, config)
+    tree = Tree(search.plan.capacity)
+    before = counts_of(search.evaluator)
+    summary = search.run(tree, state, seed, allowed)
+    after = counts_of(search.evaluator)
     return summary, (after[0] - before[0], after[1] - before[1])
 
 
@@ -75,7 +78,7 @@ class RootParallel:
         self.evaluator_counts = (0, 0)
 
     def search(
-        self, game, state: np.ndarray, settings: SearchSettings, seed: int, allowed=None
+        self, game, state: np.ndarray, config: MCTSConfig, seed: int, allowed=None
     ) -> RootSummary:
         """Search ``state`` in every worker and merge the root summaries."""
         if self._pool is None:
@@ -83,7 +86,7 @@ class RootParallel:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         seeds = worker_seeds(seed, self.workers)
         futures = [
-            self._pool.submit(search_in_worker, game, state, settings, s, allowed) for s in seeds
+            self._pool.submit(search_in_worker, game, state, config, s, allowed) for s in seeds
         ]
         results = [future.result() for future in futures]
         self.evaluator_counts = (
@@ -92,9 +95,9 @@ class RootParallel:
         )
         return merge([summary for summary, _ in results])
 
-    def prepare(self, game, settings: SearchSettings) -> None:
+    def prepare(self, game, config: MCTSConfig) -> None:
         """Start the workers and have each compile (or load) the search for ``game``."""
-        self.search(game, decision_state(game), settings, 0, None)
+        self.search(game, decision_state(game), config, 0, None)
 
     def close(self) -> None:
         """Stop the worker processes."""

@@ -138,13 +138,15 @@ def python_rollout(game, state: np.ndarray, policy, rng: np.ndarray, fractional:
     return float(terminal_result(returns, score, state, fractional, np.empty(2)))
 
 
-def external_values(game, settings, pending, rng: np.ndarray) -> tuple[np.ndarray, ...]:
+def external_values(
+    game, evaluator, rollout, fractional: bool, pending, rng: np.ndarray
+) -> tuple[np.ndarray, ...]:
     """``(results, priors)`` of the pending leaves (:class:`agents.mcts.search.Pending`), from
-    the evaluator or the Python rollout policy of ``settings``."""
+    ``evaluator`` if it is not None, else by playing each to the end with the Python policy
+    ``rollout`` (results from the game's graded score if ``fractional``)."""
     size = int(pending.size[0])
-    if settings.evaluator is not None:
-        return evaluate_leaves(game, settings.evaluator, pending.states, pending.statuses, size)
-    rollout, fractional = settings.rollout, settings.fractional
+    if evaluator is not None:
+        return evaluate_leaves(game, evaluator, pending.states, pending.statuses, size)
     results = [
         python_rollout(game, pending.states[b], rollout, rng, fractional) for b in range(size)
     ]

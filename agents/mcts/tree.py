@@ -57,6 +57,9 @@ BYTES_PER_NODE = NUM_LINKS * 4 + NUM_FLAGS * 1 + 8 + 4
 #: bytes allows ``B // MEMORY_PER_NODE`` slots, so the tree, its spare and a copy in progress
 #: all fit in ``B`` (growing holds the old and the new arrays at once: at most two sets too).
 MEMORY_PER_NODE = 2 * BYTES_PER_NODE + 8
+#: Estimated seconds per node in use to copy a tree (growing or re-rooting it; copying at 0.3
+#: GB/s, below the 0.5-0.8 GB/s measured with fresh pages on the development machine).
+GROWTH_SECONDS_PER_NODE = BYTES_PER_NODE / 0.3e9
 
 
 #: Attributes of :class:`Tree` holding one entry per node slot.

@@ -24,6 +24,17 @@ class InvalidRecordError(MctsEnvsError, ValueError):
     """A malformed text record (position string, FEN, game record) that cannot be parsed."""
 
 
+class InvalidStateError(InvalidRecordError):
+    """A state array that is not a position of its game: a word out of its range, words that
+    contradict each other, or (from ``validate_state``) a position no record describes.
+
+    A subclass of :class:`InvalidRecordError`, which ``validate_state`` raised before."""
+
+
+class StateTypeError(InvalidStateError, TypeError):
+    """An object that is not a state array of the game (not an ``int64`` array of its shape)."""
+
+
 class UnknownGameError(MctsEnvsError, KeyError):
     """A game name that is not in the registry."""
 
@@ -37,6 +48,11 @@ class InvalidSeedError(MctsEnvsError, TypeError):
 
 class EnvUsageError(MctsEnvsError, RuntimeError):
     """An env method called out of order: before ``reset()`` or after the game has ended."""
+
+
+class ResetRequiredError(EnvUsageError, AssertionError):
+    """An env method called before the first ``reset()``; also an ``AssertionError``, which
+    PettingZoo's order-enforcing wrapper raises in this case."""
 
 
 class InvalidOptionError(MctsEnvsError, ValueError):

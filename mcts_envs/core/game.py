@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
+from numba import njit
 
 from mcts_envs.core import json_state
 from mcts_envs.core.constants import CHANCE, TERMINAL
@@ -30,11 +31,15 @@ from mcts_envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
     InvalidRecordError,
+    InvalidStateError,
+    StateTypeError,
 )
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.quoting import quote
 from mcts_envs.core.seeding import make_rng
+
+_INT64 = np.dtype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -242,7 +247,8 @@ class Game(Protocol):
         ...
 
     def check_state(self, state: object) -> np.ndarray:
-        """Return ``state`` if it is a state array of this game, else raise ``TypeError``."""
+        """Return ``state`` if it is a state array the kernels can run on, else raise
+        ``StateTypeError`` (wrong type) or ``InvalidStateError`` (words out of range)."""
         ...
 
     def is_terminal(self, state: np.ndarray) -> bool:
@@ -320,19 +326,55 @@ class KernelGame(Game):
             pin_identity(dispatcher)  # cached generic code then loads in every process
 
     # -- state checks -------------------------------------------------------------------------
+    #: The game's compiled range check ``(state) -> int``, set with ``staticmethod``: 0 when every
+    #: kernel can run on ``state`` without reading or writing outside its tables or looping
+    #: forever, else an index into :attr:`state_problems`. Cheap (O(words)), so every public
+    #: method runs it; ``None`` for a game whose kernels cannot be led astray by any word.
+    state_problem: Callable[[np.ndarray], int] | None = None
+    #: What each code of :attr:`state_problem` means (entry 0, no problem, unused).
+    state_problems: tuple[str, ...] = ("",)
+
     def check_state(self, state: object) -> np.ndarray:
-        """Return ``state`` if it is a state array of this game, else raise ``TypeError``."""
-        if (
-            not isinstance(state, np.ndarray)
-            or state.dtype != np.int64
-            or state.shape != (self.info.state_size,)
-        ):
-            raise TypeError(
+        """Return ``state`` if it is a state array the kernels can run on, else raise.
+
+        Every public method taking a state calls this first (compiled search and the vector
+        games call the kernels directly and do not pay for it). It checks the type and shape,
+        then the words' ranges and the few relations the kernels index by (the game's
+        :attr:`state_problem`); it is not :meth:`validate_state`, which also checks that the
+        position can occur (a state it accepts may have no record, but never crashes).
+
+        Raises:
+            StateTypeError: (a ``TypeError``) if ``state`` is not an int64 array of the game's
+                state shape.
+            InvalidStateError: (a ``ValueError``) if a word is out of range.
+        """
+        self._check_state_type(state)
+        kernel = self.state_problem
+        if kernel is not None:
+            problem = kernel(state)
+            if problem:
+                raise InvalidStateError(
+                    f"{self.info.name}: not a state of this game: {self.state_problems[problem]} "
+                    "(states come from initial_state(), apply() and from_text())"
+                )
+        return state
+
+    def _check_state_type(self, state: object) -> None:
+        """:meth:`check_state`'s type and shape part (enough for pure-Python views of the
+        words, which cannot crash on any values).
+
+        Raises:
+            StateTypeError: if ``state`` is not an int64 array of the game's state shape.
+        """
+        wrong_type = (  # the common case is decided by identity (this runs on every call)
+            type(state) is not np.ndarray or state.dtype is not _INT64
+        ) and not (isinstance(state, np.ndarray) and state.dtype == np.int64)
+        if wrong_type or state.shape != (self.info.state_size,):
+            raise StateTypeError(
                 f"a {self.info.name} state is an int64 array of shape ({self.info.state_size},), "
                 f"got {type(state).__name__}"
                 + (f" {state.dtype}{state.shape}" if isinstance(state, np.ndarray) else "")
             )
-        return state
 
     def check_player(self, player: object) -> int:
         """Return ``player`` as an int if it is 0 or 1 (kernels index with it), else raise.
@@ -407,8 +449,9 @@ class KernelGame(Game):
         return child
 
     def apply_unchecked(self, state: np.ndarray, action: int) -> np.ndarray:
-        """Like :meth:`apply` without the legality check (for callers that checked already)."""
-        child = state.copy()
+        """Like :meth:`apply` without the legality check (for callers that checked already):
+        ``action`` must be legal in ``state`` (the state itself is checked)."""
+        child = self.check_state(state).copy()
         self.kernels.apply_action(child, action)
         return child
 
@@ -465,20 +508,22 @@ class KernelGame(Game):
         handing an array from outside (a file, a user, a pickle) to the kernels.
 
         Raises:
-            TypeError: if ``state`` is not an int64 array of the game's state shape.
-            InvalidRecordError: if ``state`` breaks an invariant of the game.
+            StateTypeError: (a ``TypeError``) if ``state`` is not an int64 array of the game's
+                state shape.
+            InvalidStateError: (an ``InvalidRecordError``) if ``state`` breaks an invariant of
+                the game.
         """
         self.check_state(state)
         try:
             text = self.to_text(state)
         except (IndexError, ValueError, KeyError, OverflowError, TypeError) as error:
-            raise InvalidRecordError(
+            raise InvalidStateError(
                 f"{self.info.name}: not a valid state (it has no record: {error})"
             ) from None
         canonical = self.from_text(text)
         if not np.array_equal(canonical, state):
             words = np.flatnonzero(canonical != state)
-            raise InvalidRecordError(
+            raise InvalidStateError(
                 f"{self.info.name}: not a valid state: words {describe_actions(words)} differ "
                 f"from the position its record {text[:RECORD_QUOTE_LIMIT]!r} describes"
             )
@@ -559,6 +604,37 @@ class KernelGame(Game):
 
 #: Longest prefix of a whole record quoted in a parse error (the problem quotes its own piece).
 RECORD_QUOTE_LIMIT = 300
+
+
+#: What :func:`two_boards_problem` codes mean (0: none), for the games whose state starts with
+#: two bitboards, the player to move and a status (0 ongoing, 1, 2 won, 3 draw).
+TWO_BOARDS_PROBLEMS = (
+    "",
+    "a bitboard (words 0 and 1) has bits outside the board",
+    "a cell holds stones of both players (words 0 and 1 overlap)",
+    "the player to move (word 2) is not 0 or 1",
+    "the status is not 0 (ongoing), 1, 2 (won) or 3 (draw)",
+    "the game goes on on a full board",
+)
+
+
+@njit(cache=True)
+def two_boards_problem(first, second, full, side, status):
+    """The range check shared by the bitboard games (see :attr:`KernelGame.state_problem`):
+    0 if the boards ``first`` and ``second`` lie within ``full`` and do not overlap, ``side``
+    is 0 or 1, ``status`` 0..3, and an ongoing game has an empty cell; else an index of
+    :data:`TWO_BOARDS_PROBLEMS`."""
+    if first < 0 or first & ~full or second < 0 or second & ~full:
+        return 1
+    if first & second:
+        return 2
+    if side != 0 and side != 1:
+        return 3
+    if status < 0 or status > 3:
+        return 4
+    if status == 0 and (first | second) == full:
+        return 5
+    return 0
 
 
 def parse_error(game: str, text: object, problem: str, expected: str) -> InvalidRecordError:

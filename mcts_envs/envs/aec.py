@@ -21,6 +21,8 @@ from mcts_envs.core.errors import (
     EnvUsageError,
     IllegalActionError,
     InvalidOptionError,
+    MctsEnvsError,
+    ResetRequiredError,
 )
 from mcts_envs.core.game import (
     CHANCE,
@@ -193,7 +195,15 @@ class GameEnv(AECEnv):
 
     def _require_game(self, what: str) -> None:
         if self.game_state is None:
-            raise EnvUsageError(f"{self.metadata['name']}: call reset() before {what}")
+            raise ResetRequiredError(f"{self.metadata['name']}: call reset() before {what}")
+
+    def _require_agents(self) -> None:
+        """Raise ``EnvUsageError`` once every agent has been stepped out of a finished game."""
+        if not self.agents:
+            raise EnvUsageError(
+                f"{self.metadata['name']}: the game is over and every agent has left; "
+                "call reset() to start a new game"
+            )
 
     # -- episode ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -227,17 +237,21 @@ class GameEnv(AECEnv):
 
         Rewards, terminations and infos follow the new position; the history restarts from it
         (``record()`` then starts at this position). A chance node is sampled through with
-        ``np_random``. The env must have been reset once (for its generator and agents).
+        ``np_random``. The env must have been reset (for its generator and agents), and not
+        played out to the point where every agent has left.
 
         The state is validated by ``game.validate_state`` (a round trip through the game's record
-        reader), so no position the kernels cannot handle gets in.
+        reader), so no position the kernels cannot handle gets in. On any error nothing changes.
 
         Raises:
-            EnvUsageError: before the first ``reset()``.
-            TypeError: if ``state`` is not an int64 state array of this game's shape.
-            InvalidRecordError: if ``state`` is not a valid position of this game.
+            ResetRequiredError: (an ``EnvUsageError``) before the first ``reset()``.
+            EnvUsageError: once every agent has left a finished game (call ``reset()``).
+            StateTypeError: (a ``TypeError``) if ``state`` is not an int64 state array of this
+                game's shape.
+            InvalidStateError: (an ``InvalidRecordError``) if ``state`` is not a valid position.
         """
         self._require_game("set_game_state()")
+        self._require_agents()
         state = self.game.validate_state(state)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -309,11 +323,7 @@ class GameEnv(AECEnv):
                 out of a finished game (call ``reset()`` to start a new one).
         """
         self._require_game("step()")
-        if not self.agents:
-            raise EnvUsageError(
-                f"{self.metadata['name']}: the game is over and every agent has left; "
-                "call reset() to start a new game"
-            )
+        self._require_agents()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -330,11 +340,7 @@ class GameEnv(AECEnv):
             EnvUsageError: before the first ``reset()``, or once every agent has left.
         """
         self._require_game("last()")
-        if not self.agents:
-            raise EnvUsageError(
-                f"{self.metadata['name']}: the game is over and every agent has left; "
-                "call reset() to start a new game"
-            )
+        self._require_agents()
         return super().last(observe)
 
     def _check_in_action_space(self, action: object) -> int:
@@ -422,12 +428,17 @@ class GameEnv(AECEnv):
 
     # -- rendering ----------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
-        """Render per ``render_mode``: text (``ansi``), an HxWx3 uint8 array, or a window."""
+        """Render per ``render_mode``: text (``ansi``), an HxWx3 uint8 array, or a window.
+
+        Raises:
+            ResetRequiredError: (an ``EnvUsageError``) before the first ``reset()``.
+        """
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode=...")
             return None
+        self._require_game("render()")
         if self._renderer is None:
             from mcts_envs.envs.rendering import Renderer
 
@@ -452,6 +463,21 @@ class GameEnv(AECEnv):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a pickled (or copied) env, validating its positions first.
+
+        Raises:
+            InvalidStateError: (or ``StateTypeError``) if the game state or the initial state in
+                the pickle is not a valid position of the game (a tampered pickle); nothing is
+                restored.
+        """
+        game = state.get("game")
+        for key in ("game_state", "_initial_state"):
+            if state.get(key) is not None and game is not None:
+                try:
+                    game.validate_state(state[key])
+                except MctsEnvsError as error:
+                    name = state.get("metadata", {}).get("name", "env")
+                    raise type(error)(f"{name}: cannot restore the env: {error}") from None
         self.__dict__.update(state)
 
     def __str__(self) -> str:

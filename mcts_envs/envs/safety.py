@@ -5,7 +5,10 @@ layer forwards every attribute through ``__getattr__``, which costs about 4x in 
 loop. :class:`SafeEnv` gives the same behaviour in one layer:
 
 * calls before ``reset()`` raise, as with ``OrderEnforcingWrapper`` (it *is* one, so
-  ``agent_iter`` checks that ``step`` is called in the loop);
+  ``agent_iter`` checks that ``step`` is called in the loop): ``step``, ``last``, ``observe``
+  and ``render`` raise :class:`~mcts_envs.core.errors.ResetRequiredError` (the raw env's error,
+  also an ``AssertionError`` as PettingZoo's), attributes such as ``agent_selection`` raise
+  ``AttributeError`` as PettingZoo's do;
 * an action of the wrong type or outside the action space raises
   :class:`~mcts_envs.core.errors.IllegalActionError` and changes nothing;
 * a legal-range but illegal action ends the game: the mover gets ``illegal_reward`` (-1), the other
@@ -18,6 +21,8 @@ from typing import Any
 
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from mcts_envs.core.errors import ResetRequiredError
 
 
 class SafeEnv(OrderEnforcingWrapper):
@@ -78,21 +83,26 @@ class SafeEnv(OrderEnforcingWrapper):
     def observation_space(self, agent: str):
         return self._raw.observation_spaces[agent]
 
-    def last(self, observe: bool = True):
+    def _require_reset(self, what: str) -> None:
         if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
+            raise ResetRequiredError(f"{self._raw}: call reset() before {what}")
+
+    def last(self, observe: bool = True):
+        self._require_reset("last()")
         return self._raw.last(observe)
 
     def observe(self, agent: str):
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
+        self._require_reset("observe()")
         return self._raw.observe(agent)
+
+    def render(self):
+        self._require_reset("render()")
+        return self._raw.render()
 
     def step(self, action: Any) -> None:
         """Step with PettingZoo's classic safety (see module docstring)."""
         raw = self._raw
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
+        self._require_reset("step()")
         if not raw.agents:
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()

@@ -83,7 +83,7 @@ def test_nan_exploration_constant_does_not_crash_the_process():
         "from mcts_envs.core.errors import SearchError\n"
         "g = mcts_envs.make('ultimate_tictactoe').unwrapped.game\n"
         "s = dataclasses.replace(MCTSAgent(iterations=300).settings, c=float('nan'),"
-        " expand_all=True)\n"
+        " expand='all')\n"
         "try:\n"
         "    run_search(g, Tree(4096), g.initial_state(), s, seed=2)\n"
         "except SearchError:\n"

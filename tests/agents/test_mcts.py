@@ -12,7 +12,8 @@ from numba import njit
 
 import mcts_envs
 from agents.mcts import MCTSAgent
-from agents.mcts.driver import SearchSettings, run_search
+from agents.mcts.defaults import MCTSConfig
+from agents.mcts.driver import run_search
 from agents.mcts.tree import BYTES_PER_NODE, ROOT, VISITS, Tree
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import apply_action as tictactoe_apply
@@ -77,11 +78,9 @@ def test_mcts_agrees_with_expectimax_on_stochastic_trees(index):
 
 def test_chance_children_are_sampled_by_probability():
     game = TreeGame(ALL_TREES.index(CHANCE_GAME))
-    settings = SearchSettings(
-        20000, None, 1.4, False, "random", False, False, None, 1.25, 0.3, 0.0, 8
-    )
+    config = MCTSConfig(iterations=20000, c=1.4, solver=False, dirichlet_fraction=0.0)
     tree = Tree()
-    run_search(game, tree, game.initial_state(), settings, seed=5)
+    run_search(game, tree, game.initial_state(), config, seed=5)
     probabilities = {0: (0.5, 0.5), 1: (0.7, 0.3), 2: (0.25, 0.75)}
     for child in tree.children(ROOT):
         action = int(tree.links[child, 4])
@@ -394,7 +393,7 @@ def test_search_result_reports_this_searchs_evaluator_calls_and_leaves():
         assert max(sizes) <= 8 and result.evaluated_leaves <= result.simulations
         agent.inform(result.action)
         state = ULTIMATE.apply(state, result.action)
-    assert agent.settings.evaluator.evaluator is evaluator  # wrapped, not replaced
+    assert agent.config.evaluator is evaluator  # counted by the engine, not replaced
     # Without an evaluator, and for an immediate win, there is nothing to count.
     plain = MCTSAgent(seed=4, iterations=100).search(ULTIMATE, ULTIMATE.initial_state())
     assert (plain.evaluator_calls, plain.evaluated_leaves, plain.mean_batch) == (0, 0, 0.0)
@@ -505,11 +504,9 @@ def test_the_tree_stops_growing_at_the_path_limit(monkeypatch):
     import agents.mcts.driver as driver
 
     monkeypatch.setattr(driver, "max_depth", lambda game: 3)
-    settings = SearchSettings(
-        3000, None, 1.4, False, "random", False, True, None, 1.25, 0.3, 0.0, 8
-    )
+    config = MCTSConfig(iterations=3000, c=1.4, dirichlet_fraction=0.0)
     tree = Tree()
-    stats = run_search(TICTACTOE, tree, TICTACTOE.initial_state(), settings, seed=0)
+    stats = run_search(TICTACTOE, tree, TICTACTOE.initial_state(), config, seed=0)
     assert stats.simulations == 3000
     for child in tree.children(ROOT):
         for grandchild in tree.children(int(child)):

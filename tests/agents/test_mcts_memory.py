@@ -8,7 +8,7 @@ import pytest
 
 import mcts_envs
 from agents.mcts import MCTSAgent
-from agents.mcts.driver import default_max_memory_mb, node_limit
+from agents.mcts.driver import default_max_memory_mb, loop_plan
 from agents.mcts.tree import MEMORY_PER_NODE, Tree
 from agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
@@ -70,12 +70,14 @@ def test_the_default_bound_is_a_share_of_memory_with_a_cap():
     assert 1 <= default_max_memory_mb() <= 4096
     agent = MCTSAgent(seed=0, iterations=10)
     expected = int(default_max_memory_mb() * MEGABYTE) // MEMORY_PER_NODE
-    assert node_limit(ULTIMATE, agent.settings) == expected
+    assert loop_plan(ULTIMATE, agent.config).max_nodes == expected
 
 
 def test_workers_share_the_bound():
     agent = MCTSAgent(seed=0, iterations=10, workers=4, max_memory_mb=100)
-    assert agent.settings.max_memory_mb == 25
+    assert agent.config.max_memory_mb == 100  # the user's value; each tree gets a quarter
+    expected = int(25 * MEGABYTE) // MEMORY_PER_NODE
+    assert loop_plan(ULTIMATE, agent.config).max_nodes == expected
 
 
 def test_ensure_grows_up_to_the_limit_and_no_further():

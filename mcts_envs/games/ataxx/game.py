@@ -77,6 +77,8 @@ class Ataxx(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ataxx.svg"
+    state_problem = staticmethod(k.state_problem)
+    state_problems = k.STATE_PROBLEMS
 
     def initial_state(self) -> np.ndarray:
         return k.initial_state()
@@ -93,6 +95,7 @@ class Ataxx(KernelGame):
 
     def board(self, state: np.ndarray) -> np.ndarray:
         """``int8[7, 7]``: 0 empty, 1 ``x`` (``player_0``), 2 ``o``; row 0 is rank 7."""
+        self.check_state(state)
         cells = np.zeros(k.NUM_SQUARES, np.int8)
         for player in (0, 1):
             bits = int(state[player])
@@ -102,7 +105,9 @@ class Ataxx(KernelGame):
         return cells.reshape(k.BOARD_SIZE, k.BOARD_SIZE)
 
     def stone_counts(self, state: np.ndarray) -> tuple[int, int]:
-        """The number of stones of ``player_0`` and ``player_1``."""
+        """The number of stones of ``player_0`` and ``player_1`` (of any int64 state array: the
+        env's ``infos`` call this after every step, so only the type is checked)."""
+        self._check_state_type(state)
         return bin(int(state[k.X_BOARD])).count("1"), bin(int(state[k.O_BOARD])).count("1")
 
     # -- moves as text ------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from numba.extending import overload
 
 from mcts_envs.core.bits import lowest_bit_index, popcount, store_word, write_bits_as_bytes
 from mcts_envs.core.errors import IllegalActionError
-from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.game import TERMINAL, TWO_BOARDS_PROBLEMS, two_boards_problem
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
@@ -238,6 +238,35 @@ def initial_state():
     state[O_BOARD] = (1 << 6) | (1 << 42)
     state[FULLMOVE] = 1
     return state
+
+
+#: What :func:`state_problem` codes mean (0: none).
+STATE_PROBLEMS = (
+    *TWO_BOARDS_PROBLEMS,
+    f"the halfmove clock (word 3) is not 0..{MAX_FULLMOVE}, or not below {HALFMOVE_LIMIT} in a "
+    "game that goes on",
+    f"the fullmove number (word 4) is not 1..{MAX_FULLMOVE}",
+    "the game goes on while a player has no stones",
+)
+
+
+@njit(cache=True)
+def state_problem(state):
+    """0 if every kernel can run on ``state``, else an index of :data:`STATE_PROBLEMS` (the
+    check of ``Game.check_state``)."""
+    problem = two_boards_problem(
+        state[X_BOARD], state[O_BOARD], FULL_BOARD, state[SIDE], state[STATUS]
+    )
+    if problem:
+        return problem
+    clock = state[HALFMOVE]
+    if clock < 0 or clock > MAX_FULLMOVE or (state[STATUS] == ONGOING and clock >= HALFMOVE_LIMIT):
+        return len(TWO_BOARDS_PROBLEMS)
+    if state[FULLMOVE] < 1 or state[FULLMOVE] > MAX_FULLMOVE:
+        return len(TWO_BOARDS_PROBLEMS) + 1
+    if state[STATUS] == ONGOING and (state[X_BOARD] == 0 or state[O_BOARD] == 0):
+        return len(TWO_BOARDS_PROBLEMS) + 2
+    return 0
 
 
 @njit(cache=True)

@@ -22,7 +22,14 @@ import re
 
 import numpy as np
 
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
+from mcts_envs.core.game import (
+    TWO_BOARDS_PROBLEMS,
+    GameInfo,
+    GameKernels,
+    KernelGame,
+    VectorKernels,
+    parse_error,
+)
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.records import quote
 
@@ -77,6 +84,8 @@ class PentagoTwist(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.pentago_twist.svg"
+    state_problem = staticmethod(k.state_problem)
+    state_problems = TWO_BOARDS_PROBLEMS
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(k.STATE_SIZE, np.int64)
@@ -88,6 +97,7 @@ class PentagoTwist(KernelGame):
 
     def board(self, state: np.ndarray) -> np.ndarray:
         """``int8[6, 6]``: 0 empty, 1 white (``player_0``), 2 black (``player_1``)."""
+        self.check_state(state)
         cells = np.zeros(k.NUM_CELLS, np.int8)
         for player in (0, 1):
             bits = int(state[player])

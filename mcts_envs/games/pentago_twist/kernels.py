@@ -38,7 +38,7 @@ from numba import njit
 
 from mcts_envs.core.bits import lowest_bit_index, popcount, set_bit_tables
 from mcts_envs.core.errors import IllegalActionError
-from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.game import TERMINAL, two_boards_problem
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -177,6 +177,13 @@ def transform_bits(bits, transform):
     local = bits >> QUADRANT_SHIFTS[quadrant]  # the quadrant's rows at bits 0-2, 6-8, 12-14
     pattern = (local & 7) | ((local >> 3) & 0o70) | ((local >> 6) & 0o700)
     return (bits & ~QUADRANT_MASKS[quadrant]) | TRANSFORMED[transform, pattern]
+
+
+@njit(cache=True)
+def state_problem(state):
+    """0 if every kernel can run on ``state``, else an index of
+    :data:`mcts_envs.core.game.TWO_BOARDS_PROBLEMS` (the check of ``Game.check_state``)."""
+    return two_boards_problem(state[WHITE], state[BLACK], FULL_BOARD, state[TO_MOVE], state[STATUS])
 
 
 @njit(cache=True)

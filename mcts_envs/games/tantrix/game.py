@@ -73,6 +73,8 @@ class Tantrix(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tantrix.svg"
+    state_problem = staticmethod(k.state_problem)
+    state_problems = k.STATE_PROBLEMS
 
     def __init__(
         self,
@@ -119,11 +121,13 @@ class Tantrix(KernelGame):
     # -- readable views -----------------------------------------------------------------------
     def axial_of_cell(self, state: np.ndarray, cell: int) -> tuple[int, int]:
         """Axial ``(q, r)`` of window cell ``cell`` in ``state``."""
+        self.check_state(state)
         index = int(hx.grid_index(cell))
         return int(state[k.BASE_Q]) + index // hx.SIDE, int(state[k.BASE_R]) + index % hx.SIDE
 
     def cell_of_axial(self, state: np.ndarray, q: int, r: int) -> int:
         """Window cell of axial ``(q, r)``; raises ``ValueError`` outside the window."""
+        self.check_state(state)
         a, b = q - int(state[k.BASE_Q]), r - int(state[k.BASE_R])
         if not (1 <= a <= hx.WINDOW and 1 <= b <= hx.WINDOW):
             raise ValueError(f"cell ({q}, {r}) is outside the current window")
@@ -134,6 +138,7 @@ class Tantrix(KernelGame):
 
     def board(self, state: np.ndarray) -> dict[tuple[int, int], tuple[int, int]]:
         """``{(q, r): (tile_number, orientation)}`` in placement order (tile numbers 1-56)."""
+        self.check_state(state)
         result = {}
         for p in range(int(state[k.NUM_PLACED])):
             index = int(state[k.PLACED + p])
@@ -143,6 +148,7 @@ class Tantrix(KernelGame):
 
     def hands(self, state: np.ndarray) -> tuple[list[int], list[int]]:
         """Both hands as lists of tile numbers (1-56), in slot order."""
+        self.check_state(state)
         return tuple(
             [int(state[k.HAND_0 + 6 * p + s]) + 1 for s in range(int(state[k.HAND_COUNT_0 + p]))]
             for p in (0, 1)
@@ -150,11 +156,13 @@ class Tantrix(KernelGame):
 
     def bag(self, state: np.ndarray) -> list[int]:
         """Tile numbers still in the bag (a set, listed in increasing order)."""
+        self.check_state(state)
         bits = int(state[k.BAG_BITS])
         return [t + 1 for t in range(NUM_TILES) if (bits >> t) & 1]
 
     def forced_spaces(self, state: np.ndarray) -> list[tuple[int, int]]:
         """Axial cells of the forced spaces (empty, three or more placed neighbours)."""
+        self.check_state(state)
         return [
             self._axial_of_index(state, int(state[k.FORCED + i]))
             for i in range(int(state[k.FORCED_COUNT]))
@@ -162,6 +170,9 @@ class Tantrix(KernelGame):
 
     def phase_name(self, state: np.ndarray) -> str:
         """``deal``/``draw``/``finished``/``deadlock``, or the turn phase at a decision."""
+        return self._phase_name(self.check_state(state))
+
+    def _phase_name(self, state: np.ndarray) -> str:
         status = int(state[k.STATUS])
         if status != k.DECIDE:
             return STATUS_NAMES[status]
@@ -175,6 +186,9 @@ class Tantrix(KernelGame):
 
     def best_lines(self, state: np.ndarray) -> list[dict[str, Any]]:
         """Per player: ``{"score", "loop", "cells"}`` of the best line (cells axial, in order)."""
+        return self._best_lines(self.check_state(state))
+
+    def _best_lines(self, state: np.ndarray) -> list[dict[str, Any]]:
         grid = state[k.GRID : k.GRID + hx.GRID_CELLS]
         placed = state[k.PLACED : k.PLACED + NUM_TILES]
         result = []
@@ -200,6 +214,7 @@ class Tantrix(KernelGame):
         Raises:
             ValueError: if the mover does not hold ``tile`` or the cell is outside the window.
         """
+        self.check_state(state)
         mover = int(state[k.MOVER])
         hand = self.hands(state)[mover]
         if tile not in hand:
@@ -212,6 +227,7 @@ class Tantrix(KernelGame):
         return k.PROBLEM_NAMES[int(k.placement_problem(self.check_state(state), int(action)))]
 
     def action_to_string(self, state: np.ndarray, action: int) -> str:
+        self.check_state(state)
         if int(state[k.STATUS]) in (k.DEAL, k.DRAW):
             return f"draw #{int(action) + 1}"
         cell, orientation, slot = self.decode_action(action)
@@ -236,16 +252,17 @@ class Tantrix(KernelGame):
         return f"#{tile}@{orientation} at ({q},{r})"
 
     def step_info(self, state: np.ndarray) -> dict[str, Any]:
+        self.check_state(state)  # once (the env calls this after every step)
         last = int(state[k.LAST_DRAWN])
-        lines = self.best_lines(state)
+        lines = self._best_lines(state)
         return {
-            "phase": self.phase_name(state),
+            "phase": self._phase_name(state),
             "scores": [lines[0]["score"], lines[1]["score"]],
             "loops": [lines[0]["loop"], lines[1]["loop"]],
             "last_drawn": None if last < 0 else last + 1,
             "drawn_by": None if last < 0 else f"player_{int(state[k.LAST_DRAWER])}",
             "bag_count": int(state[k.BAG_COUNT]),
-            "forced_spaces": len(self.forced_spaces(state)),
+            "forced_spaces": int(state[k.FORCED_COUNT]),
         }
 
     # -- records ------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mcts_envs.core.bits import lowest_bit_index
+from mcts_envs.core.bits import lowest_bit_index, popcount
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.hashing import finish_hash, hash_range, mix_word
@@ -55,6 +55,7 @@ from mcts_envs.games.tantrix.hexgrid import (
     GRID_CELLS,
     HALF_WINDOW,
     NEIGHBOUR_OFFSET,
+    NUM_CODES,
     NUM_WINDOW_CELLS,
     SIDE,
     WINDOW,
@@ -147,6 +148,183 @@ ORIGIN_INDEX = BASE_OFFSET * SIDE + BASE_OFFSET
 # closure marks
 _PENDING = 1
 _TREATED = 2
+
+
+#: What :func:`state_problem` codes mean (0: none).
+STATE_PROBLEMS = (
+    "",
+    "a scalar word (status, mover, phase, colours, first rule, last draw, tiles dealt, hand "
+    "counts, placements or the unused word 23) is out of range",
+    "the bag (words 3 and 4) is not a set of tiles 0..55 of its count",
+    "a hand slot holds no tile 0..55",
+    "a tile is missing or appears twice among the bag, the hands and the board",
+    "a grid word is not a tile code and a neighbour count 0..6",
+    "the placed list does not match the tiles on the grid, or a tile lies at the grid's edge",
+    "the board spans more cells than it has tiles, or its frontier is longer than a "
+    "connected board's (4 per tile + 2)",
+    "the window origin or bounding box (words 9..14) does not match the placed tiles",
+    "a neighbour count on the grid does not match the placed tiles",
+    "the frontier or forced-space list (words 15, 16 and their lists) does not match the grid",
+    "a chance node without a tile in the bag or without room in the receiver's hand",
+)
+#: Largest window origin coordinate accepted by :func:`state_problem` (the board spans at most
+#: 56 cells from the origin, so reachable origins stay far below it; it bounds the arithmetic).
+_BASE_LIMIT = 1 << 20
+#: The bits a grid word may use: the tile code and the neighbour count.
+_GRID_WORD_BITS = (1 << (COUNT_SHIFT + 3)) - 1
+
+
+@njit(cache=True)
+def _scalars_problem(state):
+    """:func:`state_problem`'s checks of the words before the lists (0 or a code)."""
+    if not (DEAL <= state[STATUS] <= DEADLOCK and 0 <= state[MOVER] <= 1):
+        return 1
+    if not (
+        PHASE_FORCED_FIRST <= state[PHASE] <= PHASE_FORCED_AFTER and 0 <= state[FIRST_RULE] <= 1
+    ):
+        return 1
+    if not (0 <= state[COLOUR_0] <= 3 and 0 <= state[COLOUR_1] <= 3 and state[23] == 0):
+        return 1
+    if not (-1 <= state[LAST_DRAWN] < NUM_TILES and -1 <= state[LAST_DRAWER] <= 1):
+        return 1
+    if not (0 <= state[DEALT] <= DEAL_SIZE and 0 <= state[PLACEMENTS] <= NUM_TILES):
+        return 1
+    if not (0 <= state[HAND_COUNT_0] <= HAND_SIZE and 0 <= state[HAND_COUNT_1] <= HAND_SIZE):
+        return 1
+    if not (
+        0 <= state[NUM_PLACED] <= NUM_TILES and 0 <= state[FRONTIER_COUNT] <= FRONTIER_CAPACITY
+    ):
+        return 1
+    if not 0 <= state[FORCED_COUNT] <= FORCED_CAPACITY:
+        return 1
+    bits = state[BAG_BITS]
+    if bits < 0 or bits & ~ALL_TILES or popcount(bits) != state[BAG_COUNT]:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def state_problem(state):
+    """0 if every kernel can run on ``state``, else an index of :data:`STATE_PROBLEMS` (the
+    check of ``Game.check_state``; O(words), a few microseconds).
+
+    Checks what the kernels index by and loop on: every word in range, the 56 tiles each once
+    among the bag, the hands and the board, a board away from the grid's edge with the window
+    centred on it and no wider than a connected one (span and frontier; each placement keeps
+    both), neighbour counts and the frontier and forced lists as placing the tiles made them,
+    and a chance node with a tile to draw and room for it. It does not check
+    the rules (the golden rule, a move for the player at a decision): ``validate_state`` does.
+    """
+    problem = _scalars_problem(state)
+    if problem:
+        return problem
+    seen = state[BAG_BITS]
+    for player in range(2):
+        for slot in range(state[HAND_COUNT_0 + player]):
+            tile = state[HAND_0 + player * HAND_SIZE + slot]
+            if tile < 0 or tile >= NUM_TILES:
+                return 3
+            if (seen >> tile) & 1:
+                return 4
+            seen |= np.int64(1) << tile
+    placed = state[NUM_PLACED]
+    base_q, base_r = state[BASE_Q], state[BASE_R]
+    if abs(base_q) > _BASE_LIMIT or abs(base_r) > _BASE_LIMIT:
+        return 8
+    # One pass over the grid, no allocation and no branch (it vectorises): every word in range;
+    # tiles, neighbour counts and frontier and forced cells counted (compared with the lists).
+    stray, top_code, top_count = 0, 0, 0
+    tiles, counts, frontier, forced = 0, 0, 0, 0
+    for position in range(GRID, GRID + GRID_CELLS):
+        word = state[position]
+        code = word & CODE_MASK
+        count = word >> COUNT_SHIFT
+        stray |= word & ~_GRID_WORD_BITS  # negative or high bits
+        top_code = max(top_code, code)
+        top_count = max(top_count, count)
+        counts += count
+        empty = np.int64(code == 0)
+        tiles += 1 - empty
+        frontier += empty & np.int64(count >= 1)
+        forced += empty & np.int64(count >= 3)
+    if stray != 0 or top_code >= NUM_CODES or top_count > 6:
+        return 5
+    if tiles != placed:
+        return 6
+    # Each tile adds one to each of its six neighbours' counts: with the counts next to every
+    # tile exact (checked below) and summing to 6 per tile, every other count is 0.
+    if counts != 6 * placed:
+        return 9
+    q_min, q_max, r_min, r_max = 0, 0, 0, 0
+    for i in range(placed):
+        index = state[PLACED + i]
+        row, column = index // SIDE, index % SIDE
+        if index < 0 or not (2 <= row < SIDE - 2 and 2 <= column < SIDE - 2):
+            return 6
+        code = state[GRID + index] & CODE_MASK
+        if code == 0:
+            return 6
+        tile = (code - 1) // 6
+        if (seen >> tile) & 1:  # also a cell listed twice
+            return 4
+        seen |= np.int64(1) << tile
+        for d in range(6):
+            cell = index + NEIGHBOUR_OFFSET[d]
+            neighbours = 0
+            for e in range(6):
+                if state[GRID + cell + NEIGHBOUR_OFFSET[e]] & CODE_MASK != 0:
+                    neighbours += 1
+            if state[GRID + cell] >> COUNT_SHIFT != neighbours:
+                return 9
+        q, r = base_q + row, base_r + column
+        if i == 0 or q < q_min:
+            q_min = q
+        if i == 0 or q > q_max:
+            q_max = q
+        if i == 0 or r < r_min:
+            r_min = r
+        if i == 0 or r > r_max:
+            r_max = r
+    if seen != ALL_TILES:
+        return 4
+    if (state[Q_MIN], state[Q_MAX], state[R_MIN], state[R_MAX]) != (q_min, q_max, r_min, r_max):
+        return 8
+    if (base_q, base_r) != ((q_min + q_max) // 2 - BASE_OFFSET, (r_min + r_max) // 2 - BASE_OFFSET):
+        return 8
+    # What a connected board guarantees and each placement keeps (a new tile touches the board:
+    # the span grows by at most 1, the frontier by at most 4): the board stays inside the
+    # window and the move lists inside MAX_LEGAL_ACTIONS.
+    if placed > 0 and (q_max - q_min >= placed or r_max - r_min >= placed):
+        return 7
+    if frontier > 4 * placed + 2:
+        return 7
+    if frontier != state[FRONTIER_COUNT] or forced != state[FORCED_COUNT]:
+        return 10
+    # The lists: increasing (so distinct) empty cells of the right counts, as many as the grid has.
+    previous = -1
+    for i in range(frontier):
+        index = state[FRONTIER + i]
+        if index <= previous or index >= GRID_CELLS:
+            return 10
+        if state[GRID + index] & CODE_MASK != 0 or state[GRID + index] < COUNT_ONE:
+            return 10
+        previous = index
+    previous = -1
+    for i in range(forced):
+        index = state[FORCED + i]
+        if index <= previous or index >= GRID_CELLS:
+            return 10
+        if state[GRID + index] & CODE_MASK != 0 or state[GRID + index] < 3 * COUNT_ONE:
+            return 10
+        previous = index
+    status = state[STATUS]
+    if is_chance(status):
+        receiver = state[DEALT] % 2 if status == DEAL else state[MOVER]
+        if state[BAG_COUNT] == 0 or state[HAND_COUNT_0 + receiver] >= HAND_SIZE:
+            return 11
+        if status == DEAL and state[DEALT] >= DEAL_SIZE:
+            return 11
+    return 0
 
 
 @njit(cache=True)

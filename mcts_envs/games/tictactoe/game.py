@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
+from mcts_envs.core.game import (
+    TWO_BOARDS_PROBLEMS,
+    GameInfo,
+    GameKernels,
+    KernelGame,
+    VectorKernels,
+    parse_error,
+)
 from mcts_envs.games.tictactoe import kernels as k
 from mcts_envs.records import quote
 
@@ -35,6 +42,8 @@ class TicTacToe(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tictactoe.svg"
+    state_problem = staticmethod(k.state_problem)
+    state_problems = TWO_BOARDS_PROBLEMS
 
     def initial_state(self) -> np.ndarray:
         return np.zeros(k.STATE_SIZE, np.int64)
@@ -46,6 +55,7 @@ class TicTacToe(KernelGame):
 
     def board(self, state: np.ndarray) -> np.ndarray:
         """``int8[3, 3]``: 0 empty, 1 X (``player_0``), 2 O (``player_1``)."""
+        self.check_state(state)
         cells = np.zeros(9, np.int8)
         for player in (0, 1):
             for cell in range(9):

@@ -20,7 +20,7 @@ from numba import njit
 
 from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
-from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.game import TERMINAL, two_boards_problem
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
@@ -86,6 +86,13 @@ def _build_row_planes() -> np.ndarray:
 
 #: Observation entries of a row of the board (see :func:`observation_planes`).
 ROW_PLANES = _build_row_planes()
+
+
+@njit(cache=True)
+def state_problem(state):
+    """0 if every kernel can run on ``state``, else an index of
+    :data:`mcts_envs.core.game.TWO_BOARDS_PROBLEMS` (the check of ``Game.check_state``)."""
+    return two_boards_problem(state[0], state[1], FULL_BOARD, state[2], state[3])
 
 
 @njit(cache=True)

@@ -45,6 +45,8 @@ class UltimateTicTacToe(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ultimate_tictactoe.svg"
+    state_problem = staticmethod(k.state_problem)
+    state_problems = k.STATE_PROBLEMS
 
     def initial_state(self) -> np.ndarray:
         return k.initial_state()
@@ -56,6 +58,7 @@ class UltimateTicTacToe(KernelGame):
 
     def grid(self, state: np.ndarray) -> np.ndarray:
         """``int8[9, 9]``: 0 empty, 1 X (``player_0``), 2 O (``player_1``), on the global grid."""
+        self.check_state(state)
         grid = np.zeros((9, 9), np.int8)
         for board in range(9):
             for cell in range(9):
@@ -68,6 +71,7 @@ class UltimateTicTacToe(KernelGame):
 
     def board_owners(self, state: np.ndarray) -> np.ndarray:
         """``int8[9]`` per local board: 0 open, 1 won by X, 2 won by O, 3 drawn (full)."""
+        self.check_state(state)
         owners = np.zeros(9, np.int8)
         for board in range(9):
             if (int(state[k.WON_X]) >> board) & 1:

@@ -80,6 +80,60 @@ SPREAD_3 = np.array(
 ONGOING, X_WON, O_WON, DRAW = 0, 1, 2, 3
 
 
+#: What :func:`state_problem` codes mean (0: none).
+STATE_PROBLEMS = (
+    "",
+    "a local board (words 0..17) has bits outside 0..511",
+    "a cell holds both marks (words b and 9 + b overlap)",
+    "the won or closed boards (words 18..20) have bits outside 0..511",
+    "a board is won by both players, or won but not closed (words 18..20)",
+    "a full local board is not closed (word 20)",
+    "the target board (word 21) is not -1 or a board 0..8 (an open one while the game goes on)",
+    "the player to move (word 22) is not 0 or 1",
+    "the status (word 23) is not 0 (ongoing), 1, 2 (won) or 3 (draw)",
+    "the game goes on with every board closed",
+    "the number of moves (word 24) is not the number of marks",
+)
+
+
+@njit(cache=True)
+def state_problem(state):
+    """0 if every kernel can run on ``state``, else an index of :data:`STATE_PROBLEMS` (the
+    check of ``Game.check_state``): every open board has an empty cell and the target is open,
+    so move lists and playouts never index past the tables."""
+    full_boards, marks = 0, 0
+    for board in range(NUM_BOARDS):
+        x, o = state[X_BOARDS + board], state[O_BOARDS + board]
+        if x < 0 or x > FULL or o < 0 or o > FULL:
+            return 1
+        if x & o:
+            return 2
+        if x | o == FULL:
+            full_boards |= 1 << board
+        marks += BIT_COUNT[x | o]
+    won_x, won_o, closed = state[WON_X], state[WON_O], state[CLOSED]
+    if min(won_x, won_o, closed) < 0 or max(won_x, won_o, closed) > FULL:
+        return 3
+    if won_x & won_o or (won_x | won_o) & ~closed:
+        return 4
+    if full_boards & ~closed:
+        return 5
+    if state[TO_MOVE] != 0 and state[TO_MOVE] != 1:
+        return 7
+    if state[STATUS] < ONGOING or state[STATUS] > DRAW:
+        return 8
+    target = state[TARGET]
+    if target < ANY_BOARD or target >= NUM_BOARDS:
+        return 6
+    if state[STATUS] == ONGOING and target != ANY_BOARD and (closed >> target) & 1:
+        return 6
+    if state[STATUS] == ONGOING and closed == FULL:
+        return 9
+    if state[PLY] != marks:
+        return 10
+    return 0
+
+
 @njit(cache=True)
 def initial_state():
     """The empty board, X to move anywhere."""
