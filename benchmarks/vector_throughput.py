@@ -11,8 +11,14 @@ random legal actions:
 * ``compiled``: :meth:`VectorGame.random_rollout`, the same step (observations, masks, rewards,
   auto-reset) inside one compiled loop on one thread; ``compiled+threads`` the same on numba's
   thread pool (all cores);
+* ``threads/1``: ``compiled+threads`` over ``compiled`` (thread scaling; the issue's target is
+  1.8x on 2 threads at N = 1024);
 * ``aec``: our PettingZoo AEC env, one game at a time (``last``, mask sample, ``step``), and
   ``compiled/aec`` the ratio of the one-thread compiled loop to it (per core);
+* with ``--observe``: per game and N, :meth:`VectorGame.observe` of the seat not on move
+  (compiled) against the same observations through Python (``game.observation`` per env, what
+  ``observe`` did before it was compiled), as observations per second beside a ``step`` of
+  the same N;
 * ``pgx`` (Tic-Tac-Toe; needs the ``bench`` extra: ``pip install pgx jax``): ``jax.jit(jax.vmap(
   env.step))`` driven from Python one batch at a time, and a fully jitted ``lax.fori_loop``, both
   with random legal actions from ``jax.random.categorical`` over the masked logits.
@@ -22,7 +28,8 @@ warm-up (compiles or loads the code). The script ends with the issue's targets a
 on a shared machine are noisy: the load average is printed at the start and the end.
 
 Usage: ``python benchmarks/vector_throughput.py [--games tictactoe,...] [--sizes 1,64,1024]
-[--seconds 1.0] [--repeats 3] [--no-pgx] [--warm-cache]``
+[--seconds 1.0] [--repeats 3] [--no-pgx] [--warm-cache] [--observe] [--only-threads]``
+(``--only-threads``: the compiled columns only, for thread scaling).
 """
 
 from __future__ import annotations
@@ -104,6 +111,36 @@ def compiled_loop(name: str, num_envs: int, seconds: float, threads: bool = Fals
     return timed(lambda: (vg.random_rollout(steps), num_envs * steps)[1], seconds)
 
 
+def observe_figures(name: str, num_envs: int, seconds: float) -> dict[str, float]:
+    """Per second: env steps of ``step`` (views), observations of the seat not on move by the
+    compiled ``observe`` and by ``game.observation`` per env from Python."""
+    vg = VectorGame(name, num_envs, seed=0, copy=False)
+    vg.reset()
+    actions = np.empty(num_envs, np.int64)
+    batch = vg.step(vg.random_actions(actions))
+    game = vg.game
+
+    def step_once() -> int:
+        vg.step(vg.random_actions(actions))
+        return num_envs
+
+    def compiled_once() -> int:
+        vg.observe(1 - batch.current_player)
+        return num_envs
+
+    def python_once() -> int:
+        players = 1 - batch.current_player
+        np.stack([game.observation(s, int(p)) for s, p in zip(vg.states, players, strict=True)])
+        return num_envs
+
+    compiled_once()  # compile or load
+    return {
+        "step": timed(step_once, seconds),
+        "observe": timed(compiled_once, seconds),
+        "python observe": timed(python_once, seconds),
+    }
+
+
 def aec_steps(name: str, seconds: float) -> float:
     return measure.env_moves_per_second(lambda: mcts_envs.make(name), seconds)
 
@@ -172,6 +209,22 @@ def pgx_figures(sizes: list[int], seconds: float, repeats: int) -> dict[tuple[st
     return figures
 
 
+def print_observe(games: list[str], sizes: list[int], repeats: int, seconds: float) -> None:
+    """The ``--observe`` table: the other seat's observations, compiled against Python."""
+    print("| game | N | step | observe (compiled) | observe (Python) | compiled/Python |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for name in games:
+        for size in sizes:
+            runs = [observe_figures(name, size, seconds) for _ in range(repeats)]
+            row = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+            print(
+                f"| {name} | {size} | {row['step']:,.0f} | {row['observe']:,.0f} | "
+                f"{row['python observe']:,.0f} | {row['observe'] / row['python observe']:.0f}x |",
+                flush=True,
+            )
+    print(f"load average {load()} at the end")
+
+
 def load() -> str:
     """The 1-minute load average (a shared machine's noise), or '?' where unknown."""
     try:
@@ -189,6 +242,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-pgx", action="store_true")
     parser.add_argument("--warm-cache", action="store_true", help="reuse the numba cache")
+    parser.add_argument("--observe", action="store_true", help="only the observe figures")
+    parser.add_argument(
+        "--only-threads", action="store_true", help="only the compiled columns (thread scaling)"
+    )
     args = parser.parse_args(argv)
     games = [mcts_envs.get_entry(g).name for g in args.games.split(",")]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -202,9 +259,12 @@ def main(argv: list[str] | None = None) -> None:
         f"noisy); median of {args.repeats} x {args.seconds:g} s; env steps per second; "
         f"load average {load()} at the start"
     )
+    if args.observe:
+        print_observe(games, sizes, args.repeats, args.seconds)
+        return
     columns = ("game", "N", "python", "python+numpy", "compiled", "compiled+threads", "aec")
-    print("| " + " | ".join(columns) + " | compiled/aec |")
-    print("| --- | ---: |" + " ---: |" * (len(columns) - 1))
+    print("| " + " | ".join(columns) + " | threads/1 | compiled/aec |")
+    print("| --- | ---: |" + " ---: |" * (len(columns)))
     results: dict[tuple[str, int], dict[str, float]] = {}
     for name in games:
         print(f"  (compiling or loading {name}'s batch functions...)", flush=True)
@@ -212,11 +272,12 @@ def main(argv: list[str] | None = None) -> None:
         VectorGame(name, 2, seed=0, threads=True).compile(rollout=True)
         VectorGame(name, 2, seed=0).compile(rollout=True)
         compile_time = time.perf_counter() - tic
-        aec = median(aec_steps, name, args.seconds)
+        full = not args.only_threads
+        aec = median(aec_steps, name, args.seconds) if full else 0.0
         for size in sizes:
             row = results[(name, size)] = {
-                "python": median(python_driven, name, size, args.seconds),
-                "python+numpy": median(python_numpy, name, size, args.seconds),
+                "python": median(python_driven, name, size, args.seconds) if full else 0.0,
+                "python+numpy": median(python_numpy, name, size, args.seconds) if full else 0.0,
                 "compiled": median(compiled_loop, name, size, args.seconds),
                 "compiled+threads": (
                     median(compiled_loop, name, size, args.seconds, True) if size > 1 else 0.0
@@ -224,13 +285,17 @@ def main(argv: list[str] | None = None) -> None:
                 "aec": aec,
             }
             cells = [f"{row[c]:,.0f}" if row[c] else "-" for c in columns[2:]]
+            scaling = row["compiled+threads"] / row["compiled"]
+            per_core = f"{row['compiled'] / aec:.0f}x" if aec else "-"
             print(
-                f"| {name} | {size} | " + " | ".join(cells) + f" | {row['compiled'] / aec:.0f}x |",
+                f"| {name} | {size} | "
+                + " | ".join(cells)
+                + f" | {f'{scaling:.2f}x' if scaling else '-'} | {per_core} |",
                 flush=True,
             )
         print(f"  ({name}: compile or cache load {compile_time:.1f} s)", flush=True)
     print(f"load average {load()} at the end of our rows", flush=True)
-    if args.no_pgx or "tictactoe" not in games:
+    if args.no_pgx or args.only_threads or "tictactoe" not in games:
         return
     pgx_sizes = [int(s) for s in args.pgx_sizes.split(",")]
     try:

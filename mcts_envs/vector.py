@@ -32,6 +32,15 @@ drawn in a step are reported in ``chance_outcomes[i,
 :num_chance_outcomes[i]]`` (in the order applied, the new game's deal after the ended game's
 draws) so a game record can be written.
 
+**Step counts, positions and branches.** ``batch.step_count[i]`` counts the moves of env
+``i``'s current game (pgx's ``_step_count``; 0 at its first position, what ``max_moves``
+counts) and ``batch.final_step_count[i]`` the length of a game that ended in the step.
+:meth:`VectorGame.set_states` puts chosen envs at chosen positions (validated by the game's
+record reader; an evaluation from chosen positions, an opening suite, a batched search's
+roots), :meth:`VectorGame.copy_states` branches env ``i``'s game into env ``j`` (gather, then
+scatter), and :meth:`VectorGame.observe` gives any seat's observation of every env in one
+compiled call (``vg.observe(1 - batch.current_player)``: the seat not on move).
+
 **Illegal actions.** With ``illegal_action="raise"`` (default), a step whose actions include an
 illegal one raises :class:`~mcts_envs.core.errors.IllegalActionError` naming the first such env
 index, its player and its legal actions, and changes no game. With ``"penalty"``, that env's game
@@ -70,7 +79,12 @@ import numpy as np
 from numba import njit, prange
 
 from mcts_envs.core.compiling import compile_notice, print_to_stderr
-from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidOptionError
+from mcts_envs.core.errors import (
+    ActionTypeError,
+    IllegalActionError,
+    InvalidOptionError,
+    InvalidRecordError,
+)
 from mcts_envs.core.game import CHANCE, TERMINAL, VectorKernels, describe_actions
 from mcts_envs.core.jit import entry_point
 from mcts_envs.core.numba_compat import borrow
@@ -110,6 +124,12 @@ class VectorBatch(NamedTuple):
             (``k = MAX_CHANCE_PER_STEP`` for games with chance, 0 otherwise).
         num_chance_outcomes: ``int64[N]``, how many each env drew (only the first ``k`` are
             kept if more were drawn in one step; a Tantrix deal is 12 draws).
+        step_count: ``int64[N]``, the moves played in env ``i``'s current game (pgx's
+            ``_step_count``): 0 at a game's first position (also right after an auto-reset),
+            the count :meth:`VectorGame.set_states` gave, plus one per step; what ``max_moves``
+            counts. The move about to be played is move number ``step_count[i] + 1``.
+        final_step_count: ``int64[N]``, the moves of games that ended in this step (their
+            length; rows of other envs are unspecified).
     """
 
     observation: np.ndarray
@@ -122,6 +142,8 @@ class VectorBatch(NamedTuple):
     illegal: np.ndarray
     chance_outcomes: np.ndarray
     num_chance_outcomes: np.ndarray
+    step_count: np.ndarray
+    final_step_count: np.ndarray
 
 
 class _Buffers(NamedTuple):
@@ -149,6 +171,7 @@ class _Buffers(NamedTuple):
     result: np.ndarray  # float64[chunks, 2]: returns of a finished game
     listed: np.ndarray  # int64[chunks, max_legal or 1]: legal actions listed by apply_and_list
     list_scratch: np.ndarray  # int64[chunks, the game's APPLY_AND_LIST_SCRATCH or 1]
+    final_moves: np.ndarray  # int64[N] moves of the games that ended in the last step
 
 
 class _Kernels(NamedTuple):
@@ -355,6 +378,7 @@ def _borrowed(buf):
         borrow(buf.result),
         borrow(buf.listed),
         borrow(buf.list_scratch),
+        borrow(buf.final_moves),
     )
 
 
@@ -454,6 +478,25 @@ def _restart(k, buf, i, work, config):
 
 
 @njit(cache=True, inline="always")
+def _enter(k, buf, i, work, config):
+    """Env ``i`` holds a new position (not terminal; maybe a chance node): sample through chance
+    with its generator, then observe it, or, if a draw ended the game, end it as a step would."""
+    num_listed = -1
+    if config.has_chance:
+        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
+    else:
+        player = k.current_player(buf.states[i])
+    if player == TERMINAL:
+        k.returns(buf.states[i], work.result)
+        buf.rewards[i, 0] = work.result[0]
+        buf.rewards[i, 1] = work.result[1]
+        buf.terminated[i] = True
+        _end_game(k, buf, i, work, config)
+    else:
+        _observe(k, buf, i, player, config, False, num_listed, work)
+
+
+@njit(cache=True, inline="always")
 def _clear_flags(buf, i):
     """Zero env ``i``'s rewards, flags and chance count (before a step, or when not stepped)."""
     buf.rewards[i, 0] = 0.0
@@ -468,6 +511,7 @@ def _clear_flags(buf, i):
 def _end_game(k, buf, i, work, config):
     """Keep env ``i``'s final state and start its next game (flags already set)."""
     buf.final_states[i, :] = buf.states[i]
+    buf.final_moves[i] = buf.moves[i]
     _restart(k, buf, i, work, config)
 
 
@@ -509,10 +553,28 @@ def _work(buf, chunk):
     return _Work(
         buf.scratch[chunk],
         buf.probabilities[chunk],
-        buf.result[chunk],
+        buf.result[chunk, :2],
         buf.listed[chunk],
         buf.list_scratch[chunk],
     )
+
+
+def _padded_rows(rows: int, width: int, dtype: Any) -> np.ndarray:
+    """Zeros ``[rows, >= width]`` whose rows start :data:`_ROW_ALIGN` bytes apart or more.
+
+    The per-chunk work rows are written by different threads (``result`` at every game end): in
+    one cache line they would bounce between cores (false sharing). Rows are padded to a whole
+    number of 128-byte blocks plus one, so two threads' entries never share a cache line (or the
+    pair of lines a core's adjacent-line prefetcher fetches together).
+    """
+    itemsize = np.dtype(dtype).itemsize
+    per_block = _ROW_ALIGN // itemsize
+    padded = (width + per_block - 1) // per_block * per_block + per_block
+    return np.zeros((rows, padded), dtype)
+
+
+#: Bytes between the starts of two chunks' work rows at least (two 64-byte cache lines).
+_ROW_ALIGN = 128
 
 
 @njit(cache=True)
@@ -528,6 +590,33 @@ def _reset_all(k, buf, config):
     for i in range(buf.states.shape[0]):
         _clear_flags(buf, i)
         _restart(k, buf, i, work, config)
+
+
+@njit(cache=True)
+def _set_rows(k, buf, indices, states, counts, config):
+    """Env ``indices[j]`` at ``states[j]`` with ``counts[j]`` moves played, for every ``j``
+    (distinct, checked states); every env's rewards and flags cleared."""
+    buf = _borrowed(buf)
+    indices, states, counts = borrow(indices), borrow(states), borrow(counts)
+    work = _work(buf, 0)
+    for i in range(buf.states.shape[0]):
+        _clear_flags(buf, i)
+    for j in range(indices.shape[0]):
+        i = indices[j]
+        buf.states[i, :] = states[j]
+        buf.moves[i] = counts[j]
+        _enter(k, buf, i, work, config)
+
+
+@njit(cache=True)
+def _observe_rows(k, states, players, out, zero):
+    """``out[j]``: the observation of ``states[j]`` by ``players[j]`` (the game's kernel)."""
+    states, players, out = borrow(states), borrow(players), borrow(out)
+    for j in range(states.shape[0]):
+        row = out[j]
+        if zero:
+            row[...] = 0
+        k.observation_planes(states[j], players[j], row)
 
 
 @njit(cache=True, inline="always")
@@ -763,14 +852,16 @@ class VectorGame:
             chance_log=np.zeros((n, chance_room), np.int64),
             chance_count=np.zeros(n, np.int64),
             active=np.ones(n, np.bool_),
-            scratch=np.zeros((chunks, chance_size), np.int64),
-            probabilities=np.zeros((chunks, chance_size), np.float64),
-            result=np.zeros((chunks, 2), np.float64),
-            listed=np.zeros(
-                (chunks, max(info.max_legal_actions, 1) if apply_and_list is not None else 1),
+            scratch=_padded_rows(chunks, chance_size, np.int64),
+            probabilities=_padded_rows(chunks, chance_size, np.float64),
+            result=_padded_rows(chunks, 2, np.float64),
+            listed=_padded_rows(
+                chunks,
+                max(info.max_legal_actions, 1) if apply_and_list is not None else 1,
                 np.int64,
             ),
-            list_scratch=np.zeros((chunks, list_scratch_size), np.int64),
+            list_scratch=_padded_rows(chunks, list_scratch_size, np.int64),
+            final_moves=np.zeros(n, np.int64),
         )
         self._action_rngs = self._buf.rngs ^ _ACTION_STREAM
         self._config = _Config(
@@ -798,6 +889,8 @@ class VectorGame:
             illegal=_read_only(buf.illegal),
             chance_outcomes=_read_only(buf.chance_log),
             num_chance_outcomes=_read_only(buf.chance_count),
+            step_count=_read_only(buf.moves),
+            final_step_count=_read_only(buf.final_moves),
         )
         self._compiled: dict[str, Any] = {}
         self._started = False
@@ -824,6 +917,8 @@ class VectorGame:
                 "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
                 "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
                 "random_actions": (_random_actions, (k, buf, rngs, actions, config), (0, 1, 2, 4)),
+                "set_rows": (_set_rows, (k, buf, actions, buf.states, actions, config), (0, 1, 5)),
+                "observe": (_observe_rows, (k, buf.states, actions, buf.observation, True), (0,)),
             }
             dispatcher, sample, persistent = samples[name]
             with compile_notice(f"VectorGame.{name} for {self.info.name}", print_to_stderr):
@@ -969,16 +1064,227 @@ class VectorGame:
 
     @property
     def states(self) -> np.ndarray:
-        """A copy of the ``int64[N, state_size]`` forward-model states (at decision nodes)."""
+        """A copy of the ``int64[N, state_size]`` forward-model states (at decision nodes).
+
+        Put positions in with :meth:`set_states`, branch one env into others with
+        :meth:`copy_states`.
+        """
         return self._buf.states.copy()
 
-    def observe(self, states: np.ndarray, players: np.ndarray) -> np.ndarray:
-        """Observations ``[len(states), *observation_shape]`` of ``states[j]`` by ``players[j]``."""
-        return np.stack(
-            [self.game.observation(s, int(p)) for s, p in zip(states, players, strict=True)]
+    @property
+    def step_count(self) -> np.ndarray:
+        """A copy of ``int64[N]``: the moves played in each env's current game (as
+        ``VectorBatch.step_count``)."""
+        return self._buf.moves.copy()
+
+    def set_states(self, indices: Any, states: Any, step_counts: Any = None) -> VectorBatch:
+        """Put env ``indices[j]`` at position ``states[j]`` (an evaluation from chosen positions, an
+        opening suite, the root of a batched search); the other envs keep their games.
+
+        Every state is checked first by ``game.validate_state`` (the game's record reader), so no
+        position the kernels cannot handle gets in, and nothing changes when one is refused. A
+        chance node is sampled through with the env's own generator (the outcomes are reported in
+        ``chance_outcomes``, as after a step).
+
+        Args:
+            indices: distinct env indices ``0..N-1`` (an integer array-like of length ``M``).
+            states: ``int64[M, state_size]`` positions of this game, none of them finished.
+            step_counts: optional ``M`` integers ``>= 0``: the moves already played in each game
+                (its ``step_count``, counted against ``max_moves``); default 0.
+
+        Returns:
+            The batch: the new positions' observations, masks and players in rows ``indices``,
+            the other rows unchanged; every env's rewards and flags zero (as for envs left out of
+            a :meth:`step` by ``active``), except a game that a chance draw ended, reported as a
+            step would (terminated, rewards, final state, a new game).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            InvalidOptionError: for bad ``indices`` or ``step_counts``, a ``states`` array of the
+                wrong length, or a finished game.
+            TypeError: if ``states`` is not an int64 array of shape ``[M, state_size]``.
+            InvalidRecordError: if a state is not a valid position of this game (the message
+                names its row).
+        """
+        self._require_started("set_states()")
+        indices = self._check_indices(indices, "indices")
+        states = self._check_states(states, len(indices), validate=True)
+        if step_counts is None:
+            counts = np.zeros(len(indices), np.int64)
+        else:
+            counts = np.asarray(step_counts)
+            if (
+                counts.shape != (len(indices),)
+                or counts.dtype.kind not in "iu"
+                or (counts.size and counts.min() < 0)
+            ):
+                raise InvalidOptionError(
+                    f"step_counts must be {len(indices)} integers >= 0 (one per index), got "
+                    f"{counts.dtype}{counts.shape}"
+                )
+            counts = np.ascontiguousarray(counts, dtype=np.int64)
+        self._call("set_rows", self._kernels, self._buf, indices, states, counts, self._config)
+        return self._batch()
+
+    def copy_states(self, sources: Any, destinations: Any) -> VectorBatch:
+        """Branch env ``sources[j]``'s game into env ``destinations[j]``, for every ``j``.
+
+        The destination takes the source's position, step count, observation, mask and player as
+        they were before the call (a source may be copied to several envs and may itself be
+        overwritten by another copy). Chance generators are not copied: each env keeps its own,
+        so branches of a game with chance draw different futures.
+
+        Args:
+            sources: env indices ``0..N-1`` (an integer array-like of length ``M``; repeats
+                allowed).
+            destinations: ``M`` distinct env indices.
+
+        Returns:
+            The batch (rows ``destinations`` now equal to the sources' rows; every env's rewards
+            and flags zero, as for envs left out of a :meth:`step` by ``active``).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            InvalidOptionError: for indices out of range, repeated destinations or lengths that
+                differ.
+        """
+        self._require_started("copy_states()")
+        sources = self._check_indices(sources, "sources", distinct=False)
+        destinations = self._check_indices(destinations, "destinations")
+        if len(sources) != len(destinations):
+            raise InvalidOptionError(
+                f"copy_states needs as many sources as destinations, got {len(sources)} and "
+                f"{len(destinations)}"
+            )
+        buf = self._buf
+        for array in (buf.states, buf.moves, buf.observation, buf.mask, buf.legal):
+            array[destinations] = array[sources]
+        for array in (buf.num_legal, buf.player):
+            array[destinations] = array[sources]
+        for array in (buf.rewards, buf.terminated, buf.truncated, buf.illegal, buf.chance_count):
+            array[...] = 0
+        return self._batch()
+
+    def observe(self, players: Any, states: Any = None) -> np.ndarray:
+        """Observations of the envs' positions from ``players``' views, by the compiled kernel.
+
+        ``vg.observe(1 - batch.current_player)`` is the seat not on move (e.g. a critic's or an
+        opponent's input); ``vg.observe(0)`` every position from ``player_0``'s view.
+
+        Args:
+            players: 0 or 1 for every row, or ``M`` of them (an integer array-like).
+            states: optional ``int64[M, state_size]`` states to observe instead of the envs'
+                current ones (checked for type and shape only, as ``game.observation`` does).
+
+        Returns:
+            A fresh ``[M, *observation_shape]`` array (``M = N`` without ``states``).
+
+        Raises:
+            RuntimeError: before :meth:`reset` (without ``states``).
+            InvalidOptionError: if a player is not 0 or 1, or there are not ``M`` of them.
+            TypeError: if ``states`` is not an int64 array of shape ``[M, state_size]``.
+        """
+        array = np.asarray(players)
+        if array.ndim > 1:
+            raise InvalidOptionError(
+                f"players must be 0, 1 or one per row, got an array of shape {array.shape} (the "
+                "players come first: observe(players, states=None))"
+            )
+        if states is None:
+            self._require_started("observe()")
+            states = self._buf.states
+        else:
+            states = self._check_states(states, None, validate=False)
+        count = states.shape[0]
+        if array.ndim == 0:
+            array = np.full(count, array)
+        if (
+            array.shape != (count,)
+            or array.dtype.kind not in "iu"
+            or not np.isin(array, (0, 1)).all()
+        ):
+            raise InvalidOptionError(
+                f"players must be 0, 1 or {count} of them (observe(players, states=None)), got "
+                f"{array.dtype}{array.shape}"
+            )
+        players = np.ascontiguousarray(array, dtype=np.int64)
+        info = self.info
+        zero = self._config.zero_observation
+        out = (np.zeros if zero else np.empty)(
+            (count, *info.observation_shape), info.observation_dtype
         )
+        self._call("observe", self._kernels, states, players, out, False)
+        return out
 
     # -- helpers ------------------------------------------------------------------------------
+    def _require_started(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"VectorGame: call reset() before {what}")
+
+    def _check_indices(self, indices: Any, name: str, distinct: bool = True) -> np.ndarray:
+        """``indices`` as a contiguous int64 array of env indices (distinct unless told).
+
+        Raises:
+            InvalidOptionError: naming what was wrong and the allowed range.
+        """
+        array = np.asarray(indices)
+        if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+            raise InvalidOptionError(
+                f"{name} must be a 1-D integer array of env indices, got {array.dtype}{array.shape}"
+            )
+        array = np.ascontiguousarray(array, dtype=np.int64)
+        outside = array[(array < 0) | (array >= self.num_envs)]
+        if outside.size:
+            raise InvalidOptionError(
+                f"{name}: env index {int(outside[0])} is outside 0..{self.num_envs - 1}"
+            )
+        if distinct and np.unique(array).size != array.size:
+            values, counts = np.unique(array, return_counts=True)
+            raise InvalidOptionError(
+                f"{name}: env {int(values[counts > 1][0])} is given more than once"
+            )
+        return array
+
+    def _check_states(self, states: Any, count: int | None, validate: bool) -> np.ndarray:
+        """``states`` as a writable C-contiguous ``int64[count, state_size]`` array; with
+        ``validate`` every row is a valid, unfinished position (``game.validate_state``).
+
+        Raises:
+            TypeError: for another dtype or shape.
+            InvalidOptionError: for a row count other than ``count``, or a finished game.
+            InvalidRecordError: for an invalid position (naming its row).
+        """
+        size = self.info.state_size
+        if (
+            not isinstance(states, np.ndarray)
+            or states.dtype != np.int64
+            or states.ndim != 2
+            or states.shape[1] != size
+        ):
+            got = (
+                f"{states.dtype}{states.shape}"
+                if isinstance(states, np.ndarray)
+                else type(states).__name__
+            )
+            raise TypeError(f"states must be an int64 array of shape [M, {size}], got {got}")
+        if count is not None and states.shape[0] != count:
+            raise InvalidOptionError(
+                f"states has {states.shape[0]} rows for {count} env indices (one state per index)"
+            )
+        states = np.array(states, dtype=np.int64, order="C")  # our own writable copy
+        if validate:
+            for j, state in enumerate(states):
+                try:
+                    self.game.validate_state(state)
+                except InvalidRecordError as error:
+                    raise InvalidRecordError(f"states[{j}]: {error}") from None
+                if self.game.kernels.current_player(state) == TERMINAL:
+                    raise InvalidOptionError(
+                        f"states[{j}] is a finished game; an env holds a position where a player "
+                        "(or chance) is to act"
+                    )
+        return states
+
     def _check_actions(self, actions: Any) -> np.ndarray:
         array = np.asarray(actions)
         if array.shape != (self.num_envs,) or array.dtype.kind not in "iu":

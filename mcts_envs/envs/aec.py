@@ -48,7 +48,7 @@ def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> 
     allowed = [name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL]
     unknown = sorted(set(options) - set(allowed))
     if unknown:
-        env_options = "render_mode, max_cycles (alias max_moves)"
+        env_options = "render_mode, max_cycles, max_moves"
         game_options = ", ".join(allowed) if allowed else "none"
         raise InvalidOptionError(
             f"{definition.env_name}: unknown option(s) {', '.join(map(repr, unknown))}; "
@@ -83,7 +83,10 @@ class GameEnv(AECEnv):
     * observation ``{"observation": planes (mover's view), "action_mask": int8[num_actions]}``;
       the mask is all zeros for an agent that is not on move;
     * rewards only at the end: +1 / -1 / 0 from ``game.returns``; truncation only with
-      ``max_cycles`` (PettingZoo's name; ``max_moves`` is an alias);
+      ``max_cycles`` (PettingZoo's meaning: a cycle is one step of every agent, so each agent makes
+      at most ``max_cycles`` moves) or ``max_moves`` (moves of both agents together);
+    * ``num_moves`` counts the moves of the game so far and ``agent_moves[p]`` those of
+      ``player_p`` (since the last ``reset`` or :meth:`set_game_state`);
     * ``env.game`` is the Game, ``env.game_state`` the current forward-model state (a value: each step
       makes a new array, so references held by agents stay valid); :meth:`set_game_state` is the
       one way to put the env in another position;
@@ -97,13 +100,17 @@ class GameEnv(AECEnv):
     Args:
         definition: the game's :class:`_EnvDefinition`.
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
-        max_cycles: truncate the game after this many player moves (``None``: never).
-        max_moves: alias of ``max_cycles`` (give at most one of them).
+        max_cycles: PettingZoo's cycle limit: each agent makes at most this many moves; the game
+            is truncated as soon as the agent to move has made ``max_cycles`` moves (after
+            ``2 * max_cycles`` moves when the agents alternate; Tantrix's consecutive moves by one
+            agent count as that agent's). ``None``: no limit.
+        max_moves: truncate the game after this many moves of both agents together (``None``: no
+            limit). With both limits, the first one reached truncates.
         **game_kwargs: options of the game (see its game card).
 
     Raises:
         InvalidOptionError: for an unknown game option (the message names the allowed ones), a bad
-            ``render_mode`` or a bad ``max_cycles``.
+            ``render_mode`` or a bad ``max_cycles`` or ``max_moves``.
     """
 
     def __init__(
@@ -128,19 +135,17 @@ class GameEnv(AECEnv):
                 f"render_mode {render_mode!r} is not supported; "
                 f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
             )
-        if max_cycles is not None and max_moves is not None:
-            raise InvalidOptionError("give max_cycles or its alias max_moves, not both")
-        if max_cycles is None:
-            max_cycles = max_moves
-        if max_cycles is not None and (
-            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
-        ):
-            raise InvalidOptionError(
-                f"max_cycles (alias max_moves) must be None or a positive int, got {max_cycles!r}"
-            )
-        max_moves = max_cycles
+        for option, limit in (("max_cycles", max_cycles), ("max_moves", max_moves)):
+            if limit is not None and (
+                isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1
+            ):
+                raise InvalidOptionError(
+                    f"{option} must be None or a positive int, got {limit!r} (max_cycles: moves "
+                    "of each agent, PettingZoo's cycles; max_moves: moves of both agents together)"
+                )
         self.render_mode = render_mode
-        self.max_moves = max_moves
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.max_moves = None if max_moves is None else int(max_moves)
         self.possible_agents = list(AGENTS)
         info = self.game.info
         action_space = spaces.Discrete(info.num_actions)
@@ -225,6 +230,7 @@ class GameEnv(AECEnv):
         self.history = []
         self._chance_indices: list[int] = []
         self.num_moves = 0
+        self.agent_moves = [0, 0]
         self._chance_outcomes: list[int] = []
         self._initial_state = self.game.initial_state()
         self._set_state(self._initial_state.copy())
@@ -260,6 +266,7 @@ class GameEnv(AECEnv):
         self.history = []
         self._chance_indices = []
         self.num_moves = 0
+        self.agent_moves = [0, 0]
         self._chance_outcomes = []
         self._initial_state = state.copy()
         self._set_state(state.copy())
@@ -364,6 +371,7 @@ class GameEnv(AECEnv):
         self.history.append(action)
         self.num_moves += 1
         mover = self._player
+        self.agent_moves[mover] += 1
         self._chance_outcomes = []
         child = self.game_state.copy()
         self.game.kernels.apply_action(child, action)
@@ -371,12 +379,18 @@ class GameEnv(AECEnv):
         if self._player == TERMINAL:
             # PettingZoo classic: after the end, the other agent is selected to see its reward.
             self.agent_selection = self.agents[1 - mover]
-        elif self.max_moves is not None and self.num_moves >= self.max_moves:
+        elif self._limit_reached():
             self.truncations = dict.fromkeys(self.agents, True)
         self._update_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _limit_reached(self) -> bool:
+        """Whether ``max_moves`` moves were made, or the agent to move made ``max_cycles``."""
+        if self.max_moves is not None and self.num_moves >= self.max_moves:
+            return True
+        return self.max_cycles is not None and self.agent_moves[self._player] >= self.max_cycles
 
     def _illegal_message(self, action: int) -> str:
         legal = np.flatnonzero(self._legal_mask())

@@ -60,6 +60,11 @@ Typed moves may abbreviate: `c4tlr`, `c4 q0 r`.
 `game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
 (case and spacing ignored); `mcts-envs play` takes moves in it.
 
+### Truncation
+`env(max_cycles=n)` (PettingZoo's cycle: one step of every agent) truncates the game once each
+agent has made `n` moves, after `2 * n` moves; `env(max_moves=n)` truncates it after `n` moves of
+both agents together. Without them a game runs to its end.
+
 ### Version history
 * v0: first release.
 """

@@ -92,6 +92,13 @@ typed moves may be shortened to `12@3 1,0`. Chance outcomes read `draw #12`.
 `game.action_to_string(state, action)` writes it and `game.string_to_action(state, text)` reads it
 (case and spacing ignored); `mcts-envs play` takes moves in it.
 
+### Truncation
+`env(max_cycles=n)` (PettingZoo's cycle: one step of every agent) lets each agent make at most `n`
+moves: the game is truncated as soon as the agent to move has made `n`. An agent's consecutive
+placements are each its own move, so the other agent may have made fewer. `env(max_moves=n)`
+truncates the game after `n` moves of both agents together (chance draws not counted). Without
+them a game runs to its end.
+
 ### Version history
 * v0: first release.
 """

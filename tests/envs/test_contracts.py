@@ -63,12 +63,14 @@ def test_env_modules_import_as_submodules(module):
 def test_pettingzoo_make_accepts_max_cycles_and_truncates():
     env = pettingzoo.make("aec", "mcts_envs/tictactoe-v0", max_cycles=2)
     env.reset(seed=0)
-    env.step(0)
-    env.step(4)
+    for action in (0, 4, 1):
+        env.step(action)
+        assert not any(env.truncations.values()), "a cycle is one move of every agent"
+    env.step(2)
     assert all(env.truncations.values())
     assert mcts_envs.make("tictactoe", max_moves=2).unwrapped.max_moves == 2
-    with pytest.raises(InvalidOptionError, match="not both"):
-        mcts_envs.make("tictactoe", max_cycles=2, max_moves=3)
+    with pytest.raises(InvalidOptionError, match="max_cycles must be None or a positive int"):
+        mcts_envs.make("tictactoe", max_cycles=0, max_moves=3)
 
 
 def test_unknown_game_options_name_the_allowed_ones():

@@ -88,3 +88,56 @@ def test_same_seed_same_game_and_record(name):
         records.append(env.unwrapped.record())
     assert records[0] == records[1]
     assert records[0]["final"] is not None
+
+
+#: Cycles short enough that no game of the kind can end before them (Tic-Tac-Toe's first win is
+#: its fifth move), so every game is cut by ``max_cycles`` as PettingZoo's check expects.
+MAX_CYCLES = {"tictactoe": 2}
+
+
+def agent_step_counts(env, rng):
+    """The turn-based half of PettingZoo's ``max_cycles_test``: ``agent_iter`` visits per agent.
+
+    PettingZoo's own function samples ``action_space(a).sample()`` (illegal moves end a board game)
+    and needs a ``parallel_env`` (a turn-based game has none), so its loop is replicated here with
+    legal random actions.
+    """
+    counts = np.zeros(len(env.possible_agents), np.int64)
+    for agent in env.agent_iter():
+        counts[env.possible_agents.index(agent)] += 1
+        obs, _, terminated, truncated, _ = env.last()
+        action = None
+        if not (terminated or truncated):
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+    return counts
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_max_cycles_test(name):
+    """PettingZoo's cycle: one step of every agent; ``max(counts) - 1 == max_cycles`` (and the
+    median too when the agents alternate; Tantrix's repeated moves count as the mover's steps)."""
+    max_cycles = MAX_CYCLES.get(name, 4)
+    uneven = 0
+    for seed in range(6):
+        env = env_factory(name)(max_cycles=max_cycles)
+        env.reset(seed=seed)
+        counts = agent_step_counts(env, np.random.default_rng(seed))
+        assert max_cycles == np.max(counts) - 1, counts
+        assert env.unwrapped.agent_moves[int(np.argmax(counts))] == max_cycles
+        if name != "tantrix":
+            assert max_cycles == np.median(counts) - 1, counts
+        uneven += counts[0] != counts[1]
+    if name == "tantrix":
+        assert uneven, "no Tantrix game had an agent move twice in a row before the cut"
+
+
+def test_max_moves_counts_both_agents_and_the_first_limit_truncates():
+    env = mcts_envs.make("ultimate_tictactoe", max_moves=5)
+    env.reset(seed=0)
+    counts = agent_step_counts(env, np.random.default_rng(0))
+    assert env.unwrapped.num_moves == 5 and list(counts) == [4, 3]
+    both = mcts_envs.make("ultimate_tictactoe", max_cycles=2, max_moves=9)
+    both.reset(seed=0)
+    agent_step_counts(both, np.random.default_rng(0))
+    assert both.unwrapped.num_moves == 4

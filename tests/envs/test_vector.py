@@ -66,6 +66,7 @@ def test_steps_match_the_forward_model(name):
         ref.restart(outcomes)
         assert outcomes == []
         check_position(game, ref.state, batch, states, i)
+        assert batch.step_count[i] == 0
     ended = 0
     moves = [0] * num_envs
     for _ in range(STEPS[name]):
@@ -85,11 +86,13 @@ def test_steps_match_the_forward_model(name):
             np.testing.assert_array_equal(batch.rewards[i], expected)
             if over or cut:
                 np.testing.assert_array_equal(batch.final_state[i], ref.state)
+                assert batch.final_step_count[i] == moves[i]
                 ended += 1
                 moves[i] = 0
                 ref.restart(outcomes)
             assert outcomes == []
             check_position(game, ref.state, batch, states, i)
+            assert batch.step_count[i] == moves[i]
     assert not batch.illegal.any()
     if name != "tantrix":
         assert ended > 0
