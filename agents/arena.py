@@ -2,7 +2,8 @@
 
 A match plays ``num_games`` games between two agent specs on one game. Game ``i`` is fully
 determined by ``(game, specs, master seed, i)``: its seeds (one per agent and one for chance) come
-from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]``, agent A sits at ``player_0`` in even
+from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]`` (derived from the master seed and
+``i`` alone, :func:`game_seed`, so a match of a billion games allocates nothing up front), agent A sits at ``player_0`` in even
 games and at ``player_1`` in odd ones, and fresh agents are built for every game. So a match gives
 the same games whether it runs in one process or many (``workers``), in any order.
 
@@ -27,12 +28,24 @@ import numpy as np
 from agents.base import ForwardModelAgent
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_class, import_agent_module, make_agent, parse_spec
-from agents.workers import exit_with_parent
+from agents.workers import (
+    check_count,
+    check_workers,
+    exit_with_parent,
+    ordered_map,
+    spawned_words,
+)
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import CHANCE, TERMINAL, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import make_record, read_records, replay_states, write_records
+from mcts_envs.records import (
+    make_record,
+    move_cap,
+    read_records,
+    replay_states,
+    write_records,
+)
 
 __all__ = [
     "MatchResult",
@@ -107,13 +120,16 @@ def elo_difference(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def game_seed(master: np.random.SeedSequence, index: int) -> tuple[int, int, int]:
+    """Game ``index``'s ``(agent A seed, agent B seed, chance seed)``: the words of
+    ``master.spawn(n)[index]``, computed without the other games' (O(1) memory)."""
+    return spawned_words(master, index, 3)  # type: ignore[return-value]
+
+
 def game_seeds(master_seed: int | None, num_games: int) -> list[tuple[int, int, int]]:
     """Per-game ``(agent A seed, agent B seed, chance seed)`` derived from one master seed."""
-    sequence = np.random.SeedSequence(master_seed)
-    return [
-        tuple(int(word) for word in child.generate_state(3, dtype=np.uint32))
-        for child in sequence.spawn(num_games)
-    ]
+    master = np.random.SeedSequence(master_seed)
+    return [game_seed(master, index) for index in range(num_games)]
 
 
 def play_game(
@@ -150,7 +166,7 @@ def play_game(
     chance_indices: list[int] = []
     moves = [0, 0]
     think = [0.0, 0.0]
-    limit = max_moves if max_moves is not None else 100 * max(game.info.max_game_length, 1)
+    limit = max_moves if max_moves is not None else move_cap(game)
     while True:
         player = game.current_player(state)
         if player == TERMINAL or sum(moves) >= limit:
@@ -400,36 +416,33 @@ def iterate_match(
         import_agent_module(module)
     make_agent(spec_a)  # validate both specs up front, in this process
     make_agent(spec_b)
-    if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 0:
-        raise InvalidOptionError(f"the number of games must be an int >= 0, got {num_games!r}")
-    workers = options.workers
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
+    check_count(num_games, "the number of games (--games)", minimum=0)
+    workers = check_workers(options.workers, "workers (--workers)")
     max_moves = options.max_moves
-    if max_moves is not None and (
-        isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 1
-    ):
-        raise InvalidOptionError(f"max_moves must be None or an int >= 1, got {max_moves!r}")
+    if max_moves is not None:
+        check_count(max_moves, "max_moves (--max-moves)", maximum=move_cap(make_game(name)))
     seed = check_seed(options.seed)
-    jobs = [
-        (name, spec_a, spec_b, index, seeds, max_moves)
-        for index, seeds in enumerate(game_seeds(seed, num_games))
-    ]
-    if jobs:
+    master = np.random.SeedSequence(seed)
+    jobs = (
+        (name, spec_a, spec_b, index, game_seed(master, index), max_moves)
+        for index in range(num_games)
+    )
+    if num_games:
         # In this process first: compiles to numba's disk cache, which workers then load.
         prepare_agents(name, (spec_a, spec_b), options.announce)
+    workers = 1 if num_games <= 1 else workers
     return _play_jobs(name, (spec_a, spec_b), jobs, workers, options.agent_modules)
 
 
 def _play_jobs(
     name: str,
     specs: tuple[str, str],
-    jobs: list[tuple],
+    jobs: Iterable[tuple],
     workers: int,
     agent_modules: tuple[str, ...],
 ) -> Iterator[dict[str, Any]]:
     """Yield the records of checked ``jobs`` in order (see :func:`iterate_match`)."""
-    if workers == 1 or len(jobs) <= 1:
+    if workers == 1:
         for job in jobs:
             yield play_game(*job)
         return
@@ -438,7 +451,7 @@ def _play_jobs(
         initializer=_start_worker,
         initargs=(name, specs, tuple(agent_modules)),
     ) as pool:
-        yield from pool.map(_play_game_star, jobs)
+        yield from ordered_map(pool, _play_game_star, jobs, workers)
 
 
 def play_match(

@@ -31,7 +31,10 @@ from agents.uai import add_uai_command, run_uai_command
 from agents.web import command as serve_command
 from mcts_envs.core.errors import MctsEnvsError
 
+#: Exit status of a usage error (bad arguments, a file that cannot be used as asked).
 EXIT_ERROR = 2
+#: Exit status of a failure while running (a backend that does not start, memory exhausted).
+EXIT_RUNTIME = 1
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -105,20 +108,20 @@ def _check_match_arguments(args: argparse.Namespace) -> None:
     from pathlib import Path
 
     from agents.spec import import_agent_module, make_agent
+    from agents.workers import check_count, check_workers
     from mcts_envs.core.errors import InvalidOptionError
     from mcts_envs.core.registry import make_game
+    from mcts_envs.records import move_cap
 
-    make_game(args.game)
+    game = make_game(args.game)
     for module in args.agent_module:
         import_agent_module(module)
     for spec in (args.agent_a, args.agent_b):
         make_agent(spec, seed=0)
-    if args.games < 1:
-        raise InvalidOptionError(f"--games must be at least 1, got {args.games}")
-    if args.workers < 1:
-        raise InvalidOptionError(f"--workers must be at least 1, got {args.workers}")
-    if args.max_moves is not None and args.max_moves < 1:
-        raise InvalidOptionError(f"--max-moves must be at least 1, got {args.max_moves}")
+    check_count(args.games, "--games")
+    check_workers(args.workers)
+    if args.max_moves is not None:
+        check_count(args.max_moves, "--max-moves", maximum=move_cap(game))
     if args.out and Path(args.out).exists() and not args.overwrite:
         raise InvalidOptionError(
             f"--out {args.out} exists; pass --overwrite to replace it, or choose another file"
@@ -181,9 +184,16 @@ def _render_text(game_name: str):
 
 def _command_replay(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
     from mcts_envs.core.errors import InvalidRecordError
-    from mcts_envs.records import printable, read_records, replay_states
+    from mcts_envs.records import printable, replay_states, scan_records
 
-    records = read_records(args.file)
+    scan = scan_records(args.file)
+    records = scan.records
+    if scan.cut_line is not None:
+        print(
+            f"mcts-envs replay: warning: {args.file}, line {scan.cut_line} is cut (no newline at "
+            f"its end, as a crash leaves it) and is skipped; {len(records)} intact game(s)",
+            file=sys.stderr,
+        )
     if not records:
         raise InvalidRecordError(f"{args.file}: no game records in the file")
     if not 0 <= args.game < len(records):
@@ -245,7 +255,8 @@ def _command_list(args: argparse.Namespace, out: TextIO) -> int:
 def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, keys: TextIO | None = None
 ) -> int:
-    """Run the ``mcts-envs`` command line; returns the exit status (0 ok, 2 on a user error).
+    """Run the ``mcts-envs`` command line; returns the exit status (0 ok, 2 on a user error, 1 on
+    a runtime failure, 130 when interrupted).
 
     Args:
         argv: arguments (default ``sys.argv[1:]``).
@@ -297,7 +308,11 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
         print(f"mcts-envs {args.command}: error: {reason}{where}", file=sys.stderr)
-        return EXIT_ERROR
+        runtime = isinstance(error, MctsEnvsError) and isinstance(error, RuntimeError)
+        return EXIT_RUNTIME if runtime else EXIT_ERROR
+    except MemoryError:
+        print(f"mcts-envs {args.command}: error: out of memory", file=sys.stderr)
+        return EXIT_RUNTIME
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -60,12 +60,13 @@ import numpy as np
 from agents.arena import prepare_agents
 from agents.spec import make_agent
 from agents.temperature import alphazero_temperature, sample_action
-from agents.workers import exit_with_parent
-from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from agents.workers import check_count, check_workers, exit_with_parent, ordered_map, spawned_words
+from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
+from mcts_envs.records import move_cap
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1
@@ -121,18 +122,10 @@ def check_config(config: ExpertConfig) -> ExpertConfig:
     make_agent(config.spec, seed=0)
     if config.opponent is not None:
         make_agent(config.opponent, seed=0)
-    for name, value, low in (
-        ("games", config.games, 1),
-        ("temperature_moves", config.temperature_moves, 0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    if config.max_moves is not None and (
-        isinstance(config.max_moves, bool)
-        or not isinstance(config.max_moves, int)
-        or config.max_moves < 1
-    ):
-        raise InvalidOptionError(f"max_moves must be None or an int >= 1, got {config.max_moves!r}")
+    check_count(config.games, "games (--games)")
+    check_count(config.temperature_moves, "temperature_moves", minimum=0, maximum=move_cap(game))
+    if config.max_moves is not None:
+        check_count(config.max_moves, "max_moves (--max-moves)", maximum=move_cap(game))
     if config.symmetries:
         game_symmetries(game.info.name)  # raises for games without maps, saying why
     return config._replace(game=game.info.name, seed=check_seed(config.seed, allow_none=False))
@@ -145,12 +138,11 @@ def search_targets(agent: Any, game: Game, state: np.ndarray) -> tuple[np.ndarra
     return np.asarray(probs, np.float64), float(value)
 
 
-def game_seeds(seed: int, games: int) -> list[tuple[int, int, int, int]]:
-    """Per-game ``(expert, opponent, chance, move sampling)`` seeds from one master seed."""
-    return [
-        tuple(int(word) for word in child.generate_state(4, dtype=np.uint32))
-        for child in np.random.SeedSequence(seed).spawn(games)
-    ]
+def game_seeds(seed: int, games: int) -> Iterator[tuple[int, int, int, int]]:
+    """Per-game ``(expert, opponent, chance, move sampling)`` seeds from one master seed, each
+    computed when reached (those of ``SeedSequence(seed).spawn(games)``)."""
+    master = np.random.SeedSequence(seed)
+    return (spawned_words(master, index, 4) for index in range(games))  # type: ignore[misc]
 
 
 def _inform(agents: list[Any], action: int) -> None:
@@ -239,9 +231,9 @@ def _start_worker(config: ExpertConfig) -> None:
 
 
 def _iterate_games(config: ExpertConfig, workers: int) -> Iterator[dict[str, np.ndarray]]:
-    jobs = [
+    jobs = (
         (config, index, seeds) for index, seeds in enumerate(game_seeds(config.seed, config.games))
-    ]
+    )
     if workers == 1:
         _prepare(config)
         for job in jobs:
@@ -250,7 +242,7 @@ def _iterate_games(config: ExpertConfig, workers: int) -> Iterator[dict[str, np.
     with ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(config,)
     ) as pool:
-        yield from pool.map(_play_star, jobs)
+        yield from ordered_map(pool, _play_star, jobs, workers)
 
 
 def augment(data: dict[str, np.ndarray], game_name: str) -> dict[str, np.ndarray]:
@@ -294,8 +286,7 @@ def generate_expert_data(
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
     config = check_config(config)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
+    check_workers(workers, "workers (--workers)")
     if progress:
         print(f"compiling {config.spec} for {config.game} (once per process)...", file=sys.stderr)
     games = _iterate_games(config, workers)

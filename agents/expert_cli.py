@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any, TextIO
 
+from agents.workers import check_workers
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -66,8 +67,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             max_moves=args.max_moves,
         )
     )
-    if args.workers < 1:
-        raise InvalidOptionError(f"--workers must be at least 1, got {args.workers}")
+    check_workers(args.workers)
     path = Path(args.out)
     if path.exists() and not args.overwrite:
         raise InvalidOptionError(

@@ -10,10 +10,15 @@ draw from the same sequence). A game's record therefore does not depend on the b
 number of workers, or on the order in which games finish (compare records with
 :func:`mcts_envs.records.game_identity`; searches limited by *time* are the exception).
 
+The plan is lazy: a task, its seeds and its opening are computed when the task is handed out,
+so ``--games-per-pair`` up to :data:`~agents.workers.MAX_GAMES` allocates nothing up front.
+
 Results are appended to a JSON-lines file, one version-2 record per game
 (:mod:`mcts_envs.records`), flushed and fsynced as each game ends, in the order the games end.
-:func:`open_results` resumes such a file: finished games are skipped, and a last line cut by a
-crash is dropped (its game is played again). SIGINT stops handing out games, lets the games in
+:func:`open_results` resumes such a file: every line is checked as ``mcts-envs replay`` checks
+a record (:func:`mcts_envs.records.validate_record`) and against the plan, and refused with its
+line number if it is not a game of this tournament, the file left untouched; only a last line
+without its newline (a write cut by a crash) is dropped, and its game played again. SIGINT stops handing out games, lets the games in
 flight finish and be written, and the command exits with status 130; SIGKILL loses at most the games
 in flight. Worker processes die with their parent (:func:`agents.workers.exit_with_parent`).
 
@@ -24,6 +29,7 @@ Backends: ``local`` (this process), ``process`` (a pool of worker processes) and
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
@@ -31,6 +37,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence as SequenceABC
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,15 +47,26 @@ import numpy as np
 
 from agents.preparation import first_decision, prepare_spec
 from agents.spec import agent_parameters, import_agent_module, make_agent, parse_spec
-from agents.workers import exit_with_parent
-from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from agents.workers import check_count, check_workers, exit_with_parent
+from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError, MctsEnvsError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import check_record, dumps, make_record, quote
+from mcts_envs.records import (
+    bounded_lines,
+    check_record,
+    dumps,
+    make_record,
+    move_cap,
+    open_for_append,
+    quote,
+    scan_records,
+    validate_record,
+)
 
 __all__ = [
     "Adjudication",
+    "BackendError",
     "GameRules",
     "GameTask",
     "ResultsFile",
@@ -71,6 +89,10 @@ _AGENT_STREAM = 3
 _OPENING_ATTEMPTS = 100
 #: With a clock, a move may use the time left divided by this (plus most of the increment).
 _MOVES_TO_GO = 20
+#: Most lines an openings file may have (blank lines and comments included).
+MAX_OPENING_LINES = 1_000_000
+#: Random openings kept computed (tasks are handed out pair by pair, so a few suffice).
+_OPENINGS_CACHED = 64
 
 
 # -- settings -----------------------------------------------------------------------------------
@@ -230,23 +252,33 @@ def read_openings(game: Game, path: str | os.PathLike) -> list[str]:
     """Openings from a file: one position per line, as ``game.to_text`` writes it, or JSON-lines
     game records (their ``final`` position). Blank lines and lines starting with ``#`` are skipped.
 
+    At most :data:`MAX_OPENING_LINES` lines of at most
+    :data:`~mcts_envs.records.MAX_LINE_BYTES` bytes are read (``/dev/zero`` fails at once).
+
     Raises:
-        InvalidRecordError: naming the line of a position that does not parse, or a file with no
-            position.
+        InvalidRecordError: naming the line of a position that does not parse (or is not UTF-8,
+            or is too long), a file of too many lines, or a file with no position.
         FileNotFoundError: if the file does not exist.
     """
     openings = []
-    with open(path, encoding="utf-8", errors="strict") as stream:
-        for number, line in enumerate(stream, start=1):
-            text = line.strip()
+    with open(path, "rb") as stream:
+        for number, raw in bounded_lines(stream, path, MAX_OPENING_LINES):
+            where = f"{path}, line {number}"
+            try:
+                text = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as error:
+                raise InvalidRecordError(
+                    f"{where}: not UTF-8 text (byte {error.start + 1})"
+                ) from None
             if not text or text.startswith("#"):
                 continue
-            where = f"{path}, line {number}"
             if text.startswith("{"):
                 try:
                     text = check_record(json.loads(text), where)["final"]
                 except json.JSONDecodeError as error:
                     raise InvalidRecordError(f"{where}: not valid JSON ({error.msg})") from None
+                except RecursionError:
+                    raise InvalidRecordError(f"{where}: JSON nested too deeply") from None
             try:
                 state = game.from_text(text)
             except (InvalidRecordError, ValueError) as error:
@@ -261,6 +293,37 @@ def read_openings(game: Game, path: str | os.PathLike) -> list[str]:
     return openings
 
 
+def opening_source(game: Game, source: str | None, master_seed: int) -> Callable[[int], str]:
+    """A function ``pair -> opening text`` (computed when asked; see :func:`make_openings`).
+
+    A file is read and a random opening of pair 0 drawn at once, so a bad source fails here.
+
+    Raises:
+        InvalidOptionError / InvalidRecordError / FileNotFoundError: for a bad source.
+    """
+    if source is None:
+        initial = game.to_text(game.initial_state())
+        return lambda pair: initial
+    kind, colon, rest = source.partition(":")
+    if kind == "random" and colon:
+        try:
+            plies = int(rest)
+        except ValueError:
+            plies = -1
+        if not 0 <= plies <= 10 * max(game.info.max_game_length, 1):
+            raise InvalidOptionError(
+                f"--openings random:K needs 0 <= K <= {10 * max(game.info.max_game_length, 1)} "
+                f"random plies, got {quote(source)}"
+            )
+        random_opening = functools.lru_cache(maxsize=_OPENINGS_CACHED)(
+            functools.partial(_random_opening, game, plies, master_seed)
+        )
+        random_opening(0)
+        return random_opening
+    positions = read_openings(game, source)
+    return lambda pair: positions[pair % len(positions)]
+
+
 def make_openings(game: Game, source: str | None, master_seed: int, pairs: int) -> list[str]:
     """The opening of each game pair ``0..pairs-1``.
 
@@ -272,24 +335,63 @@ def make_openings(game: Game, source: str | None, master_seed: int, pairs: int) 
     Raises:
         InvalidOptionError / InvalidRecordError / FileNotFoundError: for a bad source.
     """
-    if source is None:
-        return [game.to_text(game.initial_state())] * pairs
-    kind, colon, rest = source.partition(":")
-    if kind == "random" and colon:
-        try:
-            plies = int(rest)
-        except ValueError:
-            plies = -1
-        if plies < 0:
-            raise InvalidOptionError(
-                f"--openings random:K needs K >= 0 random plies, got {quote(source)}"
-            )
-        return [_random_opening(game, plies, master_seed, pair) for pair in range(pairs)]
-    positions = read_openings(game, source)
-    return [positions[pair % len(positions)] for pair in range(pairs)]
+    opening = opening_source(game, source, master_seed)
+    return [opening(pair) for pair in range(pairs)]
 
 
 # -- the plan -----------------------------------------------------------------------------------
+
+
+class PlanTasks(SequenceABC):
+    """The games of a tournament as a lazy, read-only sequence of :class:`GameTask`.
+
+    Task ``i`` is pair ``i // (2 * pairings)``, pairing ``(i // 2) % pairings``, colour ``i % 2``;
+    its seeds and opening are computed when it is asked for (O(1) memory for any count).
+    """
+
+    def __init__(
+        self,
+        pairings: Sequence[tuple[str, str]],
+        pairs: int,
+        seed: int,
+        opening: Callable[[int], str],
+    ) -> None:
+        self.pairings = tuple(pairings)
+        self.pairs = pairs
+        self.seed = seed
+        self.opening = opening
+
+    def __len__(self) -> int:
+        return 2 * self.pairs * len(self.pairings)
+
+    def position(self, index: int) -> tuple[int, int, int]:
+        """``(pairing, pair, colour)`` of task ``index``."""
+        pair, rest = divmod(index, 2 * len(self.pairings))
+        return rest // 2, pair, rest % 2
+
+    def key(self, index: int) -> tuple[str, str, int]:
+        """:attr:`GameTask.key` of task ``index`` (without computing its seeds or opening)."""
+        number, pair, colour = self.position(index)
+        a, b = self.pairings[number]
+        return a, b, 2 * pair + colour
+
+    def _task(self, index: int) -> GameTask:
+        number, pair, colour = self.position(index)
+        a, b = self.pairings[number]
+        seeds = task_seeds(self.seed, number, pair, colour)
+        return GameTask(number, a, b, pair, colour, self.opening(pair), seeds)
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self._task(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"task {index} of {len(self)}")
+        return self._task(index)
+
+    def __iter__(self) -> Iterator[GameTask]:
+        return (self._task(index) for index in range(len(self)))
 
 
 @dataclass(frozen=True)
@@ -299,13 +401,14 @@ class TournamentPlan:
     Attributes:
         rules: the shared game rules.
         pairings: ``(spec_a, spec_b)`` per pairing.
-        tasks: all games, pair by pair, interleaving the pairings (pair 0 of every pairing first).
+        tasks: all games, pair by pair, interleaving the pairings (pair 0 of every pairing first):
+            a lazy sequence (:class:`PlanTasks`).
         seed: the master seed.
     """
 
     rules: GameRules
     pairings: tuple[tuple[str, str], ...]
-    tasks: tuple[GameTask, ...]
+    tasks: PlanTasks
     seed: int
 
     @property
@@ -333,7 +436,8 @@ def plan_tournament(
         openings: see :func:`make_openings`.
 
     Raises:
-        InvalidOptionError / UnknownGameError / UnknownAgentError: for bad input (before any game).
+        InvalidOptionError / UnknownGameError / UnknownAgentError: for bad input (before any game),
+            e.g. ``games_per_pair`` above :data:`~agents.workers.MAX_GAMES`.
     """
     entry = get_entry(rules.game)
     rules = rules._replace(game=entry.name)
@@ -341,9 +445,8 @@ def plan_tournament(
     seed = check_seed(seed)
     if seed is None:
         raise InvalidOptionError("a tournament needs an integer master seed")
-    if isinstance(games_per_pair, bool) or not isinstance(games_per_pair, int):
-        raise InvalidOptionError(f"--games-per-pair must be an int, got {games_per_pair!r}")
-    if games_per_pair < 2 or games_per_pair % 2:
+    check_count(games_per_pair, "--games-per-pair", minimum=2)
+    if games_per_pair % 2:
         raise InvalidOptionError(
             f"--games-per-pair must be even and >= 2 (games come in pairs with colours swapped), "
             f"got {games_per_pair}"
@@ -366,16 +469,7 @@ def plan_tournament(
         pairings = tuple(
             (specs[i], specs[j]) for i in range(len(specs)) for j in range(i + 1, len(specs))
         )
-    pairs = games_per_pair // 2
-    opening_texts = make_openings(game, openings, seed, pairs)
-    tasks = tuple(
-        GameTask(
-            number, a, b, pair, colour, opening_texts[pair], task_seeds(seed, number, pair, colour)
-        )
-        for pair in range(pairs)
-        for number, (a, b) in enumerate(pairings)
-        for colour in (0, 1)
-    )
+    tasks = PlanTasks(pairings, games_per_pair // 2, seed, opening_source(game, openings, seed))
     return TournamentPlan(rules, pairings, tasks, seed)
 
 
@@ -389,8 +483,8 @@ def _check_rules(rules: GameRules, game: Game) -> None:
     if clock.loss_on_time and clock.base_seconds is None:
         raise InvalidOptionError("--loss-on-time needs a --clock")
     adjudication = rules.adjudication
-    if adjudication.max_moves is not None and adjudication.max_moves < 1:
-        raise InvalidOptionError(f"--max-moves must be at least 1, got {adjudication.max_moves}")
+    if adjudication.max_moves is not None:
+        check_count(adjudication.max_moves, "--max-moves", maximum=move_cap(game))
     if adjudication.material_margin is not None:
         if not hasattr(game, "stone_counts"):
             raise InvalidOptionError(
@@ -498,7 +592,7 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
     think = [0.0, 0.0]
     base = rules.time.base_seconds
     clock = [base, base] if base is not None else [math.inf, math.inf]
-    cap = rules.adjudication.max_moves or 100 * max(game.info.max_game_length, 1)
+    cap = rules.adjudication.max_moves or move_cap(game)
     winner: int | None = None
     termination = "end"
     while True:
@@ -567,13 +661,37 @@ def play_task(task: GameTask, rules: GameRules) -> dict[str, Any]:
 # -- the results file ---------------------------------------------------------------------------
 
 
-def record_key(record: dict[str, Any]) -> tuple[str, str, int]:
-    """``(spec_a, spec_b, index)`` of a tournament record (see :attr:`GameTask.key`)."""
+def record_key(record: dict[str, Any], where: str = "record") -> tuple[str, str, int]:
+    """``(spec_a, spec_b, index)`` of a tournament record (see :attr:`GameTask.key`).
+
+    Raises:
+        InvalidRecordError: naming ``where`` if the record has no such key.
+    """
     agents = record.get("agents")
     index = record.get("index")
-    if not (isinstance(agents, list) and len(agents) == 2 and isinstance(index, int)):
-        raise InvalidRecordError("not a tournament record: it needs 'agents' and 'index'")
-    return str(agents[0]), str(agents[1]), index
+    if not (
+        isinstance(agents, list)
+        and len(agents) == 2
+        and all(isinstance(agent, str) for agent in agents)
+        and isinstance(index, int)
+        and not isinstance(index, bool)
+    ):
+        raise InvalidRecordError(f"{where}: it needs 'agents' (two specs) and 'index'")
+    return agents[0], agents[1], index
+
+
+#: The end of every refusal of a results file on resume.
+_LEFT_AS_IS = (
+    "only a last line without its newline is a write cut by a crash, so the file is left as it "
+    "is; resume with the same arguments, or write to another file"
+)
+#: How a tournament game can end (``termination``); only ``end`` has returns.
+_TERMINATIONS = ("end", "move cap", "material", "time")
+
+
+def _refusal(reason: str) -> InvalidRecordError:
+    """The error of a results file that cannot be resumed (``reason`` names the line)."""
+    return InvalidRecordError(f"{reason}: not a tournament record; {_LEFT_AS_IS}")
 
 
 @dataclass
@@ -584,12 +702,14 @@ class ResultsFile:
         path: the file.
         records: the records read back on resume (in file order) plus those appended since.
         dropped_line: the number of a last line cut by a crash that was removed, or ``None``.
+        lines: the line number of each record read back on resume.
     """
 
     path: Path
     records: list[dict[str, Any]] = field(default_factory=list)
     dropped_line: int | None = None
     _stream: Any = None
+    lines: list[int] = field(default_factory=list)
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record as a JSON line, flushed and fsynced before returning."""
@@ -611,34 +731,25 @@ class ResultsFile:
         self.close()
 
 
-def _read_for_resume(path: Path) -> tuple[list[dict[str, Any]], int, int | None]:
-    """Records of ``path``, the byte length of its good part, and a dropped last line's number."""
-    data = path.read_bytes()
-    records: list[dict[str, Any]] = []
-    offset = 0
-    lines = data.split(b"\n")
-    complete = lines[:-1]  # the part after the last newline is a cut line (or empty)
-    for number, raw in enumerate(complete, start=1):
+def _read_for_resume(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """The records of ``path`` and their line numbers, each checked as ``mcts-envs replay``
+    checks a record and as a tournament record (a last line cut by a crash is left out).
+
+    Raises:
+        InvalidRecordError: naming the first line that is not a tournament record.
+    """
+    try:
+        scan = scan_records(path)
+    except InvalidRecordError as error:
+        raise _refusal(str(error)) from None
+    for record, number in zip(scan.records, scan.lines, strict=True):
         where = f"{path}, line {number}"
-        end = offset + len(raw) + 1
-        if raw.strip():
-            try:
-                record = json.loads(raw.decode("utf-8"))
-                check_record(record, where)
-                record_key(record)
-            except (UnicodeDecodeError, json.JSONDecodeError, InvalidRecordError) as error:
-                if number == len(complete) and not lines[-1]:
-                    # A last line that ends in a newline but does not parse: a crash mid-write.
-                    return records, offset, number
-                raise InvalidRecordError(
-                    f"{where}: not a tournament record ({error}); only the last line may be cut "
-                    "by a crash, so the file is left as it is"
-                ) from None
-            records.append(record)
-        offset = end
-    if lines[-1]:
-        return records, offset, len(complete) + 1
-    return records, offset, None
+        try:
+            validate_record(record, where)
+            record_key(record, where)
+        except InvalidRecordError as error:
+            raise _refusal(str(error)) from None
+    return scan.records, scan.lines
 
 
 def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> ResultsFile:
@@ -646,25 +757,24 @@ def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> Resu
 
     Args:
         path: the JSON-lines file.
-        resume: read the finished games back (and drop a last line cut by a crash).
+        resume: read the finished games back (every line checked; a last line without its
+            newline that is not a record, the cut of a crash, is dropped).
         overwrite: start an existing file afresh.
 
     Raises:
         InvalidOptionError: if the file exists and neither ``resume`` nor ``overwrite`` is set.
-        InvalidRecordError: on resume, if a line other than the last is not a record.
+        InvalidRecordError: on resume, naming the first line that is not a tournament record
+            (the file is left untouched).
     """
     target = Path(path)
     if target.is_dir():
         raise InvalidOptionError(f"--out {target} is a directory")
     records: list[dict[str, Any]] = []
+    lines: list[int] = []
     dropped = None
     if target.exists() and resume:
-        records, good_bytes, dropped = _read_for_resume(target)
-        if dropped is not None:
-            with open(target, "r+b") as stream:
-                stream.truncate(good_bytes)
-                os.fsync(stream.fileno())
-        stream = open(target, "a", encoding="utf-8")  # noqa: SIM115
+        records, lines = _read_for_resume(target)
+        stream, dropped = open_for_append(target, drop_cut=True)
     elif target.exists() and not overwrite:
         raise InvalidOptionError(
             f"--out {target} exists; pass --resume to continue it, --overwrite to start again, "
@@ -672,40 +782,103 @@ def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> Resu
         )
     else:
         stream = open(target, "w", encoding="utf-8")  # noqa: SIM115
-    return ResultsFile(target, records, dropped, stream)
+    return ResultsFile(target, records, dropped, stream, lines)
 
 
-def pending_tasks(plan: TournamentPlan, records: Iterable[dict[str, Any]]) -> list[GameTask]:
-    """The tasks of ``plan`` without a record in ``records``.
+class PendingTasks:
+    """The tasks of a plan not yet played, in plan order (lazy: iterate to get them)."""
+
+    def __init__(self, tasks: PlanTasks, done: set[tuple[str, str, int]]) -> None:
+        self.tasks = tasks
+        self.done = done
+
+    def __len__(self) -> int:
+        return len(self.tasks) - len(self.done)
+
+    def __iter__(self) -> Iterator[GameTask]:
+        tasks, done = self.tasks, self.done
+        return (tasks[i] for i in range(len(tasks)) if not done or tasks.key(i) not in done)
+
+
+def _task_of(plan: TournamentPlan, key: tuple[str, str, int]) -> GameTask | None:
+    """The task of ``plan`` with ``key``, or ``None``."""
+    number = {pairing: n for n, pairing in enumerate(plan.pairings)}.get(key[:2])
+    pair, colour = divmod(key[2], 2)
+    if number is None or not 0 <= pair < plan.tasks.pairs:
+        return None
+    return plan.tasks[2 * (pair * len(plan.pairings) + number) + colour]
+
+
+def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str, Any]) -> str:
+    """What in ``record`` differs from the game ``task`` of ``plan`` ("" if nothing)."""
+    if task is None:
+        return "not a game of the plan"
+    seed = record.get("seed") if isinstance(record.get("seed"), dict) else {}
+    colour = task.colour
+    players = [task.spec_a, task.spec_b][:: 1 - 2 * colour]
+    expected = {
+        "game": plan.rules.game,
+        "seed": {"a": task.seeds[0], "b": task.seeds[1], "chance": task.seeds[2]},
+        "initial": task.opening,
+        "players": players,
+        "seat_a": colour,
+        "pairing": task.pairing,
+        "pair": task.pair,
+        "colour": colour,
+    }
+    found = {**record, "seed": {key: seed.get(key) for key in ("a", "b", "chance")}}
+    for key, value in expected.items():
+        if found.get(key) != value:
+            return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
+    returns, result = record["returns"], record.get("result")
+    termination = record.get("termination")
+    if termination not in _TERMINATIONS or (termination == "end") != (returns is not None):
+        return f"its 'termination' {quote(termination)} does not fit its 'returns'"
+    if returns is not None:
+        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
+        wanted = {"draw" if winner is None else ("a" if winner == colour else "b")}
+    else:  # stopped: a draw at the move cap, a win on material or time
+        wanted = {"draw"} if termination == "move cap" else {"a", "b"}
+    if result not in wanted:
+        return f"its 'result' {quote(result)} does not fit its returns {quote(returns)}"
+    return ""
+
+
+def pending_tasks(
+    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+) -> PendingTasks:
+    """The tasks of ``plan`` without a record in ``records`` (lazy, with a length).
+
+    Args:
+        plan: the tournament.
+        records: records read back (checked by :func:`open_results`).
+        lines: their line numbers, for messages (default: their positions).
 
     Raises:
-        InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds or
-            opening): the file belongs to another tournament.
+        InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds,
+            opening, seats or a result that does not fit its returns): the file belongs to
+            another tournament or was edited.
     """
-    by_key = {task.key: task for task in plan.tasks}
     done = set()
-    for number, record in enumerate(records, start=1):
-        key = record_key(record)
-        task = by_key.get(key)
-        expected = None if task is None else {"a": task.seeds[0], "b": task.seeds[1]}
-        seed = record.get("seed") if isinstance(record.get("seed"), dict) else {}
-        if (
-            task is None
-            or record.get("game") != plan.rules.game
-            or {"a": seed.get("a"), "b": seed.get("b")} != expected
-            or seed.get("chance") != task.seeds[2]
-            or record.get("initial") != task.opening
-        ):
+    for position, record in enumerate(records):
+        where = f"line {lines[position]}" if position < len(lines) else f"record {position + 1}"
+        key = record_key(record, f"{where} of the results file")
+        problem = _plan_mismatch(plan, _task_of(plan, key), record)
+        if problem:
             raise InvalidRecordError(
-                f"record {number} of the results file ({key[0]} vs {key[1]}, game {key[2]}) is not "
-                "a game of this tournament (different agents, game, seed or openings); resume with "
-                "the same arguments, or write to another file"
+                f"{where} of the results file ({key[0]} vs {key[1]}, game {key[2]}) is not a game "
+                f"of this tournament: {problem}; resume with the same arguments, or write to "
+                "another file"
             )
         done.add(key)
-    return [task for task in plan.tasks if task.key not in done]
+    return PendingTasks(plan.tasks, done)
 
 
 # -- backends -----------------------------------------------------------------------------------
+
+
+class BackendError(MctsEnvsError, RuntimeError):
+    """A backend that cannot play: Ray does not start or its cluster cannot be reached."""
 
 
 class Backend(Protocol):
@@ -760,9 +933,7 @@ class ProcessBackend:
         opening: str,
         agent_modules: Sequence[str] = (),
     ) -> None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise InvalidOptionError(f"--workers must be an int >= 1, got {workers!r}")
-        self.workers = workers
+        self.workers = check_workers(workers)
         self.specs = list(specs)
         self.opening = opening
         self.agent_modules = list(agent_modules)
@@ -811,7 +982,8 @@ def make_backend(
     ``agent_modules`` are imported in every worker first (they register extra agent kinds).
 
     Raises:
-        InvalidOptionError: for an unknown name or bad worker count.
+        InvalidOptionError: for an unknown name or bad worker count (more than
+            :func:`agents.workers.max_workers`, except on a Ray cluster given by ``address``).
         OptionalDependencyError: for ``ray`` without Ray installed.
     """
     if name == "local":
@@ -908,7 +1080,7 @@ def run_tournament(
         The stop flag: ``reason`` is ``None`` unless the run was stopped before its end.
     """
     stop = stop or StopFlag()
-    todo = pending_tasks(plan, results.records)
+    todo = pending_tasks(plan, results.records, results.lines)
     for monitor in monitors:
         for record in results.records:
             monitor.update(record)

@@ -16,6 +16,7 @@ Examples::
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, TextIO
 
 #: The subcommands this module adds.
@@ -188,11 +189,11 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
     with t.open_results(args.out, args.resume, args.overwrite) as results:
         if results.dropped_line is not None:
             print(
-                f"{args.out}: line {results.dropped_line} was cut by a crash; dropped it, its game "
-                "is played again",
+                f"{args.out}: line {results.dropped_line} was cut by a crash (no newline at its "
+                "end); dropped it, its game is played again",
                 file=out,
             )
-        todo = t.pending_tasks(plan, results.records)
+        todo = t.pending_tasks(plan, results.records, results.lines)
         print(
             f"{plan.rules.game}: {len(plan.pairings)} pairing(s), {len(plan.tasks)} games; "
             f"{len(plan.tasks) - len(todo)} already in {args.out}, {len(todo)} to play on "
@@ -227,12 +228,33 @@ def _tournament(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def read_checked_records(path: str, command: str) -> list[dict[str, Any]]:
+    """The records of ``path``, each checked as ``mcts-envs replay`` checks one
+    (:func:`mcts_envs.records.validate_record`); a last line cut by a crash is skipped with a
+    warning on stderr naming it.
+
+    Raises:
+        InvalidRecordError: naming the first line that is not a valid record.
+    """
+    from mcts_envs.records import scan_records, validate_record
+
+    scan = scan_records(path)
+    for record, number in zip(scan.records, scan.lines, strict=True):
+        validate_record(record, f"{path}, line {number}")
+    if scan.cut_line is not None:
+        print(
+            f"mcts-envs {command}: warning: {path}, line {scan.cut_line} is cut (no newline at "
+            f"its end, as a crash leaves it) and is skipped; {len(scan.records)} intact record(s)",
+            file=sys.stderr,
+        )
+    return scan.records
+
+
 def _ratings(args: argparse.Namespace, out: TextIO) -> int:
     from agents.ratings import parse_sprt, rate
-    from mcts_envs.records import read_records
 
     sprt = parse_sprt(args.sprt) if args.sprt else None
-    records = read_records(args.file)
+    records = read_checked_records(args.file, "ratings")
     table = rate(records, args.anchor, args.bootstrap, args.seed)
     print(f"{args.file}: {len(records)} game records", file=out)
     print(table.text(sprt), file=out)
@@ -241,9 +263,8 @@ def _ratings(args: argparse.Namespace, out: TextIO) -> int:
 
 def _plot(args: argparse.Namespace, out: TextIO) -> int:
     from agents.plots import plot_results
-    from mcts_envs.records import read_records
 
-    records = read_records(args.file)
+    records = read_checked_records(args.file, "plot")
     for path in plot_results(records, args.out_dir, args.anchor, args.bootstrap):
         print(f"wrote {path}", file=out)
     return 0

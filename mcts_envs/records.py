@@ -40,7 +40,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -214,11 +214,19 @@ def _parse_line(raw: bytes, where: str) -> dict[str, Any] | None:
     return check_record(record, where)
 
 
-def _lines(stream: Any, path: str | os.PathLike) -> Iterable[tuple[int, bytes]]:
+def bounded_lines(
+    stream: Any, path: str | os.PathLike, max_lines: int | None = None
+) -> Iterator[tuple[int, bytes]]:
     """``(number, raw line)`` of a binary stream, each at most :data:`MAX_LINE_BYTES` long.
 
+    Args:
+        stream: a binary stream (``open(path, "rb")``).
+        path: the file's name, for messages.
+        max_lines: the most lines read (``None``: no limit).
+
     Raises:
-        InvalidRecordError: for a longer line (read no further than the limit: ``/dev/zero``).
+        InvalidRecordError: for a longer line (read no further than the limit, so ``/dev/zero``
+            fails at once) or a file of more than ``max_lines`` lines.
     """
     number = 0
     while True:
@@ -228,9 +236,11 @@ def _lines(stream: Any, path: str | os.PathLike) -> Iterable[tuple[int, bytes]]:
         number += 1
         if len(raw) > MAX_LINE_BYTES:
             raise InvalidRecordError(
-                f"{path}, line {number}: longer than {MAX_LINE_BYTES} bytes (no record is this "
-                "long)"
+                f"{path}, line {number}: longer than {MAX_LINE_BYTES} bytes (no record or "
+                "position is this long)"
             )
+        if max_lines is not None and number > max_lines:
+            raise InvalidRecordError(f"{path}: more than {max_lines} lines")
         yield number, raw
 
 
@@ -271,7 +281,7 @@ def scan_records(path: str | os.PathLike) -> RecordScan:
     """
     scan = RecordScan()
     with open(path, "rb") as stream:
-        for number, raw in _lines(stream, path):
+        for number, raw in bounded_lines(stream, path):
             where = f"{path}, line {number}"
             if raw.endswith(b"\n"):
                 record = _parse_line(raw, where)
