@@ -314,13 +314,62 @@ def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     return scan.records
 
 
+def _cut_end(stream: Any, path: str | os.PathLike) -> tuple[int, int, bytes] | None:
+    """``(start offset, line number, bytes)`` of the last line of a binary stream if it has no
+    newline (``None`` if the stream is empty or ends with one)."""
+    size = stream.seek(0, os.SEEK_END)
+    start = _last_line_start(stream, size)
+    stream.seek(start)
+    tail = stream.read(size - start)
+    if not tail or tail.endswith(b"\n"):
+        return None
+    return start, _count_newlines(stream, start) + 1, tail
+
+
+def _is_cut(tail: bytes, where: str) -> bool:
+    """Whether a last line without its newline is a write cut by a crash (not a record, not
+    blank)."""
+    if len(tail) > MAX_LINE_BYTES:
+        return True
+    try:
+        _parse_line(tail, where)
+    except InvalidRecordError:
+        return True
+    return False
+
+
+def check_appendable(path: str | os.PathLike) -> None:
+    """Raise if :func:`open_for_append` (without ``drop_cut``) would refuse ``path``: its last
+    line is cut. A missing file is appendable; nothing is changed.
+
+    Raises:
+        InvalidRecordError: naming the cut line.
+    """
+    target = Path(path)
+    if target.is_file():
+        with open(target, "rb") as stream:
+            end = _cut_end(stream, target)
+        if end is not None and _is_cut(end[2], f"{target}, line {end[1]}"):
+            raise _cut_error(target, end[1], end[2])
+
+
+def _cut_error(path: Path, number: int, tail: bytes) -> InvalidRecordError:
+    return InvalidRecordError(
+        f"{path}, line {number}: the last line has no newline and is not a record (a write cut "
+        f"by a crash: {quote(tail.decode('utf-8', 'replace'))}); appending would glue a new "
+        "record onto it, so the file is left as it is. Remove or complete that line, or write "
+        "to another file"
+    )
+
+
 def open_for_append(path: str | os.PathLike, drop_cut: bool = False) -> tuple[TextIO, int | None]:
     """Open a JSON-lines file (created if missing) for appending records, never onto a cut line.
 
     The file's last line is looked at first. A last record written without its newline gets
     one. A last line without its newline that is not a record is the cut of an interrupted
     write: with ``drop_cut`` it is truncated away (only that part; the caller writes its record
-    again), otherwise nothing is changed and an error is raised.
+    again), otherwise nothing is changed and an error is raised. Every writer that appends to a
+    records file opens it here.
 
     Args:
         path: the file.
@@ -337,31 +386,17 @@ def open_for_append(path: str | os.PathLike, drop_cut: bool = False) -> tuple[Te
     dropped = None
     if target.is_file():
         with open(target, "r+b") as stream:
-            size = stream.seek(0, os.SEEK_END)
-            start = _last_line_start(stream, size)
-            stream.seek(start)
-            tail = stream.read(size - start)
-            if tail and not tail.endswith(b"\n"):
-                number = _count_newlines(stream, start) + 1
-                where = f"{target}, line {number}"
-                cut = len(tail) > MAX_LINE_BYTES
-                if not cut:
-                    try:
-                        _parse_line(tail, where)  # a record, or blank: not a cut
-                    except InvalidRecordError:
-                        cut = True
-                if not cut:
+            end = _cut_end(stream, target)
+            if end is not None:
+                start, number, tail = end
+                if not _is_cut(tail, f"{target}, line {number}"):
+                    stream.seek(0, os.SEEK_END)
                     stream.write(b"\n")  # a record written without its newline: complete it
                 elif drop_cut:
                     stream.truncate(start)
                     dropped = number
                 else:
-                    raise InvalidRecordError(
-                        f"{where}: the last line has no newline and is not a record (a write cut "
-                        f"by a crash: {quote(tail.decode('utf-8', 'replace'))}); appending would "
-                        "glue a new record onto it, so the file is left as it is. Remove or "
-                        "complete that line, or write to another file"
-                    )
+                    raise _cut_error(target, number, tail)
                 stream.flush()
                 os.fsync(stream.fileno())
     return open(target, "a", encoding="utf-8"), dropped
