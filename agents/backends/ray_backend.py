@@ -15,6 +15,7 @@ others (the same mcts-envs version installed everywhere), then
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -135,10 +136,11 @@ class RayBackend:
             return False
         where = "a local Ray" if self.address is None else f"the Ray cluster at {self.address!r}"
         try:
+            quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
             if self.address is None:
-                ray.init(num_cpus=self.workers, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=self.workers, include_dashboard=False, **quiet)
             else:
-                ray.init(address=self.address, log_to_driver=False)
+                ray.init(address=self.address, **quiet)
         except Exception as error:  # Ray raises ValueError, ConnectionError, RuntimeError, ...
             reason = " ".join(printable(str(error)).split()) or type(error).__name__
             raise BackendError(

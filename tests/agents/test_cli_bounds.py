@@ -91,7 +91,7 @@ def test_a_billion_games_allocate_nothing_up_front_and_keep_their_seeds():
 
 
 def test_plan_tasks_are_the_eager_plan(tmp_path):
-    plan = t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2", "minimax3"], 4,
+    plan = t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2", "alphabeta:depth=1"], 4,
                              seed=3, openings="random:1")  # fmt: skip
     eager = [
         (number, a, b, pair, colour, t.task_seeds(3, number, pair, colour))
