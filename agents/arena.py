@@ -2,10 +2,11 @@
 
 A match plays ``num_games`` games between two agent specs on one game. Game ``i`` is fully
 determined by ``(game, specs, master seed, i)``: its seeds (one per agent and one for chance) come
-from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]`` (derived from the master seed and
-``i`` alone, :func:`game_seed`, so a match of a billion games allocates nothing up front), agent A sits at ``player_0`` in even
-games and at ``player_1`` in odd ones, and fresh agents are built for every game. So a match gives
-the same games whether it runs in one process or many (``workers``), in any order.
+from ``numpy.random.SeedSequence(master_seed).spawn(...)[i]``, computed from the master seed and
+``i`` alone (:func:`game_seed`: a match of a billion games allocates nothing up front). Agent A
+sits at ``player_0`` in even games and at ``player_1`` in odd ones, and fresh agents are built for
+every game. So a match gives the same games whether it runs in one process or many
+(``workers``), in any order.
 
 Games are driven through the forward model (``act_state``), not the env: chance outcomes are
 sampled with the game's own seeded generator. Each game becomes a JSON-serialisable record (see
@@ -416,11 +417,11 @@ def iterate_match(
         import_agent_module(module)
     make_agent(spec_a)  # validate both specs up front, in this process
     make_agent(spec_b)
-    check_count(num_games, "the number of games (--games)", minimum=0)
-    workers = check_workers(options.workers, "workers (--workers)")
+    check_count(num_games, "the number of games", minimum=0)
+    workers = check_workers(options.workers, "workers")
     max_moves = options.max_moves
     if max_moves is not None:
-        check_count(max_moves, "max_moves (--max-moves)", maximum=move_cap(make_game(name)))
+        check_count(max_moves, "max_moves", maximum=move_cap(make_game(name)))
     seed = check_seed(options.seed)
     master = np.random.SeedSequence(seed)
     jobs = (

@@ -122,10 +122,10 @@ def check_config(config: ExpertConfig) -> ExpertConfig:
     make_agent(config.spec, seed=0)
     if config.opponent is not None:
         make_agent(config.opponent, seed=0)
-    check_count(config.games, "games (--games)")
+    check_count(config.games, "games")
     check_count(config.temperature_moves, "temperature_moves", minimum=0, maximum=move_cap(game))
     if config.max_moves is not None:
-        check_count(config.max_moves, "max_moves (--max-moves)", maximum=move_cap(game))
+        check_count(config.max_moves, "max_moves", maximum=move_cap(game))
     if config.symmetries:
         game_symmetries(game.info.name)  # raises for games without maps, saying why
     return config._replace(game=game.info.name, seed=check_seed(config.seed, allow_none=False))
@@ -286,7 +286,7 @@ def generate_expert_data(
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
     config = check_config(config)
-    check_workers(workers, "workers (--workers)")
+    check_workers(workers, "workers")
     if progress:
         print(f"compiling {config.spec} for {config.game} (once per process)...", file=sys.stderr)
     games = _iterate_games(config, workers)

@@ -18,9 +18,9 @@ Results are appended to a JSON-lines file, one version-2 record per game
 :func:`open_results` resumes such a file: every line is checked as ``mcts-envs replay`` checks
 a record (:func:`mcts_envs.records.validate_record`) and against the plan, and refused with its
 line number if it is not a game of this tournament, the file left untouched; only a last line
-without its newline (a write cut by a crash) is dropped, and its game played again. SIGINT stops handing out games, lets the games in
-flight finish and be written, and the command exits with status 130; SIGKILL loses at most the games
-in flight. Worker processes die with their parent (:func:`agents.workers.exit_with_parent`).
+without its newline (a write cut by a crash) is dropped, and its game played again. SIGINT
+stops handing out games, lets the games in flight finish and be written, and the command exits
+with status 130; SIGKILL loses at most the games in flight. Worker processes die with their parent (:func:`agents.workers.exit_with_parent`).
 
 Backends: ``local`` (this process), ``process`` (a pool of worker processes) and ``ray``
 (:mod:`agents.backends.ray_backend`, the ``ray`` extra).

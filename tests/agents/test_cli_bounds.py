@@ -26,26 +26,26 @@ def one_line_error(capsys, status, expected_status=2):
     return err
 
 
+MATCH = ("match", "tictactoe", "random", "random")
+TOURNAMENT = ("tournament", "tictactoe", "random", "minimax2", "--out", "{out}")
+EXPERT = ("expert", "tictactoe", "random", "--out", "{npz}")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (("match", "tictactoe", "random", "random", "--games", str(10**20)), "--games"),
-        (("match", "tictactoe", "random", "random", "--workers", "100000"), "--workers"),
-        (("match", "tictactoe", "random", "random", "--max-moves", str(10**30)), "--max-moves"),
-        (
-            ("tournament", "tictactoe", "random", "minimax2", "--out", "{out}"),
-            "--games-per-pair",
-        ),
-        (("tournament", "tictactoe", "random", "minimax2", "--workers", "100000", "--out", "{out}"), "--workers"),
-        (("expert", "tictactoe", "random", "--games", "2", "--workers", "100000", "--out", "{npz}"), "--workers"),
-        (("expert", "tictactoe", "random", "--games", str(10**12), "--out", "{npz}"), "--games"),
+        ((*MATCH, "--games", str(10**20)), "--games"),
+        ((*MATCH, "--workers", "100000"), "--workers"),
+        ((*MATCH, "--max-moves", str(10**30)), "--max-moves"),
+        ((*TOURNAMENT, "--games-per-pair", str(MAX_GAMES + 2)), "--games-per-pair"),
+        ((*TOURNAMENT, "--workers", "100000"), "--workers"),
+        ((*EXPERT, "--games", "2", "--workers", "100000"), "--workers"),
+        ((*EXPERT, "--games", str(10**12)), "games must be"),
         (("ratings", "{out}", "--bootstrap", str(10**12)), "--bootstrap"),
     ],
-)  # fmt: skip
+)
 def test_out_of_range_counts_are_one_line_usage_errors(tmp_path, capsys, argv, message):
     out, npz = tmp_path / "out.jsonl", tmp_path / "out.npz"
-    if argv[0] == "tournament" and "--workers" not in argv:
-        argv = (*argv, "--games-per-pair", str(MAX_GAMES + 2))
     if argv[0] == "ratings":
         run_cli("match", "tictactoe", "random", "random", "--games", "2", "--out", str(out),
                 "--no-progress")  # fmt: skip
@@ -91,8 +91,8 @@ def test_a_billion_games_allocate_nothing_up_front_and_keep_their_seeds():
 
 
 def test_plan_tasks_are_the_eager_plan(tmp_path):
-    plan = t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2", "alphabeta:depth=1"], 4,
-                             seed=3, openings="random:1")  # fmt: skip
+    specs = ["random", "minimax2", "alphabeta:depth=1"]
+    plan = t.plan_tournament(t.GameRules("tictactoe"), specs, 4, seed=3, openings="random:1")
     eager = [
         (number, a, b, pair, colour, t.task_seeds(3, number, pair, colour))
         for pair in range(2)
@@ -106,8 +106,8 @@ def test_plan_tasks_are_the_eager_plan(tmp_path):
 def test_openings_files_are_read_with_line_limits(tmp_path, capsys, monkeypatch):
     out = tmp_path / "out.jsonl"
     if Path("/dev/zero").exists():
-        status, _ = run_cli("tournament", "tictactoe", "random", "minimax2", "--games-per-pair",
-                            "2", "--openings", "/dev/zero", "--out", str(out), "--no-progress")  # fmt: skip
+        status, _ = run_cli(*TOURNAMENT[:4], "--games-per-pair", "2", "--openings", "/dev/zero",
+                            "--out", str(out), "--no-progress")  # fmt: skip
         assert "longer than" in one_line_error(capsys, status)
     blank = tmp_path / "blank.txt"
     blank.write_text("\n" * 30 + "x../.../... o\n")
