@@ -62,15 +62,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.evaluation.backends import check_workers, make_backend
+from agents.evaluation.backends import make_backend
 from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
 from agents.spec import make_agent
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
-from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from agents.workers import check_count, check_workers
+from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
+from mcts_envs.records import move_cap
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1
@@ -127,18 +129,10 @@ def check_config(config: ExpertConfig) -> ExpertConfig:
     make_agent(config.spec, seed=0)
     if config.opponent is not None:
         make_agent(config.opponent, seed=0)
-    for name, value, low in (
-        ("games", config.games, 1),
-        ("temperature_moves", config.temperature_moves, 0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    if config.max_moves is not None and (
-        isinstance(config.max_moves, bool)
-        or not isinstance(config.max_moves, int)
-        or config.max_moves < 1
-    ):
-        raise InvalidOptionError(f"max_moves must be None or an int >= 1, got {config.max_moves!r}")
+    check_count(config.games, "games")
+    check_count(config.temperature_moves, "temperature_moves", minimum=0, maximum=move_cap(game))
+    if config.max_moves is not None:
+        check_count(config.max_moves, "max_moves", maximum=move_cap(game))
     if config.symmetries:
         game_symmetries(game.info.name)  # raises for games without maps, saying why
     return config._replace(game=game.info.name, seed=check_seed(config.seed, allow_none=False))

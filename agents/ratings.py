@@ -41,7 +41,7 @@ from agents.evaluation.stats import (
     score_interval,
     wilson_interval,
 )
-from mcts_envs.core.errors import InvalidOptionError
+from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 
 __all__ = [
     "PairingStats",
@@ -63,6 +63,8 @@ __all__ = [
 ELO_PER_NAT = 400.0 / math.log(10.0)
 #: Points of A in one game, by result.
 _POINTS = {"a": 1.0, "draw": 0.5, "b": 0.0}
+#: Most bootstrap samples (``--bootstrap``): 100 000 give intervals far finer than the data.
+MAX_BOOTSTRAP = 100_000
 #: Pair scores (per game) of the pentanomial categories LL, LD, DD+WL, WD, WW.
 PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
@@ -150,25 +152,46 @@ class PairingStats:
         return elo_from_score(score), elo_from_score(low), elo_from_score(high)
 
 
-def _record_points(record: dict[str, Any]) -> tuple[str, str, float, int, int] | None:
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _record_points(
+    record: dict[str, Any], where: str = "record"
+) -> tuple[str, str, float, int, int] | None:
+    """``(a, b, points of a, pair, colour)`` of a counted game, ``None`` for an uncounted one.
+
+    Raises:
+        InvalidRecordError: naming ``where`` if a counted game's keys have the wrong types.
+    """
     agents = record.get("agents")
     points = _POINTS.get(record.get("result"))  # type: ignore[arg-type]
     if points is None or not (isinstance(agents, list) and len(agents) == 2):
         return None
     index = record.get("index", 0)
+    if not _is_count(index) or not all(isinstance(agent, str) for agent in agents):
+        raise InvalidRecordError(
+            f"{where}: a counted game needs 'agents' (two specs) and an 'index' >= 0"
+        )
     pair = record.get("pair", index // 2)
     colour = record.get("colour", record.get("seat_a", index % 2))
-    return str(agents[0]), str(agents[1]), points, int(pair), int(colour)
+    if not _is_count(pair) or colour not in (0, 1) or isinstance(colour, bool):
+        raise InvalidRecordError(f"{where}: 'pair' must be an int >= 0 and 'colour' 0 or 1")
+    return agents[0], agents[1], points, pair, colour
 
 
 def tally(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], PairingStats]:
     """Per-pairing statistics of records, keyed ``(a, b)`` as the records name them.
 
     Unfinished games (``result`` not ``a``/``b``/``draw``) are not counted.
+
+    Raises:
+        InvalidRecordError: naming the record (counted from 1) of a counted game whose
+            ``agents``, ``index``, ``pair`` or ``colour`` have the wrong type.
     """
     stats: dict[tuple[str, str], PairingStats] = {}
-    for record in records:
-        parsed = _record_points(record)
+    for number, record in enumerate(records, start=1):
+        parsed = _record_points(record, f"record {number}")
         if parsed is None:
             continue
         a, b, points, pair, colour = parsed
@@ -411,8 +434,14 @@ def rate(
             connected to the anchor through games gets a finite rating.
 
     Raises:
-        InvalidOptionError: if no game counts, or ``anchor`` did not play.
+        InvalidOptionError: if no game counts, ``anchor`` did not play, or ``bootstrap`` is not
+            an int from 0 to :data:`MAX_BOOTSTRAP`.
+        InvalidRecordError: for a counted record with mistyped keys (see :func:`tally`).
     """
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int):
+        bootstrap = -1
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise InvalidOptionError(f"--bootstrap must be an int from 0 to {MAX_BOOTSTRAP}")
     stats = list(tally(records).values())
     if not stats:
         raise InvalidOptionError("no finished games with 'agents' and 'result' in the records")
@@ -424,8 +453,6 @@ def rate(
         raise InvalidOptionError(
             f"the anchor {anchor!r} played no game; agents: {', '.join(agents)}"
         )
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int) or bootstrap < 0:
-        raise InvalidOptionError(f"--bootstrap must be an int >= 0, got {bootstrap!r}")
     points = _points_matrix(stats, index)
     elo = fit_bradley_terry(points, index[anchor], prior_draws)
     samples = np.empty((bootstrap, len(agents)))

@@ -51,11 +51,21 @@ from agents.evaluation.games import (
     prepare_agents,
     task_seeds,
 )
+from agents.workers import MAX_GAMES, check_count
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import check_record, dumps, quote
+from mcts_envs.records import (
+    bounded_lines,
+    check_record,
+    dumps,
+    move_cap,
+    open_for_append,
+    quote,
+    scan_records,
+    validate_record,
+)
 
 #: The one game loop under its former name (kept for one release).
 play_task = play_game
@@ -89,8 +99,8 @@ __all__ = [
 
 #: A random opening that ends the game is drawn again, at most this many times.
 _OPENING_ATTEMPTS = 100
-#: The most games one plan may hold (a count past it is refused as a likely typo).
-MAX_GAMES = 10**9
+#: Most lines an openings file may have (blank lines and comments included).
+MAX_OPENING_LINES = 1_000_000
 
 
 # -- openings ----------------------------------------------------------------------------------
@@ -126,23 +136,33 @@ def read_openings(game: Game, path: str | os.PathLike) -> list[str]:
     """Openings from a file: one position per line, as ``game.to_text`` writes it, or JSON-lines
     game records (their ``final`` position). Blank lines and lines starting with ``#`` are skipped.
 
+    At most :data:`MAX_OPENING_LINES` lines of at most
+    :data:`~mcts_envs.records.MAX_LINE_BYTES` bytes are read (``/dev/zero`` fails at once).
+
     Raises:
-        InvalidRecordError: naming the line of a position that does not parse, or a file with no
-            position.
+        InvalidRecordError: naming the line of a position that does not parse (or is not UTF-8,
+            or is too long), a file of too many lines, or a file with no position.
         FileNotFoundError: if the file does not exist.
     """
     openings = []
-    with open(path, encoding="utf-8", errors="strict") as stream:
-        for number, line in enumerate(stream, start=1):
-            text = line.strip()
+    with open(path, "rb") as stream:
+        for number, raw in bounded_lines(stream, path, MAX_OPENING_LINES):
+            where = f"{path}, line {number}"
+            try:
+                text = raw.decode("utf-8").strip()
+            except UnicodeDecodeError as error:
+                raise InvalidRecordError(
+                    f"{where}: not UTF-8 text (byte {error.start + 1})"
+                ) from None
             if not text or text.startswith("#"):
                 continue
-            where = f"{path}, line {number}"
             if text.startswith("{"):
                 try:
                     text = check_record(json.loads(text), where)["final"]
                 except json.JSONDecodeError as error:
                     raise InvalidRecordError(f"{where}: not valid JSON ({error.msg})") from None
+                except RecursionError:
+                    raise InvalidRecordError(f"{where}: JSON nested too deeply") from None
             try:
                 state = game.from_text(text)
             except (InvalidRecordError, ValueError) as error:
@@ -186,9 +206,10 @@ class Openings:
                 plies = int(rest)
             except ValueError:
                 plies = -1
-            if plies < 0:
+            most = 10 * max(game.info.max_game_length, 1)
+            if not 0 <= plies <= most:
                 raise InvalidOptionError(
-                    f"--openings random:K needs K >= 0 random plies, got {quote(source)}"
+                    f"--openings random:K needs 0 <= K <= {most} random plies, got {quote(source)}"
                 )
             self.plies = plies
             self[0]  # an opening that cannot be made fails before any game
@@ -298,14 +319,6 @@ class TournamentPlan:
         return self.tasks.task(pairing, pair, colour)
 
 
-def _check_count(name: str, value: object, smallest: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < smallest:
-        raise InvalidOptionError(f"{name} must be an int >= {smallest}, got {value!r}")
-    if value > MAX_GAMES:
-        raise InvalidOptionError(f"{name} is at most {MAX_GAMES:,}, got {value:,}")
-    return value
-
-
 def _plan(
     rules: GameRules,
     pairings: Sequence[tuple[str, str]],
@@ -349,7 +362,7 @@ def plan_tournament(
     Raises:
         InvalidOptionError / UnknownGameError / UnknownAgentError: for bad input (before any game).
     """
-    _check_count("--games-per-pair", games_per_pair, 2)
+    check_count(games_per_pair, "--games-per-pair", minimum=2)
     if games_per_pair % 2:
         raise InvalidOptionError(
             f"--games-per-pair must be even and >= 2 (games come in pairs with colours swapped), "
@@ -394,7 +407,7 @@ def plan_match(
     Raises:
         InvalidOptionError / UnknownGameError / UnknownAgentError: for bad input (before any game).
     """
-    _check_count("--games", num_games, 1)
+    check_count(num_games, "--games")
     return _plan(rules, [(str(spec_a), str(spec_b))], num_games, seed, openings)
 
 
@@ -408,8 +421,8 @@ def _check_rules(rules: GameRules, game: Game) -> None:
     if clock.loss_on_time and clock.base_seconds is None:
         raise InvalidOptionError("--loss-on-time needs a --clock")
     adjudication = rules.adjudication
-    if adjudication.max_moves is not None and adjudication.max_moves < 1:
-        raise InvalidOptionError(f"--max-moves must be at least 1, got {adjudication.max_moves}")
+    if adjudication.max_moves is not None:
+        check_count(adjudication.max_moves, "--max-moves", maximum=move_cap(game))
     if adjudication.material_margin is not None:
         if not hasattr(game, "stone_counts"):
             raise InvalidOptionError(
@@ -426,13 +439,37 @@ def _check_rules(rules: GameRules, game: Game) -> None:
 # -- the results file ---------------------------------------------------------------------------
 
 
-def record_key(record: dict[str, Any]) -> tuple[str, str, int]:
-    """``(spec_a, spec_b, index)`` of a tournament record (see :attr:`GameTask.key`)."""
+def record_key(record: dict[str, Any], where: str = "record") -> tuple[str, str, int]:
+    """``(spec_a, spec_b, index)`` of a tournament record (see :attr:`GameTask.key`).
+
+    Raises:
+        InvalidRecordError: naming ``where`` if the record has no such key.
+    """
     agents = record.get("agents")
     index = record.get("index")
-    if not (isinstance(agents, list) and len(agents) == 2 and isinstance(index, int)):
-        raise InvalidRecordError("not a tournament record: it needs 'agents' and 'index'")
-    return str(agents[0]), str(agents[1]), index
+    if not (
+        isinstance(agents, list)
+        and len(agents) == 2
+        and all(isinstance(agent, str) for agent in agents)
+        and isinstance(index, int)
+        and not isinstance(index, bool)
+    ):
+        raise InvalidRecordError(f"{where}: it needs 'agents' (two specs) and 'index'")
+    return agents[0], agents[1], index
+
+
+#: The end of every refusal of a results file on resume.
+_LEFT_AS_IS = (
+    "only a last line without its newline is a write cut by a crash, so the file is left as it "
+    "is; resume with the same arguments, or write to another file"
+)
+#: How a tournament game can end (``termination``); only ``end`` has returns.
+_TERMINATIONS = ("end", "move cap", "material", "time", "forfeit")
+
+
+def _refusal(reason: str) -> InvalidRecordError:
+    """The error of a results file that cannot be resumed (``reason`` names the line)."""
+    return InvalidRecordError(f"{reason}: not a tournament record; {_LEFT_AS_IS}")
 
 
 @dataclass
@@ -445,12 +482,14 @@ class ResultsFile:
         path: the file, or ``None``.
         records: the records read back on resume (in file order) plus those appended since.
         dropped_line: the number of a last line cut by a crash that was removed, or ``None``.
+        lines: the line number of each record read back on resume.
     """
 
     path: Path | None
     records: list[dict[str, Any]] = field(default_factory=list)
     dropped_line: int | None = None
     _stream: Any = None
+    lines: list[int] = field(default_factory=list)
 
     def append(self, record: dict[str, Any]) -> None:
         """Keep one record; with a file, write it as a JSON line, flushed and fsynced first."""
@@ -473,34 +512,25 @@ class ResultsFile:
         self.close()
 
 
-def _read_for_resume(path: Path) -> tuple[list[dict[str, Any]], int, int | None]:
-    """Records of ``path``, the byte length of its good part, and a dropped last line's number."""
-    data = path.read_bytes()
-    records: list[dict[str, Any]] = []
-    offset = 0
-    lines = data.split(b"\n")
-    complete = lines[:-1]  # the part after the last newline is a cut line (or empty)
-    for number, raw in enumerate(complete, start=1):
+def _read_for_resume(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """The records of ``path`` and their line numbers, each checked as ``mcts-envs replay``
+    checks a record and as a tournament record (a last line cut by a crash is left out).
+
+    Raises:
+        InvalidRecordError: naming the first line that is not a tournament record.
+    """
+    try:
+        scan = scan_records(path)
+    except InvalidRecordError as error:
+        raise _refusal(str(error)) from None
+    for record, number in zip(scan.records, scan.lines, strict=True):
         where = f"{path}, line {number}"
-        end = offset + len(raw) + 1
-        if raw.strip():
-            try:
-                record = json.loads(raw.decode("utf-8"))
-                check_record(record, where)
-                record_key(record)
-            except (UnicodeDecodeError, json.JSONDecodeError, InvalidRecordError) as error:
-                if number == len(complete) and not lines[-1]:
-                    # A last line that ends in a newline but does not parse: a crash mid-write.
-                    return records, offset, number
-                raise InvalidRecordError(
-                    f"{where}: not a tournament record ({error}); only the last line may be cut "
-                    "by a crash, so the file is left as it is"
-                ) from None
-            records.append(record)
-        offset = end
-    if lines[-1]:
-        return records, offset, len(complete) + 1
-    return records, offset, None
+        try:
+            validate_record(record, where)
+            record_key(record, where)
+        except InvalidRecordError as error:
+            raise _refusal(str(error)) from None
+    return scan.records, scan.lines
 
 
 def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> ResultsFile:
@@ -508,25 +538,24 @@ def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> Resu
 
     Args:
         path: the JSON-lines file.
-        resume: read the finished games back (and drop a last line cut by a crash).
+        resume: read the finished games back (every line checked; a last line without its
+            newline that is not a record, the cut of a crash, is dropped).
         overwrite: start an existing file afresh.
 
     Raises:
         InvalidOptionError: if the file exists and neither ``resume`` nor ``overwrite`` is set.
-        InvalidRecordError: on resume, if a line other than the last is not a record.
+        InvalidRecordError: on resume, naming the first line that is not a tournament record
+            (the file is left untouched).
     """
     target = Path(path)
     if target.is_dir():
         raise InvalidOptionError(f"--out {target} is a directory")
     records: list[dict[str, Any]] = []
+    lines: list[int] = []
     dropped = None
     if target.exists() and resume:
-        records, good_bytes, dropped = _read_for_resume(target)
-        if dropped is not None:
-            with open(target, "r+b") as stream:
-                stream.truncate(good_bytes)
-                os.fsync(stream.fileno())
-        stream = open(target, "a", encoding="utf-8")  # noqa: SIM115
+        records, lines = _read_for_resume(target)
+        stream, dropped = open_for_append(target, drop_cut=True)
     elif target.exists() and not overwrite:
         raise InvalidOptionError(
             f"--out {target} exists; pass --resume to continue it, --overwrite to start again, "
@@ -534,45 +563,83 @@ def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> Resu
         )
     else:
         stream = open(target, "w", encoding="utf-8")  # noqa: SIM115
-    return ResultsFile(target, records, dropped, stream)
+    return ResultsFile(target, records, dropped, stream, lines)
 
 
-def done_keys(plan: TournamentPlan, records: Iterable[dict[str, Any]]) -> set[tuple[str, str, int]]:
+def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str, Any]) -> str:
+    """What in ``record`` differs from the game ``task`` of ``plan`` ("" if nothing)."""
+    if task is None:
+        return "not a game of the plan"
+    seed = record.get("seed") if isinstance(record.get("seed"), dict) else {}
+    colour = task.colour
+    players = [task.spec_a, task.spec_b][:: 1 - 2 * colour]
+    expected = {
+        "game": plan.rules.game,
+        "seed": {"a": task.seeds[0], "b": task.seeds[1], "chance": task.seeds[2]},
+        "initial": task.opening,
+        "players": players,
+        "seat_a": colour,
+        "pairing": task.pairing,
+        "pair": task.pair,
+        "colour": colour,
+    }
+    found = {**record, "seed": {key: seed.get(key) for key in ("a", "b", "chance")}}
+    for key, value in expected.items():
+        if found.get(key) != value:
+            return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
+    returns, result = record["returns"], record.get("result")
+    termination = record.get("termination")
+    if termination not in _TERMINATIONS or (termination == "end") != (returns is not None):
+        return f"its 'termination' {quote(termination)} does not fit its 'returns'"
+    if returns is not None:
+        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
+        wanted = {"draw" if winner is None else ("a" if winner == colour else "b")}
+    else:  # stopped: a draw at the move cap, a win on material or time
+        wanted = {"draw"} if termination == "move cap" else {"a", "b"}
+    if result not in wanted:
+        return f"its 'result' {quote(result)} does not fit its returns {quote(returns)}"
+    return ""
+
+
+def done_keys(
+    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+) -> set[tuple[str, str, int]]:
     """The keys of the games of ``plan`` that ``records`` already hold.
 
+    Args:
+        plan: the tournament.
+        records: records read back (checked by :func:`open_results`).
+        lines: their line numbers, for messages (default: their positions).
+
     Raises:
-        InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds or
-            opening): the file belongs to another tournament.
+        InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds,
+            opening, seats or a result that does not fit its returns): the file belongs to
+            another tournament or was edited.
     """
     done = set()
-    for number, record in enumerate(records, start=1):
-        key = record_key(record)
-        task = plan.task_of(key)
-        expected = None if task is None else {"a": task.seeds[0], "b": task.seeds[1]}
-        seed = record.get("seed") if isinstance(record.get("seed"), dict) else {}
-        if (
-            task is None
-            or record.get("game") != plan.rules.game
-            or {"a": seed.get("a"), "b": seed.get("b")} != expected
-            or seed.get("chance") != task.seeds[2]
-            or record.get("initial") != task.opening
-        ):
+    for position, record in enumerate(records):
+        where = f"line {lines[position]}" if position < len(lines) else f"record {position + 1}"
+        key = record_key(record, f"{where} of the results file")
+        problem = _plan_mismatch(plan, plan.task_of(key), record)
+        if problem:
             raise InvalidRecordError(
-                f"record {number} of the results file ({quote(key[0])} vs {quote(key[1])}, game "
-                f"{key[2]}) is not a game of this tournament (different agents, game, seed or "
-                "openings); resume with the same arguments, or write to another file"
+                f"{where} of the results file ({quote(key[0])} vs {quote(key[1])}, game "
+                f"{key[2]}) is not a game of this tournament: {problem}; resume with the same "
+                "arguments, or write to another file"
             )
         done.add(key)
     return done
 
 
-def pending_tasks(plan: TournamentPlan, records: Iterable[dict[str, Any]]) -> Iterator[GameTask]:
+def pending_tasks(
+    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+) -> Iterator[GameTask]:
     """The tasks of ``plan`` without a record in ``records``, in plan order (made lazily).
 
     Raises:
         InvalidRecordError: as :func:`done_keys` (before the first task is yielded).
     """
-    done = done_keys(plan, records)
+    done = done_keys(plan, records, lines)
     return (task for task in plan.tasks if task.key not in done)
 
 
@@ -657,7 +724,7 @@ def run_tournament(
         The stop flag: ``reason`` is ``None`` unless the run was stopped before its end.
     """
     stop = stop or StopFlag()
-    todo = pending_tasks(plan, results.records)
+    todo = pending_tasks(plan, results.records, results.lines)
     for monitor in monitors:
         for record in results.records:
             monitor.update(record)

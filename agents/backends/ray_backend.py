@@ -15,13 +15,19 @@ others (the same mcts-envs version installed everywhere), then
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from mcts_envs.core.errors import InvalidOptionError, require_optional
+from agents.workers import check_count, check_workers
+from mcts_envs.core.errors import require_optional
+from mcts_envs.records import bounded, printable
+
+#: Most actors on a cluster given by ``--address`` (its CPUs are not this machine's).
+MAX_CLUSTER_WORKERS = 4096
 
 __all__ = ["GameWorker", "RayBackend"]
 
@@ -92,9 +98,10 @@ class RayBackend:
         play: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
         require_optional("ray", "ray")
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise InvalidOptionError(f"--workers must be an int >= 1, got {workers!r}")
-        self.workers = workers
+        if address is None:  # a local Ray with one CPU per worker
+            self.workers = check_workers(workers)
+        else:
+            self.workers = check_count(workers, "--workers", maximum=MAX_CLUSTER_WORKERS)
         self.specs = list(specs)
         self.opening = opening
         self.address = address
@@ -123,17 +130,40 @@ class RayBackend:
         ray = require_optional("ray", "ray")
         return ray.get([actor.info.remote() for actor in self._actors])
 
+    def _start(self, ray: Any) -> bool:
+        """Start Ray or connect to ``address`` unless Ray is up; whether it was started here.
+
+        Raises:
+            BackendError: one line saying why Ray did not start (its message, bounded).
+        """
+        from agents.evaluation.backends import BackendError
+
+        if ray.is_initialized():
+            return False
+        where = "a local Ray" if self.address is None else f"the Ray cluster at {self.address!r}"
+        try:
+            quiet = {"log_to_driver": False, "logging_level": logging.WARNING}
+            if self.address is None:
+                ray.init(num_cpus=self.workers, include_dashboard=False, **quiet)
+            else:
+                ray.init(address=self.address, **quiet)
+        except Exception as error:  # Ray raises ValueError, ConnectionError, RuntimeError, ...
+            reason = " ".join(printable(str(error)).split()) or type(error).__name__
+            raise BackendError(
+                bounded(f"--backend ray: could not start {where}: {reason}", 300)
+            ) from None
+        return True
+
     def run(
         self, tasks: Iterator[Any], rules: Any, stopping: Callable[[], bool]
     ) -> Iterator[dict[str, Any]]:
-        """Stream ``tasks`` to the actors; yield each record as its game ends."""
+        """Stream ``tasks`` to the actors; yield each record as its game ends.
+
+        Raises:
+            BackendError: if Ray does not start (:meth:`_start`).
+        """
         ray = require_optional("ray", "ray")
-        started_here = not ray.is_initialized()
-        if started_here:
-            if self.address is None:
-                ray.init(num_cpus=self.workers, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=self.address, log_to_driver=False)
+        started_here = self._start(ray)
         actors = self._actors = [self._actor(ray, slot, rules) for slot in range(self.workers)]
         in_flight: dict[Any, tuple[int, Any, int]] = {}
         idle = list(range(self.workers))

@@ -26,7 +26,7 @@ from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
-from mcts_envs.records import make_record, quote
+from mcts_envs.records import make_record, move_cap, quote
 
 __all__ = [
     "Adjudication",
@@ -293,7 +293,7 @@ def play_game(
     think = [0.0, 0.0]
     base = rules.time.base_seconds
     clock = [base, base] if base is not None else [math.inf, math.inf]
-    cap = rules.adjudication.max_moves or 100 * max(game.info.max_game_length, 1)
+    cap = rules.adjudication.max_moves or move_cap(game)
     winner: int | None = None
     termination = "end"
     forfeit: dict[str, Any] | None = None

@@ -26,10 +26,12 @@ from typing import TextIO
 from agents.frontends import CommandIO
 from mcts_envs.core.errors import MctsEnvsError
 
-__all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_INTERRUPTED", "build_parser", "main"]
+__all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_RUNTIME", "build_parser", "main"]
 
-#: Exit status of a usage or runtime error of the package.
+#: Exit status of a usage error (bad arguments, a file that cannot be used as asked).
 EXIT_ERROR = 2
+#: Exit status of a failure while running (a backend that does not start, memory exhausted).
+EXIT_RUNTIME = 1
 #: Exit status after SIGINT (128 + 2), as shells report it.
 EXIT_INTERRUPTED = 130
 
@@ -71,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(
     argv: Sequence[str] | None = None, out: TextIO | None = None, keys: TextIO | None = None
 ) -> int:
-    """Run the ``mcts-envs`` command line; returns the exit status (0 ok, 2 on a user error).
+    """Run the ``mcts-envs`` command line; returns the exit status (0 ok, 2 on a user error, 1 on
+    a runtime failure, 130 when interrupted).
 
     Args:
         argv: arguments (default ``sys.argv[1:]``).
@@ -108,7 +111,11 @@ def _dispatch(args: argparse.Namespace, io: CommandIO) -> int:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         where = f" ({error.filename})" if isinstance(error, OSError) and error.filename else ""
         print(f"mcts-envs {args.command}: error: {reason}{where}", file=sys.stderr)
-        return EXIT_ERROR
+        runtime = isinstance(error, MctsEnvsError) and isinstance(error, RuntimeError)
+        return EXIT_RUNTIME if runtime else EXIT_ERROR
+    except MemoryError:
+        print(f"mcts-envs {args.command}: error: out of memory", file=sys.stderr)
+        return EXIT_RUNTIME
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

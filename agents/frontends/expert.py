@@ -14,6 +14,7 @@ from typing import Any
 
 from agents.frontends import CommandIO
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES
+from agents.workers import check_workers
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
             max_moves=args.max_moves,
         )
     )
+    check_workers(args.workers)
     path = Path(args.out)
     if path.exists() and not args.overwrite:
         raise InvalidOptionError(

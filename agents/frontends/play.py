@@ -26,7 +26,7 @@ import numpy as np
 from agents.frontends import CommandIO
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import MctsEnvsError
-from mcts_envs.records import dumps, make_record, printable
+from mcts_envs.records import check_appendable, dumps, make_record, open_for_append, printable
 
 #: Who the person is in the record's ``players``.
 HUMAN = "human"
@@ -233,11 +233,19 @@ def _print_hint(session: PlaySession, argument: str, out: TextIO) -> None:
 
 
 def _save(record: dict[str, Any], path: str | None, out: TextIO) -> None:
+    """Append ``record`` to ``path`` (:func:`~mcts_envs.records.open_for_append`); if the file
+    cannot take it, say why and print the record, so the game is not lost."""
     if path is None:
         print("not saved (pass --out FILE to keep the game)", file=out)
         return
-    with open(path, "a", encoding="utf-8") as stream:
-        stream.write(dumps(record) + "\n")
+    line = dumps(record)
+    try:
+        stream, _ = open_for_append(path)
+        with stream:
+            stream.write(line + "\n")
+    except (MctsEnvsError, OSError) as error:
+        print(f"not saved: {error}\nthe game's record:\n{line}", file=out)
+        return
     print(f"game appended to {path} (mcts-envs replay {path} --game N)", file=out)
 
 
@@ -248,8 +256,8 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
         0 (the game ended, was resigned or abandoned).
 
     Raises:
-        MctsEnvsError: for an unknown game or agent spec, or a seat other than 0 or 1, before
-            anything is played.
+        MctsEnvsError: for an unknown game or agent spec, a seat other than 0 or 1, or an
+            ``out`` file whose last line is cut by a crash, before anything is played.
     """
     import mcts_envs
     from agents.evaluation.games import prepare_agents
@@ -259,6 +267,8 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
     game = mcts_envs.make_game(options.game)
     if options.seat not in (0, 1):
         raise InvalidOptionError(f"--seat must be 0 (player_0) or 1 (player_1), got {options.seat}")
+    if options.out is not None:
+        check_appendable(options.out)  # before the game: a cut last line is refused now
     agent = make_agent(options.opponent, seed=options.seed)
     hint_agent = make_agent(options.hint or options.opponent, seed=options.seed + 1)
     players = [HUMAN, HUMAN]

@@ -23,10 +23,10 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Draw every chart the records support into ``--out-dir``."""
+    from agents.frontends.records import read_checked_records
     from agents.plots import plot_results
-    from mcts_envs.records import read_records
 
-    records = read_records(args.file)
+    records = read_checked_records(args.file, "plot")
     for path in plot_results(records, args.out_dir, args.anchor, args.bootstrap):
         print(f"wrote {path}", file=io.out)
     return 0

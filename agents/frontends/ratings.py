@@ -26,11 +26,11 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Recompute every statistic of the records file and print it."""
+    from agents.frontends.records import read_checked_records
     from agents.ratings import parse_sprt, rate
-    from mcts_envs.records import read_records
 
     sprt = parse_sprt(args.sprt) if args.sprt else None
-    records = read_records(args.file)
+    records = read_checked_records(args.file, "ratings")
     table = rate(records, args.anchor, args.bootstrap, args.seed)
     print(f"{args.file}: {len(records)} game records", file=io.out)
     print(table.text(sprt), file=io.out)

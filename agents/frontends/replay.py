@@ -44,10 +44,11 @@ def _render_text(game_name: str):
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Show one game of a records file move by move (Enter steps, or ``--delay``)."""
     out, keys = io
+    from agents.frontends.records import read_checked_records
     from mcts_envs.core.errors import InvalidRecordError
-    from mcts_envs.records import printable, read_records, replay_states
+    from mcts_envs.records import printable, replay_states
 
-    records = read_records(args.file)
+    records = read_checked_records(args.file, "replay", validate=False)
     if not records:
         raise InvalidRecordError(f"{args.file}: no game records in the file")
     if not 0 <= args.game < len(records):

@@ -128,11 +128,11 @@ def run_plan(
     with results:
         if results.dropped_line is not None:
             print(
-                f"{args.out}: line {results.dropped_line} was cut by a crash; removed that cut "
-                "part, its game is played again",
+                f"{args.out}: line {results.dropped_line} was cut by a crash (no newline at its "
+                "end); removed that cut part, its game is played again",
                 file=sys.stderr,
             )
-        done = len(t.done_keys(plan, results.records))
+        done = len(t.done_keys(plan, results.records, results.lines))
         todo = len(plan.tasks) - done
         where = f" {done} already in {args.out}," if args.out else ""
         print(

@@ -173,8 +173,9 @@ def test_sprt_bounds_parsing_and_the_monitor_closes_a_decided_pairing():
 def test_cli_ratings_recomputes_from_a_file(tmp_path):
     path = tmp_path / "results.jsonl"
     records = _records("random", "mcts", ["b", "b", "draw", "b"] * 3)
-    base = {"version": 2, "game": "tictactoe", "initial": "", "actions": [], "chance": []}
-    base |= {"players": ["x", "y"], "returns": None, "final": ""}
+    empty = ".../.../... x"  # ratings replay every record: a valid (unplayed) tictactoe game
+    base = {"version": 2, "game": "tictactoe", "initial": empty, "actions": [], "chance": []}
+    base |= {"players": ["x", "y"], "returns": None, "final": empty}
     path.write_text("".join(json.dumps({**base, **rec}) + "\n" for rec in records))
     out = io.StringIO()
     assert (

@@ -8,17 +8,18 @@ any backend. :mod:`.local` plays in this process, :mod:`.process` in a pool of w
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from agents.evaluation.games import GameRules, GameTask
-from mcts_envs.core.errors import InvalidOptionError
+from agents.workers import check_workers
+from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
-__all__ = ["MAX_WORKERS_PER_CPU", "Backend", "check_workers", "make_backend"]
+__all__ = ["Backend", "BackendError", "make_backend"]
 
-#: ``--workers`` may be at most this many times the machine's CPU count.
-MAX_WORKERS_PER_CPU = 4
+
+class BackendError(MctsEnvsError, RuntimeError):
+    """A backend that cannot play: Ray does not start or its cluster cannot be reached."""
 
 
 class Backend(Protocol):
@@ -32,21 +33,6 @@ class Backend(Protocol):
         """Play tasks drawn from ``tasks`` (none once ``stopping()``) and yield every record of a
         game that was started, as it finishes."""
         ...
-
-
-def check_workers(workers: object) -> int:
-    """``workers`` if it is an int from 1 to :data:`MAX_WORKERS_PER_CPU` times the CPU count.
-
-    Raises:
-        InvalidOptionError: naming the allowed range.
-    """
-    limit = MAX_WORKERS_PER_CPU * (os.cpu_count() or 1)
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= limit:
-        raise InvalidOptionError(
-            f"--workers must be an int from 1 to {limit} ({MAX_WORKERS_PER_CPU} x the "
-            f"{os.cpu_count() or 1} CPUs of this machine), got {workers!r}"
-        )
-    return workers
 
 
 def make_backend(

@@ -13,10 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from agents.evaluation.backends import check_workers
 from agents.evaluation.games import GameRules, GameTask, play_game, prepare_agents
 from agents.spec import import_agent_module
-from agents.workers import exit_with_parent
+from agents.workers import check_workers, exit_with_parent
 
 __all__ = ["ProcessBackend"]
 
