@@ -44,6 +44,7 @@ def newer_version(line):
         "newer",
         b"[" * 100_000,  # RecursionError in json: a record error, not a traceback
     ],
+    ids=["text", "object", "list", "bad-utf8", "newer-version", "nested"],
 )
 @pytest.mark.parametrize("before", [0, 1])
 def test_resume_refuses_any_unusable_complete_line_and_leaves_the_file(
