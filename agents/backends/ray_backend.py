@@ -112,6 +112,7 @@ class RayBackend:
         #: How many games were played again after a failure (for reports and tests).
         self.retries = 0
         self._actors: list[Any] = []
+        self._started_here = False
 
     def _actor(self, ray: Any, slot: int, rules: Any) -> Any:
         env_vars = {"NUMBA_CACHE_DIR": os.path.join(self.cache_root, f"worker-{slot}")}
@@ -129,6 +130,15 @@ class RayBackend:
         """Pid and numba cache directory of each running actor (waits for their current game)."""
         ray = require_optional("ray", "ray")
         return ray.get([actor.info.remote() for actor in self._actors])
+
+    def start(self) -> None:
+        """Start Ray (or connect to ``address``) now, so that a failure comes before any game or
+        file (``run`` starts it otherwise).
+
+        Raises:
+            BackendError: one line saying why Ray did not start (its message, bounded).
+        """
+        self._started_here = self._start(require_optional("ray", "ray")) or self._started_here
 
     def _start(self, ray: Any) -> bool:
         """Start Ray or connect to ``address`` unless Ray is up; whether it was started here.
@@ -163,7 +173,8 @@ class RayBackend:
             BackendError: if Ray does not start (:meth:`_start`).
         """
         ray = require_optional("ray", "ray")
-        started_here = self._start(ray)
+        started_here = self._start(ray) or self._started_here
+        self._started_here = False
         actors = self._actors = [self._actor(ray, slot, rules) for slot in range(self.workers)]
         in_flight: dict[Any, tuple[int, Any, int]] = {}
         idle = list(range(self.workers))

@@ -63,20 +63,20 @@ def test_resume_refuses_any_unusable_complete_line_and_leaves_the_file(
     assert path.read_bytes() == content
 
 
-def test_resume_truncates_only_a_cut_last_line_and_continues_on_a_new_line(lines, tmp_path):
+def test_resume_truncates_only_a_cut_last_line_and_continues_on_a_new_line(lines, tmp_path, capsys):
     path = tmp_path / "results.jsonl"
     path.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])
-    status, text = resume(path)
-    assert status == 0 and "line 2 was cut by a crash" in text
+    status, _ = resume(path)
+    assert status == 0 and "line 2 was cut by a crash" in capsys.readouterr().err
     assert path.read_text().splitlines()[0] == lines[0]
     assert [r["index"] for r in read_records(path)] == [0, 1]
 
 
-def test_resume_completes_a_last_record_written_without_its_newline(lines, tmp_path):
+def test_resume_completes_a_last_record_written_without_its_newline(lines, tmp_path, capsys):
     path = tmp_path / "results.jsonl"
     path.write_text(lines[0] + "\n" + lines[1])
-    status, text = resume(path)
-    assert status == 0 and "2 already in" in text
+    status, _ = resume(path)
+    assert status == 0 and "2 already in" in capsys.readouterr().err
     assert path.read_text() == lines[0] + "\n" + lines[1] + "\n"
 
 
@@ -126,7 +126,7 @@ def test_ratings_and_replay_skip_a_cut_last_line_with_a_warning(lines, tmp_path,
     status, text = run_cli("replay", str(path), "--game", "1", "--delay", "0")
     err = capsys.readouterr().err
     assert status == 0 and "result:" in text
-    assert "line 3 is cut" in err and "2 intact game(s)" in err
+    assert "line 3 is cut" in err and "2 intact record(s)" in err
 
 
 def test_play_out_refuses_a_cut_last_line_before_the_game(lines, tmp_path, capsys):
