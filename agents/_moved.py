@@ -16,6 +16,18 @@ from types import ModuleType
 
 #: Old module name -> new module name.
 MOVED = {
+    "agents.arena": "agents.evaluation.arena",
+    "agents.tournament": "agents.evaluation.tournament",
+    "agents.ratings": "agents.evaluation.ratings",
+    "agents.plots": "agents.evaluation.plots",
+    "agents.mistakes": "agents.evaluation.mistakes",
+    "agents.expert": "agents.evaluation.expert",
+    "agents.backends.ray_backend": "agents.evaluation.backends.ray_backend",
+    "agents.workers": "agents.evaluation.backends.workers",
+    "agents.adapters": "agents.learned.adapters",
+    "agents.torch_evaluator": "agents.learned.torch_evaluator",
+    "agents.rl": "agents.learned.rl",
+    "agents.backends": "agents.evaluation.backends",
     "agents.cli": "agents.frontends.cli",
     "agents.expert_cli": "agents.frontends.expert",
     "agents.play": "agents.frontends.play",
@@ -57,4 +69,4 @@ class _MovedFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 def install() -> None:
     """Make the old names importable (idempotent)."""
     if not any(isinstance(finder, _MovedFinder) for finder in sys.meta_path):
-        sys.meta_path.append(_MovedFinder())
+        sys.meta_path.insert(0, _MovedFinder())

@@ -31,7 +31,7 @@ AGENT_KINDS: dict[str, str] = {
     "minimax2": "agents.minimax:Minimax2Agent",
     "alphabeta": "agents.alphabeta:AlphaBetaAgent",
     "mcts": "agents.mcts:MCTSAgent",
-    "ppo": "agents.adapters:SavedPPOAgent",
+    "ppo": "agents.learned.adapters:SavedPPOAgent",
     "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
     "perfect": "agents.perfect:PerfectAgent",
     "oliver": "agents.oliver:OliverAgent",  # Tantrix: alpha-beta over the line-length forecast

@@ -26,8 +26,8 @@ An engine that fails *during* a move loses that game, as in cutechess: an illega
 unparseable ``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before
 answering (a crash), or no answer within the move's time plus ``timeout`` seconds.
 :meth:`UAIAgent.act_state` then raises :class:`EngineForfeitError`, which carries the reason and
-the engine's line; the match and tournament loops (:func:`agents.arena.play_game`,
-:func:`agents.tournament.play_task`) record the game as lost with a ``forfeit`` entry (see
+the engine's line; the match and tournament loops (:func:`agents.evaluation.arena.play_game`,
+:func:`agents.evaluation.tournament.play_task`) record the game as lost with a ``forfeit`` entry (see
 :meth:`EngineForfeitError.forfeit`) and play on. A crashed or silent engine is ended (a late
 answer must not reach the next game); the next game starts a new one. An engine that cannot
 start (in ``prepare``, before any game) stops the match with an :class:`EngineError`.

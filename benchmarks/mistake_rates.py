@@ -17,7 +17,7 @@ import argparse
 import time
 
 import mcts_envs
-from agents.mistakes import exact_labels, load_shipped_labels, mistake_rate
+from agents.evaluation.mistakes import exact_labels, load_shipped_labels, mistake_rate
 from agents.solver import shipped_solution, solve_game
 from agents.spec import make_agent
 

@@ -21,7 +21,7 @@ Run: ``python -m experiments.ataxx_paper`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-from agents.tournament import Adjudication, GameRules
+from agents.evaluation.tournament import Adjudication, GameRules
 from experiments.common import (
     Series,
     play_and_summarise,

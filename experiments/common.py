@@ -1,9 +1,9 @@
 """What every source experiment shares: matches on the tournament tools, tables, figures, machine.
 
 An experiment is a list of :class:`Series`: one agent family (specs that differ only in a budget)
-met by one or more opponents. :func:`run_series` plays them with :mod:`agents.tournament` (paired
+met by one or more opponents. :func:`run_series` plays them with :mod:`agents.evaluation.tournament` (paired
 colours, seeds derived from one master seed, a resumable JSON-lines file), :func:`summarise`
-counts wins, draws and losses with Wilson 95% intervals (:func:`agents.ratings.score_interval`),
+counts wins, draws and losses with Wilson 95% intervals (:func:`agents.evaluation.ratings.score_interval`),
 :func:`write_table` writes the markdown table and :func:`plot_series` the figure (win rate against
 budget, Wilson bands, ``n`` per point). :func:`machine` states where and under what load it ran.
 """
@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.arena import seat_think
-from agents.ratings import record_between, score_interval, tally
-from agents.tournament import (
+from agents.evaluation.arena import seat_think
+from agents.evaluation.ratings import record_between, score_interval, tally
+from agents.evaluation.tournament import (
     GameRules,
     make_backend,
     open_results,
@@ -273,7 +273,7 @@ def plot_series(
 ) -> Path:
     """Draw ``value`` (``win_rate`` or ``loss_rate``) of each series over the budget (log scale),
     one panel per opponent, with Wilson 95% bands and ``n`` per point; writes PNG (and SVG)."""
-    from agents.plots import _pyplot
+    from agents.evaluation.plots import _pyplot
 
     pyplot = _pyplot()
     opponents = list(dict.fromkeys(p.opponent for p in points))

@@ -26,8 +26,8 @@ import os
 import time
 from typing import NamedTuple
 
+from agents.evaluation.ratings import score_interval
 from agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
-from agents.ratings import score_interval
 from experiments.common import (
     RESULTS,
     Point,

@@ -17,7 +17,7 @@ MCTS runs with the package defaults (the immediate-win / block check on) except 
 options of ``--mcts-options`` (e.g. ``rollout_cutoff=0``) for every point alike. An earlier run
 switched the check off (``win_check=false``): in the engine of that time the check could use up a
 small budget before the search began; the engine has been fixed since. Each playing process
-prepares its agents untimed first (:func:`agents.tournament.prepare_agents`), as every tournament
+prepares its agents untimed first (:func:`agents.evaluation.tournament.prepare_agents`), as every tournament
 does. Equal time is checked, not assumed: the table shows each side's measured mean think seconds
 per decision (from the records' timing, every decision counted). The two do not spend a budget
 alike: MCTS searches every decision for its whole budget (a single legal placement too), while
@@ -26,7 +26,7 @@ not expect to finish, so at ``oliver:seconds=T`` it thinks about 0.55 T per deci
 MCTS's T. ``--bot-factor`` gives the bot that many times the MCTS budget (1.8 makes the measured
 times equal within a few percent).
 
-Games are played with the tournament tools (:mod:`agents.tournament`): one gauntlet per time
+Games are played with the tournament tools (:mod:`agents.evaluation.tournament`): one gauntlet per time
 (the bot against the MCTS specs of that time), in colour-swapped game pairs that share their
 chance seeds (the same draws for every pairing), seeded from ``--seed``. Outputs in
 ``--out-dir`` (default ``experiments/results/tantrix``): ``games_T<seconds>.jsonl`` (the
@@ -56,9 +56,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.arena import seat_think
-from agents.ratings import record_between, score_interval, tally
-from agents.tournament import (
+from agents.evaluation.arena import seat_think
+from agents.evaluation.ratings import record_between, score_interval, tally
+from agents.evaluation.tournament import (
     GameRules,
     make_backend,
     open_results,

@@ -14,8 +14,8 @@ Run: ``python -m experiments.tictactoe_article`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
+from agents.evaluation.ratings import score_interval
 from agents.mcts.defaults import GENERIC_SPEC
-from agents.ratings import score_interval
 from experiments.common import (
     Series,
     play_and_summarise,

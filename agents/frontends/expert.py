@@ -1,4 +1,4 @@
-"""The ``mcts-envs expert`` subcommand: record an expert dataset (see :mod:`agents.expert`).
+"""The ``mcts-envs expert`` subcommand: record an expert dataset (see :mod:`agents.evaluation.expert`).
 
 Example::
 
@@ -12,9 +12,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.backends.workers import check_workers
 from agents.frontends import CommandIO
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES
-from agents.workers import check_workers
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -26,7 +26,7 @@ def add_parser(commands: Any) -> None:
         description="Play GAMES games of GAME with the expert SPEC (self-play, or against "
         "--opponent with seats alternating) and save, per expert decision, the observation, "
         "action mask, visit distribution, root value, final outcome for the mover, game index "
-        "and ply as a .npz file that loads with numpy.load (format: agents/expert.py).",
+        "and ply as a .npz file that loads with numpy.load (format: agents/evaluation/expert.py).",
     )
     expert.add_argument("game", help="game name (see 'mcts-envs list')")
     expert.add_argument("spec", help="expert agent spec, e.g. 'mcts:iterations=800'")
@@ -57,7 +57,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
-    from agents.expert import (
+    from agents.evaluation.expert import (
         ExpertConfig,
         ExpertSummary,
         check_config,

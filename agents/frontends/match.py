@@ -36,8 +36,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Play the match (or what a resumed ``--out`` is missing) and print its summary."""
-    from agents import tournament as t
-    from agents.arena import summarize
+    from agents.evaluation import tournament as t
+    from agents.evaluation.arena import summarize
     from agents.spec import import_agent_module
 
     for module in args.agent_module:

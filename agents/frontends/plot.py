@@ -23,8 +23,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Draw every chart the records support into ``--out-dir``."""
+    from agents.evaluation.plots import plot_results
     from agents.frontends.records import read_checked_records
-    from agents.plots import plot_results
 
     records = read_checked_records(args.file, "plot")
     for path in plot_results(records, args.out_dir, args.anchor, args.bootstrap):

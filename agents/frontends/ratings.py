@@ -26,8 +26,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Recompute every statistic of the records file and print it."""
+    from agents.evaluation.ratings import parse_sprt, rate
     from agents.frontends.records import read_checked_records
-    from agents.ratings import parse_sprt, rate
 
     sprt = parse_sprt(args.sprt) if args.sprt else None
     records = read_checked_records(args.file, "ratings")

@@ -2,7 +2,7 @@
 results file, preparation with its times, a progress bar, and the run itself.
 
 A match is a tournament of one pairing: both commands make a plan
-(:func:`agents.tournament.plan_match` / :func:`agents.tournament.plan_tournament`) and hand it to
+(:func:`agents.evaluation.tournament.plan_match` / :func:`agents.evaluation.tournament.plan_tournament`) and hand it to
 :func:`run_plan`, which plays the missing games on a backend with the one game loop.
 """
 
@@ -66,7 +66,7 @@ class _Progress:
     def __init__(self, total: int, done: int, focus: str, enabled: bool) -> None:
         from tqdm import tqdm
 
-        from agents.ratings import PairingStats
+        from agents.evaluation.ratings import PairingStats
 
         self.focus = focus
         self.stats = PairingStats(focus, "others")
@@ -103,7 +103,7 @@ def run_plan(
     """Open the results file, prepare the agents (printing each one's time), play what is missing.
 
     Args:
-        plan: a :class:`agents.tournament.TournamentPlan`.
+        plan: a :class:`agents.evaluation.tournament.TournamentPlan`.
         args: ``out``, ``resume``, ``overwrite``, ``backend``, ``workers``, ``address``,
             ``agent_module`` and ``no_progress`` (see :func:`add_run_arguments`).
         io: where to print.
@@ -113,7 +113,7 @@ def run_plan(
     Raises:
         MctsEnvsError: for a bad file, backend or worker count, before any game.
     """
-    from agents import tournament as t
+    from agents.evaluation import tournament as t
     from agents.evaluation.backends import make_backend
     from agents.evaluation.games import prepare_agents
 

@@ -72,8 +72,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
-    from agents import tournament as t
-    from agents.ratings import SprtMonitor, parse_sprt, rate
+    from agents.evaluation import tournament as t
+    from agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
     from agents.spec import import_agent_module
 
     out = io.out

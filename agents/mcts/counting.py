@@ -4,7 +4,7 @@ Each search engine (:class:`agents.mcts.driver.Engine`) wraps the config's evalu
 :class:`CountingEvaluator` (its ``evaluator`` attribute; the config keeps the user's evaluator),
 and each search result reports the difference of the counts across the search: how many batched calls the search
 made and how many leaves they held, whatever the evaluator is (a
-:class:`~agents.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers count
+:class:`~agents.learned.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers count
 their own calls the same way and return them with their summaries.
 """
 

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from agents.arena import AgentStats, MatchResult, format_elo, play_match, summarize, wilson_interval
+from agents.evaluation.arena import (
+    AgentStats,
+    MatchResult,
+    format_elo,
+    play_match,
+    summarize,
+    wilson_interval,
+)
 from agents.frontends.cli import main
 from mcts_envs.records import read_records
 
@@ -211,7 +218,7 @@ def test_saved_ppo_model_plays_through_the_cli_spec(tmp_path):
     model.learn(64)
     path = tmp_path / "model.zip"
     model.save(path)
-    from agents.adapters import MaskablePPOAgent, load_maskable_ppo
+    from agents.learned.adapters import MaskablePPOAgent, load_maskable_ppo
 
     assert load_maskable_ppo(path) is load_maskable_ppo(str(path)), "loaded once per process"
     assert MaskablePPOAgent(path).model is load_maskable_ppo(path), "path-like accepted"

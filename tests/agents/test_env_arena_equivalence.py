@@ -7,7 +7,7 @@ import pytest
 import mcts_envs
 from agents import make_agent
 from agents.evaluation.games import GameRules, play_game
-from agents.tournament import plan_match
+from agents.evaluation.tournament import plan_match
 
 CASES = [
     ("tictactoe", "mcts:iterations=40,reuse_tree=false", "alphabeta:depth=2"),

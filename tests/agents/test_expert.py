@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.expert import (
+from agents.evaluation.expert import (
     ExpertConfig,
     generate_expert_data,
     load_expert_data,

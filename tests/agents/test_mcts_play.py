@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.arena import play_match
+from agents.evaluation.arena import play_match
 from agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.agents.oracles import safe_moves, winning_moves

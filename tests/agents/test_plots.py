@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from agents import plots
+from agents.evaluation import plots
 from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 

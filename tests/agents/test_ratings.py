@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from agents import ratings as r
+from agents.evaluation import ratings as r
 from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 

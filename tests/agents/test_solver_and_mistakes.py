@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.arena import play_match
-from agents.mistakes import (
+from agents.evaluation.arena import play_match
+from agents.evaluation.mistakes import (
     LabelledPositions,
     exact_labels,
     load_shipped_labels,

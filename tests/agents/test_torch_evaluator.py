@@ -13,7 +13,7 @@ from mcts_envs.core.registry import make_game
 
 torch = pytest.importorskip("torch")
 
-from agents.torch_evaluator import TorchEvaluator  # noqa: E402
+from agents.learned.torch_evaluator import TorchEvaluator  # noqa: E402
 
 
 class TinyNet(torch.nn.Module):

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from agents import tournament as t
+from agents.evaluation import tournament as t
 from agents.evaluation.games import set_move_seconds
 from agents.frontends.cli import main
 from agents.preparation import untimed_spec

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agents import tournament as t
+from agents.evaluation import tournament as t
 from agents.frontends.cli import main
 from mcts_envs.records import game_identity, read_records
 
@@ -51,7 +51,16 @@ def reference(tmp_path_factory):
 def _start(out: Path, *extra: str) -> subprocess.Popen:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
-        [sys.executable, "-m", "agents.frontends.cli", "tournament", *ARGS, "--out", str(out), *extra],
+        [
+            sys.executable,
+            "-m",
+            "agents.frontends.cli",
+            "tournament",
+            *ARGS,
+            "--out",
+            str(out),
+            *extra,
+        ],
         cwd=ROOT,
         env=environment,
         stdout=subprocess.PIPE,

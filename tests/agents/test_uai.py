@@ -23,7 +23,7 @@ ataxx = pytest.importorskip("ataxx")
 ataxx_uai = pytest.importorskip("ataxx.uai")
 
 import mcts_envs  # noqa: E402
-from agents.arena import play_match  # noqa: E402
+from agents.evaluation.arena import play_match  # noqa: E402
 from agents.frontends.uai import GoLimits, centipawns, parse_go, think_seconds  # noqa: E402
 from agents.spec import make_agent  # noqa: E402
 from agents.uai_agent import EngineError  # noqa: E402

@@ -19,9 +19,9 @@ import pytest
 pytest.importorskip("ataxx")  # the fake engine's rules
 
 import mcts_envs
-from agents import tournament as t
 from agents import uai_agent
-from agents.arena import play_match
+from agents.evaluation import tournament as t
+from agents.evaluation.arena import play_match
 from agents.spec import make_agent
 from mcts_envs.records import check_record, replay_states
 

@@ -21,7 +21,7 @@ ataxx = pytest.importorskip("ataxx")
 
 import mcts_envs  # noqa: E402
 from agents.alphabeta import AlphaBetaAgent, new_stop_flag  # noqa: E402
-from agents.arena import play_match  # noqa: E402
+from agents.evaluation.arena import play_match  # noqa: E402
 from agents.mcts import MCTSAgent  # noqa: E402
 from agents.mcts.tree import ACTION, VISITS  # noqa: E402
 from agents.mcts.tree import ROOT as ROOT_NODE  # noqa: E402

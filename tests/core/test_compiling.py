@@ -7,9 +7,9 @@ import re
 import numpy as np
 from numba import njit
 
-from agents.arena import prepare_agents
-from agents.tournament import GameRules
-from agents.tournament import prepare_agents as prepare_tournament_agents
+from agents.evaluation.arena import prepare_agents
+from agents.evaluation.tournament import GameRules
+from agents.evaluation.tournament import prepare_agents as prepare_tournament_agents
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.vector import VectorGame
 

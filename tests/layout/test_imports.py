@@ -1,8 +1,9 @@
 """The layering holds: no import cycle among the package's modules, ``mcts_envs`` never imports
 ``agents``, players never import evaluation or front ends, evaluation never imports front ends.
 
-The graph is read from the source (every ``import`` statement, module level or inside functions),
-not from a running interpreter, so a lazy import inside a function counts too.
+The graph is read from the source (every ``import`` statement, module level or inside functions,
+but not those under ``if TYPE_CHECKING:``), not from a running interpreter, so a lazy import
+inside a function counts too.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(tree):
+    for node in _runtime_nodes(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -56,6 +57,20 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
             if target and target != name:
                 found.add(target)
     return found
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (annotations only)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            test = getattr(child, "test", None)
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(test):
+                stack.extend(child.orelse)
+                continue
+            stack.append(child)
 
 
 def _graph() -> dict[str, set[str]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
+from agents.evaluation.backends.workers import check_workers
 from agents.evaluation.games import GameRules, GameTask
-from agents.workers import check_workers
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
 __all__ = ["Backend", "BackendError", "make_backend"]
@@ -72,7 +72,7 @@ def make_backend(
             check_workers(workers), specs, opening, agent_modules, *([play] if play else [])
         )
     if name == "ray":
-        from agents.backends.ray_backend import RayBackend
+        from agents.evaluation.backends.ray_backend import RayBackend
 
         return RayBackend(
             workers, specs, opening, address=address, agent_modules=agent_modules, play=play

@@ -63,10 +63,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from agents.evaluation.backends import make_backend
+from agents.evaluation.backends.workers import check_count, check_workers
 from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
 from agents.spec import make_agent
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
-from agents.workers import check_count, check_workers
 from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.registry import make_game
@@ -307,7 +307,7 @@ def generate_expert_data(
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
-    from agents.tournament import StopFlag, plan_match
+    from agents.evaluation.tournament import StopFlag, plan_match
 
     config = check_config(config)
     check_workers(workers)

@@ -5,7 +5,7 @@ interface of :mod:`agents.mcts.puct`: give it to the MCTS agent as ``evaluator=`
 becomes PUCT with the network's priors and values at the leaves::
 
     from agents.mcts import MCTSAgent
-    from agents.torch_evaluator import TorchEvaluator
+    from agents.learned.torch_evaluator import TorchEvaluator
 
     evaluator = TorchEvaluator(model)               # model(x) -> (logits, values)
     agent = MCTSAgent(iterations=200, evaluator=evaluator, batch_size=8, seed=0)

@@ -6,7 +6,7 @@
   against that opponent is drawn over the budget (log scale) with its Wilson 95% band and the
   number of games per point.
 * ``elo``: the Bradley-Terry Elo of every agent with its bootstrap 95% interval
-  (:func:`agents.ratings.rate`, finite for every agent connected to the anchor through games); an
+  (:func:`agents.evaluation.ratings.rate`, finite for every agent connected to the anchor through games); an
   agent that never met the anchor's group is listed with that note and no point.
 
 Each chart is written as PNG and SVG.
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.evaluation.ratings import rate, record_between, tally
 from agents.evaluation.stats import format_elo, score_interval
-from agents.ratings import rate, record_between, tally
 from agents.spec import parse_spec
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 

@@ -1,7 +1,7 @@
 """Ratings and statistics of a results file: W/D/L, Wilson intervals, Bradley-Terry Elo, SPRT.
 
 Everything here is recomputed from game records (tournament records of
-:mod:`agents.tournament` or match records of :mod:`agents.arena`): each record names its two
+:mod:`agents.evaluation.tournament` or match records of :mod:`agents.evaluation.arena`): each record names its two
 agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
 counted) and its game pair (``pair``, or ``index // 2`` for match records).
 

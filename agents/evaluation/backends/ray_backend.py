@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.workers import check_count, check_workers
+from agents.evaluation.backends.workers import check_count, check_workers
 from mcts_envs.core.errors import require_optional
 from mcts_envs.records import bounded, printable
 
@@ -65,7 +65,7 @@ class GameWorker:
 
 def _source_root() -> str | None:
     """The directory holding the ``agents`` package when it runs from a source checkout."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     return None if "site-packages" in root.parts else str(root)
 
 

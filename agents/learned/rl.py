@@ -4,7 +4,7 @@
 :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv` with any agent spec (``"alphabeta"``,
 ``"mcts:iterations=200"``, ``"ppo:path=model.zip"``): one seeded agent per env, deciding on the
 forward model (``act_state``). (A saved policy plays in the arena as the ``ppo`` agent kind,
-``agents.adapters.SavedPPOAgent``.)
+``agents.learned.adapters.SavedPPOAgent``.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A match: two agents, seat-alternated games, statistics. A match is a tournament of one pairing.
 
-:func:`play_match` plans the games with :func:`agents.tournament.plan_match` and plays them on a
+:func:`play_match` plans the games with :func:`agents.evaluation.tournament.plan_match` and plays them on a
 backend (:mod:`agents.evaluation.backends`) with the one game loop
 (:func:`agents.evaluation.games.play_game`). Game ``i`` is game pair ``i // 2`` with colour
 ``i % 2`` (agent A plays ``player_0`` in even games), and its seeds come only from ``(master seed,
@@ -31,8 +31,8 @@ from agents.evaluation.stats import (
     score_interval,
     wilson_interval,
 )
+from agents.evaluation.tournament import StopFlag, pending_tasks, plan_match
 from agents.spec import import_agent_module
-from agents.tournament import StopFlag, pending_tasks, plan_match
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.registry import get_entry
 from mcts_envs.records import read_records, replay_states, write_records
