@@ -73,12 +73,19 @@ def budget_families(agents: Iterable[str]) -> dict[tuple[str, str], dict[float, 
 
 
 def _save(figure: Any, directory: Path, name: str) -> list[Path]:
+    """Lay ``figure`` out, write it in every format as ``directory/name.*``, close it."""
+    figure.tight_layout()
     paths = []
     for extension in FORMATS:
         path = directory / f"{name}.{extension}"
         figure.savefig(path, dpi=120)
         paths.append(path)
+    _pyplot().close(figure)
     return paths
+
+
+def _game_of(records: Sequence[dict[str, Any]]) -> str:
+    return records[0].get("game", "") if records else ""
 
 
 def plot_winrate_vs_budget(
@@ -134,14 +141,10 @@ def plot_winrate_vs_budget(
     axes.set_ylim(-0.02, 1.05)
     axes.set_xlabel(f"search budget ({', '.join(sorted({o for _, o in families}))})")
     axes.set_ylabel("win rate (band: Wilson 95%)")
-    game = records[0].get("game", "") if records else ""
-    axes.set_title(title or f"{game}: win rate against search budget")
+    axes.set_title(title or f"{_game_of(records)}: win rate against search budget")
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(fontsize=7, loc="best")
-    figure.tight_layout()
-    paths = _save(figure, Path(directory), "winrate_vs_budget")
-    pyplot.close(figure)
-    return paths
+    return _save(figure, Path(directory), "winrate_vs_budget")
 
 
 def plot_elo(
@@ -186,13 +189,9 @@ def plot_elo(
     axes.set_ylim(-0.7, len(order) - 0.3)
     axes.axvline(0.0, color="grey", lw=0.8, ls=":")
     axes.set_xlabel(f"Elo ({table.anchor} = 0; bars: bootstrap 95%, {table.bootstrap} samples)")
-    game = records[0].get("game", "") if records else ""
-    axes.set_title(f"{game}: Bradley-Terry Elo")
+    axes.set_title(f"{_game_of(records)}: Bradley-Terry Elo")
     axes.grid(True, axis="x", alpha=0.3)
-    figure.tight_layout()
-    paths = _save(figure, Path(directory), "elo")
-    pyplot.close(figure)
-    return paths
+    return _save(figure, Path(directory), "elo")
 
 
 def plot_results(

@@ -64,8 +64,9 @@ def test_no_budget_family_is_a_clear_error(tmp_path):
 def test_cli_plot(tmp_path):
     import json
 
-    base = {"version": 2, "game": "tictactoe", "initial": "", "actions": [], "chance": []}
-    base |= {"players": ["x", "y"], "returns": None, "final": ""}
+    empty = ".../.../... x"  # records that replay: the plot checks them as replay does
+    base = {"version": 2, "game": "tictactoe", "initial": empty, "actions": [], "chance": []}
+    base |= {"players": ["x", "y"], "returns": None, "final": empty}
     path = tmp_path / "results.jsonl"
     path.write_text("".join(json.dumps({**base, **r}) + "\n" for r in _records()))
     out = io.StringIO()
