@@ -19,7 +19,7 @@ ataxx = pytest.importorskip("ataxx")
 
 import mcts_envs  # noqa: E402
 from agents import spec as spec_module  # noqa: E402
-from agents import uai  # noqa: E402
+from agents.frontends import uai  # noqa: E402
 from agents.frontends.uai import GoLimits, UAIEngine, parse_go  # noqa: E402
 from tests.agents.test_uai import ENV, ROOT, Pipe, engine_argv  # noqa: E402
 
