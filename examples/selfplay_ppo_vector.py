@@ -75,12 +75,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--n-steps", type=int, default=32, help="rollout steps per update")
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes of the MLP")
     parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument(
+        "--lr-final", type=float, default=None, help="learning rate at the end (default: constant)"
+    )
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--minibatches", type=int, default=4)
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--gae-lambda", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.2)
     parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument(
+        "--ent-final", type=float, default=None, help="entropy coef. at the end (default: constant)"
+    )
     parser.add_argument("--vf-coef", type=float, default=0.5)
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
     parser.add_argument("--random-share", type=float, default=0.25)
@@ -288,7 +294,13 @@ def collect(vg: VectorGame, batch: Any, network: Network, num_steps: int, seats:
     return rollout, chains, bootstrap, batch, results
 
 
-def ppo_update(network, optimizer, rollout, advantage, args) -> dict[str, float]:
+def linear(start: float, end: float | None, fraction: float) -> float:
+    """``start`` moved linearly towards ``end`` by ``fraction`` of the budget (``end=None``:
+    constant)."""
+    return start if end is None else start + (end - start) * min(1.0, fraction)
+
+
+def ppo_update(network, optimizer, rollout, advantage, args, ent_coef) -> dict[str, float]:
     """CleanRL's clipped PPO update over the learned decisions of one rollout; mean losses."""
     keep = rollout["learn"].reshape(-1)
     flat = {k: v.reshape(-1, *v.shape[2:])[keep] for k, v in rollout.items() if k != "learn"}
@@ -315,7 +327,7 @@ def ppo_update(network, optimizer, rollout, advantage, args) -> dict[str, float]
             ).mean()
             value_loss = 0.5 * ((value - returns_t[index]) ** 2).mean()
             entropy = masked_entropy(logits, tensors["masks"][index]).mean()
-            loss = policy_loss + args.vf_coef * value_loss - args.ent_coef * entropy
+            loss = policy_loss + args.vf_coef * value_loss - ent_coef * entropy
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(network.parameters(), args.max_grad_norm)
@@ -377,7 +389,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             args.gamma,
             args.gae_lambda,
         )
-        stats = ppo_update(network, optimizer, rollout, advantage.astype(np.float32), args)
+        spent = max(update / args.updates, (time.perf_counter() - start) / (60 * args.minutes))
+        for group in optimizer.param_groups:
+            group["lr"] = linear(args.learning_rate, args.lr_final, spent)
+        ent_coef = linear(args.ent_coef, args.ent_final, spent)
+        stats = ppo_update(
+            network, optimizer, rollout, advantage.astype(np.float32), args, ent_coef
+        )
         update += 1
         steps += args.envs * args.n_steps
         window = (window + results)[-500:]
