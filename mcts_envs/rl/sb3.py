@@ -180,8 +180,8 @@ class BoardCNN(BaseFeaturesExtractor):
     3x3 convolutions with padding 1 keep the board's size (a 3x3 Tic-Tac-Toe board stays 3x3),
     each followed by a ReLU; boards larger than ``max_side`` (Tantrix's 58x58 grid) are then
     average-pooled to ``max_side`` per side, so the linear layer stays small; a linear layer and a
-    ReLU give ``features_dim`` features. Input: the ``uint8 [C, H, W]`` images of ``image=True`` envs (SB3
-    scales them to [0, 1] before the extractor).
+    ReLU give ``features_dim`` features. Input: the ``uint8 [C, H, W]`` images of ``image=True``
+    envs (SB3 scales them to [0, 1] before the extractor).
 
     Args:
         observation_space: a ``Box`` of shape ``(C, H, W)``.
