@@ -21,10 +21,12 @@ them (:class:`SeatChains`):
    of the current position: the network's value when that player is on move, minus it otherwise
    (the games are zero-sum).
 
-``--random-share``: in that share of the games one seat plays uniformly random legal moves
-(``vg.random_actions()``; the seat swaps after each game) and its moves are not trained on. It
-widens the positions the network meets: an exact check against random counts every position
-random play can reach. No move cap is set, so games only end by the rules.
+``--random-share``: in that share of the games one seat plays a uniformly random legal move
+(``vg.random_actions()``) with probability ``--random-epsilon``, else the network's move (the seat
+swaps after each game), and its moves are not trained on. It widens the positions the network
+meets (an exact check against random counts every position random play can reach) while the
+network's own moves still punish mistakes there. ``--loss-reward -2`` makes a loss cost twice
+what a win pays. No move cap is set, so games only end by the rules.
 
 On Tic-Tac-Toe the run stops when the greedy policy's *exact* loss probability against a random
 player is 0 from both seats (:func:`mcts_envs.rl.outcome_against_random`, checked every
@@ -90,6 +92,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--vf-coef", type=float, default=0.5)
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
     parser.add_argument("--random-share", type=float, default=0.25)
+    parser.add_argument(
+        "--random-epsilon",
+        type=float,
+        default=1.0,
+        help="the random seat's chance of a uniformly random move (else the network's)",
+    )
+    parser.add_argument(
+        "--loss-reward", type=float, default=-1.0, help="a lost game's reward (wins +1, draws 0)"
+    )
     parser.add_argument("--minutes", type=float, default=30.0, help="wall-clock budget")
     parser.add_argument("--updates", type=int, default=100_000, help="PPO updates at most")
     parser.add_argument(
@@ -104,7 +115,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 class Network(nn.Module):
-    """MLP over the flattened planes: masked policy logits and the mover's value in [-1, 1]."""
+    """MLP over the flattened planes: masked policy logits and the mover's value."""
 
     def __init__(self, observation_shape: tuple[int, ...], num_actions: int, hidden: list[int]):
         super().__init__()
@@ -122,7 +133,7 @@ class Network(nn.Module):
         """``(logits [B, A] with illegal actions at -1e9, value [B])`` for ``int8`` planes."""
         features = self.trunk(observation.float())
         logits = self.policy(features).masked_fill(~mask, -1e9)
-        return logits, torch.tanh(self.value(features)).squeeze(-1)
+        return logits, self.value(features).squeeze(-1)
 
 
 class SeatChains:
@@ -233,10 +244,19 @@ class SavedNetworkAgent(ForwardModelAgent):
         return int(self.choose(observation, game.action_mask(state)[None])[0])
 
 
-def collect(vg: VectorGame, batch: Any, network: Network, num_steps: int, seats: np.ndarray):
+def collect(
+    vg: VectorGame,
+    batch: Any,
+    network: Network,
+    num_steps: int,
+    seats: np.ndarray,
+    args: argparse.Namespace,
+    generator: np.random.Generator,
+):
     """One rollout of ``num_steps`` steps in every env; ``seats[i]`` is env i's random seat
-    (-1: none; swapped after each game). Returns the rollout arrays, the next batch and the
-    learner's results (+1 / 0 / -1) in the games against the random seat that ended."""
+    (-1: none; swapped after each game). Returns the rollout arrays, the decision chains, the
+    bootstrap values, the next batch and the network's results (+1 / 0 / -1) in the games
+    against the random seat that ended."""
     n = vg.num_envs
     info = vg.game.info
     observations = np.empty((num_steps, n, *info.observation_shape), np.int8)
@@ -259,7 +279,8 @@ def collect(vg: VectorGame, batch: Any, network: Network, num_steps: int, seats:
         action = action.numpy()
         random_mover = seats == players[t]
         if random_mover.any():
-            action = np.where(random_mover, vg.random_actions(), action)
+            uniform = random_mover & (generator.random(n) < args.random_epsilon)
+            action = np.where(uniform, vg.random_actions(), action)
         actions[t] = action
         log_probs[t] = distribution.log_prob(torch.from_numpy(action)).numpy()
         values[t] = value.numpy()
@@ -267,7 +288,7 @@ def collect(vg: VectorGame, batch: Any, network: Network, num_steps: int, seats:
         chains.decide(t, players[t])
         batch = vg.step(action)
         ended = batch.terminated | batch.truncated
-        chains.finish(ended, batch.rewards)
+        chains.finish(ended, np.where(batch.rewards < 0, -args.loss_reward, 1.0) * batch.rewards)
         against_random = ended & (seats >= 0)
         for env in np.flatnonzero(against_random):
             results.append(float(batch.rewards[env, 1 - seats[env]]))
@@ -379,7 +400,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     solved = False
     while update < args.updates and time.perf_counter() - start < 60 * args.minutes:
         rollout, chains, bootstrap, batch, results = collect(
-            vg, batch, network, args.n_steps, seats
+            vg, batch, network, args.n_steps, seats, args, generator
         )
         advantage = advantages(
             chains,
