@@ -22,7 +22,7 @@ them (:class:`SeatChains`):
    (the games are zero-sum).
 
 ``--random-share``: in that share of the games one seat plays a uniformly random legal move
-(``vg.random_actions()``) with probability ``--random-epsilon``, else the network's move (the seat
+with probability ``--random-epsilon``, else the network's move (the seat
 swaps after each game), and its moves are not trained on. It widens the positions the network
 meets (an exact check against random counts every position random play can reach) while the
 network's own moves still punish mistakes there. ``--loss-reward -2`` makes a loss cost twice
@@ -244,6 +244,12 @@ class SavedNetworkAgent(ForwardModelAgent):
         return int(self.choose(observation, game.action_mask(state)[None])[0])
 
 
+def random_legal(masks: np.ndarray, generator: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action for each row of ``masks`` (bool[M, A])."""
+    picks = (generator.random(len(masks)) * masks.sum(axis=1)).astype(np.int64)
+    return np.array([np.flatnonzero(row)[k] for row, k in zip(masks, picks, strict=True)], np.int64)
+
+
 def collect(
     vg: VectorGame,
     batch: Any,
@@ -279,8 +285,8 @@ def collect(
         action = action.numpy()
         random_mover = seats == players[t]
         if random_mover.any():
-            uniform = random_mover & (generator.random(n) < args.random_epsilon)
-            action = np.where(uniform, vg.random_actions(), action)
+            uniform = np.flatnonzero(random_mover & (generator.random(n) < args.random_epsilon))
+            action[uniform] = random_legal(masks[t, uniform], generator)
         actions[t] = action
         log_probs[t] = distribution.log_prob(torch.from_numpy(action)).numpy()
         values[t] = value.numpy()
