@@ -46,9 +46,7 @@ print(json.dumps(report))
 def test_check_env_passes_without_pygame_in_a_fresh_interpreter():
     ids = [gymnasium_id(game) for game in mcts_envs.list_games()]
     code = WITHOUT_PYGAME.replace("IDS", repr(ids))
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["imported_before_make"] is False  # the "mcts_envs:" prefix imported it
