@@ -13,12 +13,19 @@ Registered with Gymnasium when ``mcts_envs`` is imported, one id per game::
     env = gymnasium.make("mcts_envs/TicTacToe-v0", opponent=make_agent("alphabeta").act)
 
 (ids: ``mcts_envs/TicTacToe-v0``, ``UltimateTicTacToe-v0``, ``PentagoTwist-v0``, ``Ataxx-v0``,
-``Tantrix-v0``; :func:`gymnasium_id` gives a game's id).
+``Tantrix-v0``; :func:`gymnasium_id` gives a game's id). In a fresh interpreter, or from a config
+file, prefix the module so Gymnasium imports it first: ``gymnasium.make("mcts_envs:mcts_envs/
+TicTacToe-v0")`` (a bare id needs ``import mcts_envs`` before ``gymnasium.make``).
+
+Render modes: ``ansi`` (text) always; ``rgb_array`` when pygame (the ``render`` extra) is
+installed, and only then is it listed in ``metadata["render_modes"]``, so Gymnasium's
+``check_env`` passes on the core install.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib.util
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -27,7 +34,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from mcts_envs.core.errors import InvalidOptionError
+from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import check_action_type
 from mcts_envs.core.registry import make
 from mcts_envs.core.seeding import check_seed
@@ -38,6 +45,11 @@ from mcts_envs.envs.gymnasium_registration import (  # noqa: F401  (their home w
 
 SEATS = ("player_0", "player_1", "alternate")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+def available_render_modes() -> list[str]:
+    """``["ansi", "rgb_array"]``, or ``["ansi"]`` when pygame (the ``render`` extra) is absent."""
+    return ["ansi", "rgb_array"] if importlib.util.find_spec("pygame") is not None else ["ansi"]
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -72,9 +84,11 @@ class SingleAgentEnv(gymnasium.Env):
 
     Raises:
         InvalidOptionError: for a bad ``seat``, ``illegal_action`` or env option.
+        OptionalDependencyError: for ``render_mode="rgb_array"`` without pygame.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"]}
+    #: ``render_fps`` is the game's own (its AEC env's) on each instance.
+    metadata = {"render_modes": available_render_modes(), "render_fps": 2}
 
     def __init__(
         self,
@@ -109,11 +123,17 @@ class SingleAgentEnv(gymnasium.Env):
             raise InvalidOptionError(
                 "give opponent or opponent_factory (a callable seed -> opponent), not both"
             )
+        if render_mode == "rgb_array":
+            require_optional("pygame", "render")
         self.opponent_factory = opponent_factory
         if opponent_factory is not None:
             opponent = opponent_factory(0)
         self.illegal_action = illegal_action
         self.aec = make(game, raw=True, render_mode=render_mode, **env_kwargs)
+        self.metadata = {
+            "render_modes": available_render_modes(),
+            "render_fps": self.aec.metadata["render_fps"],
+        }
         self.opponent = opponent
         self._opponent_template = self._snapshot(opponent)
         self.seat_option = seat

@@ -5,7 +5,12 @@
 ended games put ``terminal_observation`` (and ``TimeLimit.truncated``) in their info as SB3
 expects, and ``episode`` statistics (``r``, ``l``, ``t``) as SB3's ``Monitor`` would, so
 ``ep_rew_mean`` is logged. :class:`SelfPlayCallback` adds a frozen copy of the model to an
-:class:`~mcts_envs.rl.selfplay.OpponentPool` every ``snapshot_every`` steps.
+:class:`~mcts_envs.rl.selfplay.OpponentPool` every ``snapshot_every`` steps. :class:`BoardCNN` is
+a features extractor for ``CnnPolicy`` sized for boards (SB3's default ``NatureCNN`` uses 8x8 and
+4x4 kernels with strides 4 and 2, larger than every board here)::
+
+    model = MaskablePPO("CnnPolicy", SB3VecEnv(LearnerVectorEnv(game, 16, image=True)),
+                        policy_kwargs={"features_extractor_class": BoardCNN})
 
 Importing this module imports ``stable_baselines3``; install with ``pip install torch==2.13.0``
 (a CPU build; see the README) then ``pip install -e ".[train]"``.
@@ -24,13 +29,16 @@ from mcts_envs.core.errors import require_optional
 
 stable_baselines3 = require_optional("stable_baselines3", "train")
 
+import torch  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor  # noqa: E402
 from stable_baselines3.common.vec_env import VecEnv  # noqa: E402
 
+from mcts_envs.core.errors import InvalidOptionError  # noqa: E402
 from mcts_envs.rl.selfplay import OpponentPool  # noqa: E402
 from mcts_envs.rl.vector_env import LearnerVectorEnv, to_image  # noqa: E402
 
-__all__ = ["SB3VecEnv", "SelfPlayCallback", "policy_snapshot"]
+__all__ = ["BoardCNN", "SB3VecEnv", "SelfPlayCallback", "policy_snapshot"]
 
 
 class SB3VecEnv(VecEnv):
@@ -164,3 +172,62 @@ class SelfPlayCallback(BaseCallback):
                 policy_snapshot(self.model, image=self.image), name=f"step_{self.num_timesteps}"
             )
         return True
+
+
+class BoardCNN(BaseFeaturesExtractor):
+    """A small CNN features extractor for board images (``features_extractor_class``).
+
+    3x3 convolutions with padding 1 keep the board's size (a 3x3 Tic-Tac-Toe board stays 3x3),
+    each followed by a ReLU; boards larger than ``max_side`` (Tantrix's 58x58 grid) are then
+    average-pooled to ``max_side`` per side, so the linear layer stays small; a linear layer and a
+    ReLU give ``features_dim`` features. Input: the ``uint8 [C, H, W]`` images of ``image=True``
+    envs (SB3 scales them to [0, 1] before the extractor).
+
+    Args:
+        observation_space: a ``Box`` of shape ``(C, H, W)``.
+        features_dim: output features.
+        channels: output channels of each convolution (at least one).
+        max_side: the largest grid side fed to the linear layer.
+
+    Raises:
+        InvalidOptionError: for a space that is not ``(C, H, W)`` or bad sizes.
+    """
+
+    def __init__(
+        self,
+        observation_space: Any,
+        features_dim: int = 256,
+        channels: Sequence[int] = (32, 64),
+        max_side: int = 9,
+    ) -> None:
+        shape = getattr(observation_space, "shape", None)
+        if shape is None or len(shape) != 3:
+            raise InvalidOptionError(
+                f"BoardCNN needs an image space of shape (C, H, W) (envs with image=True), got "
+                f"{observation_space!r}"
+            )
+        sizes = [features_dim, max_side, *channels]
+        if not channels or any(not isinstance(n, int) or n < 1 for n in sizes):
+            raise InvalidOptionError(
+                f"features_dim, max_side and channels must be positive ints (at least one "
+                f"channel size), got features_dim={features_dim!r}, channels={channels!r}, "
+                f"max_side={max_side!r}"
+            )
+        super().__init__(observation_space, features_dim)
+        in_channels, height, width = (int(n) for n in shape)
+        layers: list[torch.nn.Module] = []
+        for out_channels in channels:
+            layers += [torch.nn.Conv2d(in_channels, out_channels, 3, padding=1), torch.nn.ReLU()]
+            in_channels = out_channels
+        side = (min(height, max_side), min(width, max_side))
+        if side != (height, width):
+            layers.append(torch.nn.AdaptiveAvgPool2d(side))
+        layers.append(torch.nn.Flatten())
+        self.cnn = torch.nn.Sequential(*layers)
+        self.linear = torch.nn.Sequential(
+            torch.nn.Linear(in_channels * side[0] * side[1], features_dim), torch.nn.ReLU()
+        )
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        """``[B, features_dim]`` features of ``[B, C, H, W]`` (scaled) images."""
+        return self.linear(self.cnn(observations))

@@ -18,7 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 FRAGMENT = "<!-- fragment -->"
 FENCE = re.compile(r"^```python\s*$(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 #: Imports a block may need beyond the core package -> the extra that provides them.
-OPTIONAL = {"torch": "train", "sb3_contrib": "train"}
+OPTIONAL = {
+    "torch": "train",
+    "sb3_contrib": "train",
+    "torchrl": "dev",
+    "tianshou": "dev",
+    "ray": "rllib",
+}
 
 
 def markdown_files() -> list[Path]:
