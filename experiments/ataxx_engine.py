@@ -57,9 +57,12 @@ def engine_path(text: str | None) -> str | None:
     return os.path.abspath(found) if found else None
 
 
-def build_series(seconds: float, engine: str) -> list[Series]:
-    """One series per agent of :data:`OURS` at ``seconds`` per move, against the engine."""
+def build_series(seconds: float, engine: str, engine_seconds: float | None) -> list[Series]:
+    """One series per agent of :data:`OURS` at ``seconds`` per move, against the engine (asked
+    for ``engine_seconds`` per move if given, else given the time control's budget)."""
     opponent = f"uai:cmd={engine}"
+    if engine_seconds is not None:
+        opponent += f",seconds={engine_seconds:g}"
     return [
         Series(
             label, {seconds: f"{spec}{',' if ':' in spec else ':'}seconds={seconds:g}"}, (opponent,)
@@ -82,6 +85,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default=None, help="the AtaxxDotCpp executable (see above)")
     parser.add_argument(
         "--seconds", type=float, nargs="+", default=list(SECONDS), help="time per move"
+    )
+    parser.add_argument(
+        "--engine-seconds",
+        type=float,
+        default=None,
+        help="ask the engine for this movetime instead (it overruns a short one: equal measured "
+        "time needs ours at its measured time)",
     )
     parser.add_argument("--clock", default=None, help="BASE+INC: play on clocks instead")
     parser.add_argument(
@@ -118,7 +128,8 @@ def main(argv: list[str] | None = None) -> None:
             control = TimeControl(base_seconds=base, increment=increment)
         else:
             control = TimeControl(move_seconds=seconds)
-        out = experiment.out / f"{seconds:g}s"
+        name = f"{seconds:g}s" + (f"_engine{args.engine_seconds:g}s" if args.engine_seconds else "")
+        out = experiment.out / name
         out.mkdir(parents=True, exist_ok=True)
         run = experiment._replace(out=out, settings=settings)
         rules = GameRules(GAME, control, adjudication)
@@ -127,10 +138,11 @@ def main(argv: list[str] | None = None) -> None:
             "engine": engine,
             "game": GAME,
             "time_control": control._asdict(),
+            "engine_seconds": args.engine_seconds,
             "adjudication": adjudication._asdict(),
         }
         _, points, meta = play_and_summarise(
-            run, GAME, build_series(seconds, engine), source, rules
+            run, GAME, build_series(seconds, engine, args.engine_seconds), source, rules
         )
         header = (
             f"# Our Ataxx agents against AtaxxDotCpp at {seconds:g} s per move\n\n"
