@@ -347,6 +347,8 @@ class MCTSAgent(ForwardModelAgent):
             "bytes": result.nodes * BYTES_PER_NODE,
             "reused": result.reused,
             "immediate": result.immediate,
+            # one legal move under a time budget: played at once, tree kept (Engine.forced)
+            "forced": result.simulations == 0 and not result.immediate and len(result.actions) == 1,
             "tree_full": result.tree_full,
         }
         self.last_result = result

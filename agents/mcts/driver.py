@@ -45,6 +45,7 @@ from agents.mcts.search import (
     make_scratch,
     run_chunk,
 )
+from agents.mcts.solver import RANK_DRAW, proven_rank
 from agents.mcts.threats import immediate_checks
 from agents.mcts.tree import (
     FIRST_CHILD,
@@ -54,6 +55,7 @@ from agents.mcts.tree import (
     PROVEN,
     ROOT,
     UNPROVEN,
+    VISITS,
     Tree,
 )
 from agents.result import SearchResult
@@ -342,6 +344,59 @@ class Engine:
         self._mask[np.asarray(allowed, np.int64)] = 1
         return self._mask
 
+    def forced_action(self, state: np.ndarray, allowed: np.ndarray | None = None) -> int:
+        """The one move of ``state`` (a checked state of the game) if it has exactly one legal
+        action, or exactly one ``allowed`` one (the block-loss check's safe moves); else -1."""
+        if allowed is not None:
+            return int(allowed[0]) if len(allowed) == 1 else -1
+        self.root_state[:] = state
+        count = self.game.kernels.legal_actions(self.root_state, self.actions)
+        return int(self.actions[0]) if count == 1 else -1
+
+    def forced(
+        self, state: np.ndarray, player: int, action: int, deadline: float, kept: KeptTree
+    ) -> SearchResult:
+        """The decision at ``state`` with one move, ``action``, under a time budget: no search.
+
+        The tree is still taken (``kept`` re-rooted at ``state`` if it holds it, so the next
+        decision reuses it). The value reported is the re-rooted subtree's (the solver's proof
+        if it has one, else its mean), or, without visits there, the estimate of this player's
+        last search (its sign flipped if the other player made it), or 0 without either."""
+        tree, reused = kept.take(self.game, state, self.plan.capacity, deadline)
+        visits = int(tree.links[ROOT, VISITS])
+        proven = int(tree.flags[ROOT, PROVEN])
+        solved = self.config.solver and proven != UNPROVEN
+        if solved:
+            value = float(proven_rank(proven, player) - RANK_DRAW)
+        elif visits > 0:
+            mean = float(tree.value_sum[ROOT]) / visits
+            value = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+        elif kept.estimate is not None:
+            last_player, last_value = kept.estimate
+            value = last_value if last_player == player else -last_value
+        else:
+            value = 0.0
+        child = tree.child(ROOT, action)
+        child_visits = 0.0 if child == NO_NODE else float(tree.links[child, VISITS])
+        child_mean = np.nan
+        if child_visits > 0:
+            mean = float(tree.value_sum[child]) / child_visits
+            child_mean = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+        kept.estimate = (player, value)
+        return SearchResult(
+            action=action,
+            value=value,
+            player=player,
+            actions=np.array([action], np.int64),
+            visits=np.array([child_visits]),
+            probabilities=np.ones(1),
+            action_values=np.array([child_mean]),
+            proven=np.array([UNPROVEN if child == NO_NODE else tree.flags[child, PROVEN]], np.int8),
+            nodes=tree.num_nodes,
+            solved=bool(solved),
+            reused=reused,
+        )
+
     def decide(
         self,
         state: np.ndarray,
@@ -376,6 +431,10 @@ class Engine:
                     solved=True,
                     immediate=True,
                 )
+        if deadline is not None and parallel is None:
+            forced = self.forced_action(state, allowed)
+            if forced >= 0:
+                return self.forced(state, player, forced, deadline, kept)
         if parallel is not None:
             summary = parallel.search(self.game, state, self.config, seed, allowed)
             (calls, leaves), reused = parallel.evaluator_counts, False
@@ -387,6 +446,7 @@ class Engine:
             calls, leaves = after[0] - before[0], after[1] - before[1]
         index, probs, means, value = choose(summary, self.plan.by_mean, self.config.solver)
         children = summary.children
+        kept.estimate = (player, float(value))
         return SearchResult(
             action=int(children.actions[index]),
             value=value,

@@ -29,6 +29,8 @@ class KeptTree:
         self._game: type | None = None
         self._root_state: np.ndarray | None = None
         self._followed: list[int] = []
+        #: ``(player, value)`` of the last decision (the fallback value of a forced move).
+        self.estimate: tuple[int, float] | None = None
 
     def forget(self) -> None:
         """Drop the tree (a new game, another game, an immediate win)."""
@@ -36,6 +38,7 @@ class KeptTree:
         self._game = None
         self._root_state = None
         self._followed = []
+        self.estimate = None
 
     def inform(self, action: int) -> None:
         """``action`` (a move or chance outcome) was played from the position last searched or
