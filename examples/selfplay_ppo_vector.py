@@ -48,8 +48,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from agents.arena import play_match
+
 from agents.base import ForwardModelAgent
 from agents.spec import register_agent
 from mcts_envs.core.errors import require_optional

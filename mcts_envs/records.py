@@ -64,6 +64,7 @@ MAX_LINE_BYTES = 16 * 2**20
 #: and the largest ``--max-moves``).
 MOVE_CAP_FACTOR = 100
 
+
 def make_record(
     game_name: str,
     initial: str,
