@@ -91,6 +91,8 @@ class LLMAgent(ForwardModelAgent):
     """
 
     name = "llm"
+    #: Nothing to compile: matches and tournaments skip the two warm-up decisions (requests).
+    needs_warm_up = False
 
     def __init__(
         self,

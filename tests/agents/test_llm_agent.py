@@ -81,8 +81,8 @@ def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
         ]
         played += len(moves)
         assert all(f"<move>{move}</move>" in {e["answer"] for e in exchanges} for move in moves)
-    # every decision of the games (plus the warm-up's) is one exchange with its prompt
-    assert len(exchanges) >= played
+    # every decision of the games is one exchange with its prompt (no warm-up requests)
+    assert len(exchanges) == played
     assert all("Legal moves (" in e["prompt"] and e["error"] is None for e in exchanges)
     assert "Rules of Tic-Tac-Toe" in exchanges[-played]["prompt"] or any(
         "Rules of" in e["prompt"] for e in exchanges
@@ -90,6 +90,32 @@ def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
     body = server.requests[-1]["body"]
     assert body["max_tokens"] == 512 and body["temperature"] == 0.0
     assert body["messages"][0]["content"].startswith(("Rules of", "You are"))
+
+
+def test_a_match_against_an_llm_that_names_no_move_ends_in_forfeits(server, tmp_path):
+    from agents.cli import main
+
+    out = tmp_path / "games.jsonl"
+    llm = spec(server, "garbage", retries=0)
+    assert (
+        main(
+            [
+                "match",
+                "tictactoe",
+                llm,
+                "random",
+                "--games",
+                "2",
+                "--no-progress",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["forfeit"]["reason"] for r in records] == ["invalid move", "invalid move"]
+    assert [r["result"] for r in records] == ["b", "b"]
 
 
 def test_a_move_buried_in_prose_is_the_last_legal_move_named(server):
