@@ -22,6 +22,8 @@ from typing import TextIO
 
 from agents.expert_cli import add_parser as add_expert_parser
 from agents.expert_cli import run as run_expert
+from agents.frontends.ladder import add_parser as add_ladder_parser
+from agents.frontends.ladder import run as run_ladder
 from agents.play import add_play_command, run_play_command
 from agents.spec import describe_agent, list_agents
 from agents.tournament_cli import COMMANDS as EVALUATION_COMMANDS
@@ -89,6 +91,7 @@ def _build_parser() -> argparse.ArgumentParser:
     serve_command.add_serve_parser(commands)
     add_expert_parser(commands)
     add_evaluation_commands(commands)  # tournament, ratings, plot (agents.tournament_cli)
+    add_ladder_parser(commands)
 
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
@@ -287,6 +290,8 @@ def _dispatch(args: argparse.Namespace, out: TextIO, keys: TextIO) -> int:
             return serve_command.run(args, out)
         if args.command == "expert":
             return run_expert(args, out)
+        if args.command == "ladder":
+            return run_ladder(args, out)
         if args.command in EVALUATION_COMMANDS:
             return run_evaluation_command(args, out)
         return _command_list(args, out)
