@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.preparation import first_decision, prepare_spec
-from agents.ratings import ELO_PER_NAT, format_elo, rate
+from agents.ratings import ELO_PER_NAT, format_elo, rate, tally
 from agents.spec import make_agent
 from agents.tournament import (
     GameRules,
@@ -93,6 +93,7 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "mcts:iterations=10",
         "mcts:iterations=100",
         "mcts:iterations=1000",
+        "mcts:iterations=10000",
         "alphabeta:depth=2",
         "alphabeta:depth=4",
     ),
@@ -102,6 +103,7 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "mcts:iterations=10",
         "mcts:iterations=100",
         "mcts:iterations=1000",
+        "mcts:iterations=10000",
         "alphabeta:depth=1",
         "alphabeta:depth=2",
     ),
@@ -111,6 +113,7 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "mcts:iterations=10",
         "mcts:iterations=100",
         "mcts:iterations=1000",
+        "mcts:iterations=10000",
         "alphabeta:depth=1",
         "alphabeta:depth=2",
     ),
@@ -183,6 +186,17 @@ class Ladder:
             )
         return "\n".join(lines)
 
+    def docs_section(self) -> str:
+        """The ladder as the docs show it: a heading, :meth:`table` and how it was built."""
+        info = self.info
+        return (
+            f"### {self.game}\n\n{self.table()}\n\n"
+            f"{info['games']} games ({info['games_per_pair']} per pairing, seed {info['seed']}), "
+            f"built in {info['build_seconds']:.0f} s on {info['cpus']} CPU cores (load average "
+            f"{info['load_average']}) with mcts-envs {info['package_version']}: "
+            f"`{info['command']}`\n"
+        )
+
     def records_path(self) -> Path:
         """The compressed round-robin records beside the ladder file."""
         if self.path is None:
@@ -230,25 +244,86 @@ def read_ladder_records(ladder: Ladder) -> list[dict[str, Any]]:
         return [json.loads(line) for line in stream if line.strip()]
 
 
-def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int) -> Any:
-    """:func:`agents.ratings.rate` anchored at random (with its prior of draws where it has one)."""
-    options: dict[str, Any] = {}
-    parameters = inspect.signature(rate).parameters
-    if "prior_draws" in parameters:
-        options["prior_draws"] = parameters["prior_draws"].default
-    return rate(records, anchor=LADDER_ANCHOR, bootstrap=bootstrap, seed=seed, **options)
+#: Virtual draws per pairing in the fit of a ladder's round robin (as agents.ratings' prior).
+LADDER_PRIOR_DRAWS = 2.0
+#: How the prior enters the fit: ``rate``'s own ``prior_draws``, or (for a ``rate`` without one)
+#: virtual draw records added to each pairing (a game pair of their own, so the bootstrap
+#: resamples them with the rest).
+FIT_METHODS = ("rate prior_draws", "virtual draw records")
+
+
+def _rate_has_prior() -> bool:
+    return "prior_draws" in inspect.signature(rate).parameters
+
+
+def default_fit_method() -> str:
+    """``"rate prior_draws"`` if :func:`agents.ratings.rate` takes a prior, else the records."""
+    return FIT_METHODS[0] if _rate_has_prior() else FIT_METHODS[1]
+
+
+def virtual_draws(records: Sequence[dict[str, Any]], draws: float) -> list[dict[str, Any]]:
+    """``draws`` (an even number) draw records per pairing that played in ``records``, as game
+    pairs numbered -1, -2, ... (no real pair has a negative number)."""
+    pairings = dict.fromkeys(
+        tuple(r["agents"]) for r in records if r.get("result") in ("a", "b", "draw")
+    )
+    virtual = []
+    for a, b in pairings:
+        for k in range(int(draws)):
+            virtual.append(
+                {"agents": [a, b], "result": "draw", "pair": -1 - k // 2, "colour": k % 2}
+            )
+    return virtual
+
+
+def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int, method: str) -> Any:
+    """:func:`agents.ratings.rate` anchored at random with the prior of ``method``."""
+    if method == FIT_METHODS[0]:
+        if not _rate_has_prior():
+            raise InvalidOptionError(
+                "this ladder was fitted with agents.ratings.rate(prior_draws=...), which this "
+                "version of agents.ratings does not have"
+            )
+        return rate(
+            records,
+            anchor=LADDER_ANCHOR,
+            bootstrap=bootstrap,
+            seed=seed,
+            prior_draws=LADDER_PRIOR_DRAWS,
+        )
+    if method != FIT_METHODS[1]:
+        raise InvalidRecordError(f"unknown ladder fit {method!r}; known: {', '.join(FIT_METHODS)}")
+    extra = {"prior_draws": 0.0} if _rate_has_prior() else {}
+    combined = [*records, *virtual_draws(records, LADDER_PRIOR_DRAWS)]
+    return rate(combined, anchor=LADDER_ANCHOR, bootstrap=bootstrap, seed=seed, **extra)
 
 
 def fit_ladder(
-    game: str, records: Sequence[dict[str, Any]], bootstrap: int, seed: int, order: Sequence[str]
+    game: str,
+    records: Sequence[dict[str, Any]],
+    bootstrap: int,
+    seed: int,
+    order: Sequence[str],
+    method: str | None = None,
 ) -> Ladder:
-    """The anchors' ratings fitted from round-robin ``records`` (``random`` = 0), in ``order``.
+    """The anchors' ratings fitted from round-robin ``records`` (``random`` = 0), in ``order``:
+    Bradley-Terry with :data:`LADDER_PRIOR_DRAWS` virtual draws per pairing (``method``: one of
+    :data:`FIT_METHODS`, default :func:`default_fit_method`), so an anchor that lost every game
+    (``random`` in most games) still gets a finite rating.
 
     Raises:
         InvalidOptionError: if an anchor of ``order`` played no game, or got no finite rating.
     """
-    table = _rate(records, bootstrap, seed)
+    table = _rate(records, bootstrap, seed, method or default_fit_method())
     index = {name: k for k, name in enumerate(table.agents)}
+    games = dict.fromkeys(order, 0)
+    points = dict.fromkeys(order, 0.0)
+    for pairing in tally(records).values():  # the real games only (not the prior's)
+        scored = pairing.wins + 0.5 * pairing.draws
+        for name, got in ((pairing.a, scored), (pairing.b, pairing.games - scored)):
+            if name in games:
+                games[name] += pairing.games
+                points[name] += got
     anchors = []
     for spec in order:
         if spec not in index:
@@ -266,8 +341,8 @@ def fit_ladder(
                 round(values[0], 1),
                 round(values[1], 1),
                 round(values[2], 1),
-                int(table.games[k]),
-                round(float(table.points[k] / table.games[k]), 4),
+                games[spec],
+                round(points[spec] / games[spec], 4),
             )
         )
     return Ladder(get_entry(game).name, tuple(sorted(anchors, key=lambda a: a.elo)))
@@ -365,7 +440,8 @@ def build_ladder(
         raise InvalidOptionError(
             f"{name} ladder: {len(records)} of {total} games played; run again with --resume"
         )
-    fitted = fit_ladder(name, records, bootstrap, seed, anchors)
+    method = default_fit_method()
+    fitted = fit_ladder(name, records, bootstrap, seed, anchors, method)
     from mcts_envs import __version__
 
     info = {
@@ -377,6 +453,8 @@ def build_ladder(
         "games_per_pair": games_per_pair,
         "bootstrap": bootstrap,
         "bootstrap_seed": seed,
+        "prior_draws": LADDER_PRIOR_DRAWS,
+        "fit": method,
         "games": len(records),
         "records": packed.name,
         "command": build_command(name, anchors, games_per_pair, seed, bootstrap, workers),

@@ -48,9 +48,15 @@ def test_a_shipped_ladder_is_the_fit_of_its_stored_round_robin(game):
     assert info["command"].startswith(f"mcts-envs ladder build {game} ")
     assert f"--games-per-pair {info['games_per_pair']}" in info["command"]
     assert info["package_version"] and info["build_seconds"] > 0
-    refit = fit_ladder(game, records, info["bootstrap"], info["bootstrap_seed"], specs)
+    refit = fit_ladder(game, records, info["bootstrap"], info["bootstrap_seed"], specs, info["fit"])
     assert refit.anchors == ladder.anchors
     assert all(a.low <= a.elo <= a.high for a in ladder.anchors)
+
+
+def test_the_docs_show_every_shipped_ladder_as_its_file_has_it():
+    text = (LADDER_DIR.parents[2] / "docs" / "guides" / "ladder.md").read_text()
+    for game in SHIPPED:
+        assert load_ladder(game).docs_section() in text
 
 
 def test_estimates_stay_finite_and_are_symmetric():
