@@ -153,3 +153,21 @@ def test_rebuilding_the_tictactoe_ladder_gives_the_shipped_one_and_rerates_two_a
     for spec in ("mcts:iterations=100", "minimax2"):
         result = rate_on_ladder("tictactoe", spec, games=40, seed=11, ladder=rebuilt)
         assert result.low <= rebuilt.anchor(spec).elo <= result.high
+
+
+def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
+    (tmp_path / "my_ladder_agents.py").write_text(
+        "import numpy as np\n"
+        "from agents.base import ForwardModelAgent\n"
+        "from agents.spec import register_agent\n\n"
+        "class FirstLegal(ForwardModelAgent):\n"
+        "    name = 'firstlegal'\n"
+        "    def act_state(self, game, state):\n"
+        "        return int(np.min(game.legal_actions(state)))\n\n"
+        "register_agent('firstlegal', FirstLegal)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status = main(
+        ["ladder", "tictactoe", "firstlegal", "--games", "2", "--agent-module", "my_ladder_agents"]
+    )
+    assert status == 0 and "firstlegal on the tictactoe ladder" in capsys.readouterr().out
