@@ -130,6 +130,10 @@ class LLMAgent(ForwardModelAgent):
             )
         self.show_legal_moves = bool(show_legal_moves)
         self.log = None if log in (None, "") else Path(log)
+        if self.log is not None and not self.log.parent.is_dir():
+            raise InvalidOptionError(
+                f"llm: log={log}: the directory {self.log.parent} does not exist"
+            )
         self.seed = check_seed(seed)
         #: Every exchange of the current game: ``{"seat", "move_number", "prompt", "answer",
         #: "move", "error", "seconds"}`` (``answer`` ``None`` when the request failed).

@@ -44,7 +44,10 @@ def add_parser(commands: Any) -> None:
     )
     build = ladder.add_argument_group("ladder build")
     build.add_argument("--out-dir", help="build: directory of <game>.json and its records")
-    build.add_argument("--anchors", help="build: comma-free list of anchor specs separated by ';'")
+    build.add_argument(
+        "--anchors",
+        help="build: anchor specs separated by ';' (default: agents.ladder.DEFAULT_ANCHORS)",
+    )
     build.add_argument(
         "--games-per-pair",
         type=int,

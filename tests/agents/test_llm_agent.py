@@ -234,6 +234,7 @@ def test_the_key_comes_from_the_environment_never_the_spec(server, monkeypatch):
         ("model=x,base_url=http://h/v1,timeout=0", "timeout must be"),
         ("model=x,base_url=http://h/v1,max_tokens=0", "max_tokens must be"),
         ("base_url=http://h/v1", "missing required option"),
+        ("model=x,base_url=http://h/v1,log=/no/such/dir/x.jsonl", "does not exist"),
     ],
 )
 def test_bad_options_are_refused_naming_what_is_allowed(options, message):
