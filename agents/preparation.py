@@ -61,7 +61,12 @@ def warm_up(game: Game, agent: Any, state: np.ndarray, decisions: int = 2) -> No
 
 
 def prepare_spec(game: Game, spec: str, state: np.ndarray) -> None:
-    """Compile everything an agent of ``spec`` needs on ``game`` (``state``: a first decision)."""
+    """Compile everything an agent of ``spec`` needs on ``game`` (``state``: a first decision).
+
+    An agent whose ``needs_warm_up`` attribute is ``False`` (e.g. a language model behind an
+    endpoint: nothing to compile, and each decision costs a request) is only ``prepare``-d.
+    """
     agent = make_agent(untimed_spec(spec), seed=0)
     agent.prepare(game)
-    warm_up(game, agent, state)
+    if getattr(agent, "needs_warm_up", True):
+        warm_up(game, agent, state)

@@ -35,6 +35,7 @@ AGENT_KINDS: dict[str, str] = {
     "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
     "perfect": "agents.perfect:PerfectAgent",
     "oliver": "agents.oliver:OliverAgent",  # Tantrix: alpha-beta over the line-length forecast
+    "llm": "agents.llm_agent:LLMAgent",  # an OpenAI-compatible chat endpoint (base_url, model)
 }
 
 #: Entry-point group through which other packages add agent kinds: each entry point is named

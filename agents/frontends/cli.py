@@ -46,6 +46,7 @@ COMMANDS = {
     "play": "play",
     "serve": "serve",
     "uai": "uai",
+    "ladder": "ladder",
     "warmup": "warmup",
     "list": "list",
 }

@@ -53,6 +53,14 @@ def add_parser(commands: Any) -> None:
         "--overwrite", action="store_true", help="replace --out if it exists (default: refuse)"
     )
     expert.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    expert.add_argument(
+        "--format",
+        choices=("npz", "chat"),
+        default="npz",
+        help="npz: arrays (default); chat: JSON lines of chat messages (the text env's prompt, "
+        "the search's move) with the visits over move names and the root value "
+        "(agents/evaluation/chat_data.py)",
+    )
 
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
@@ -78,6 +86,12 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         )
     )
     check_workers(args.workers)
+    if args.format == "chat":
+        from agents.evaluation.chat_data import write_chat_data
+
+        rows = write_chat_data(args.out, config, workers=args.workers, overwrite=args.overwrite)
+        print(f"wrote {rows} chat rows ({config.games} games) to {args.out}", file=io.out)
+        return 0
     path = Path(args.out)
     if path.exists() and not args.overwrite:
         raise InvalidOptionError(

@@ -65,6 +65,8 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         file=out,
     )
     print(render(states[0]), file=out)
+    exchanges = _exchanges(record)
+    decisions = 0
     for number, action in enumerate(record["actions"]):
         if args.delay is not None:
             time.sleep(max(0.0, args.delay))
@@ -77,11 +79,42 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         before = states[number]
         mover = game.current_player(before)
         who = "chance" if number in chance or mover < 0 else f"player_{mover}"
+        if who != "chance":
+            decisions += 1
+            for line in exchanges.get(decisions, []):
+                print(line, file=out)
         print(
             f"move {number + 1}: {who} plays {game.action_to_string(before, action)} ({action})",
             file=out,
         )
         print(render(states[number + 1]), file=out)
+    for line in exchanges.get(decisions + 1, []):  # the answers of a forfeited last decision
+        print(line, file=out)
     result = record.get("result", "finished" if record["returns"] is not None else "unfinished")
     print(printable(f"result: {result} (returns {record['returns']})"), file=out)
     return 0
+
+
+def _exchanges(record: dict) -> dict[int, list[str]]:
+    """Lines showing the text answers of a record by decision number (1-based): the text env's
+    ``answers`` and agents' ``transcripts`` (``{seat: [{"move_number", "answer", "error"}]}``)."""
+    from mcts_envs.records import bounded, printable
+
+    entries = [dict(entry) for entry in record.get("answers") or [] if isinstance(entry, dict)]
+    transcripts = record.get("transcripts")
+    if isinstance(transcripts, dict):
+        for seat, items in transcripts.items():
+            entries += [dict(item, seat=item.get("seat", seat)) for item in items or []]
+    lines: dict[int, list[str]] = {}
+    for entry in entries:
+        number = entry.get("move_number")
+        if not isinstance(number, int):
+            continue
+        answer = entry.get("answer")
+        text = "(no answer)" if answer is None else repr(bounded(str(answer), 300))
+        error = entry.get("error")
+        note = "" if not error else f"  [invalid: {bounded(str(error), 200)}]"
+        lines.setdefault(number, []).append(
+            printable(f"  player_{entry.get('seat')} answered {text}{note}")
+        )
+    return lines

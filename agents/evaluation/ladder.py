@@ -1,0 +1,740 @@
+"""Rating ladders: an absolute Elo for any agent, measured against calibrated search bots.
+
+A *ladder* of a game is a set of anchor agents (random, minimax2, MCTS at growing budgets,
+alpha-beta at fixed depths, ``perfect`` for Tic-Tac-Toe) whose Elo ratings were fitted from a
+round robin (:func:`build_ladder`, Bradley-Terry by :func:`agents.evaluation.ratings.rate`, ``random`` = 0,
+95% bootstrap intervals). Each shipped ladder is two files in ``agents/data/ladders/``:
+
+* ``<game>.json``: the anchors with their Elo, interval, games and score, and how the ladder was
+  made (package version, master seed, games per pair, bootstrap, the exact rebuilding command,
+  the build time and the machine's load);
+* ``<game>.records.jsonl.gz``: every game of the round robin (tournament records), from which
+  :func:`fit_ladder` gives back the same table (a test checks it).
+
+:func:`rate_on_ladder` rates a newcomer: it plays game pairs (the same opening, colours swapped)
+against the anchor whose Elo is nearest its current estimate (where a game says most), refits
+its Elo with the anchors' ratings held fixed (maximum likelihood with a prior of virtual draws,
+so the estimate stays finite after all wins or all losses), and reports the estimate with a 95%
+interval, the games per anchor and the forfeits (invalid moves, timeouts). Its games are tournament
+records: they resume from the results file as a tournament does, and the choice of each next
+anchor depends only on the games before it, so a run is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import inspect
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
+from agents.evaluation.tournament import (
+    GameRules,
+    GameTask,
+    LocalBackend,
+    make_backend,
+    open_results,
+    plan_tournament,
+    play_task,
+    run_tournament,
+    task_seeds,
+)
+from agents.preparation import first_decision, prepare_spec
+from agents.spec import make_agent
+from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.core.registry import get_entry, make_game
+from mcts_envs.records import dumps, quote
+
+__all__ = [
+    "DEFAULT_ANCHORS",
+    "LADDER_DIR",
+    "Ladder",
+    "LadderResult",
+    "build_ladder",
+    "fit_ladder",
+    "load_ladder",
+    "rate_on_ladder",
+]
+
+#: Game-pair number of the first virtual draw record (real pairs are numbered below it).
+VIRTUAL_PAIR = 10**12
+
+#: Where the shipped ladders live.
+LADDER_DIR = Path(__file__).resolve().parents[1] / "data" / "ladders"
+#: Version of the ladder file layout.
+LADDER_FORMAT = 1
+#: The anchor every ladder rates 0.
+LADDER_ANCHOR = "random"
+#: Virtual draws of a newcomer against each anchor it met (keeps its estimate finite).
+PRIOR_DRAWS = 1.0
+#: z of a two-sided 95% interval.
+Z_95 = 1.959963984540054
+
+#: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
+DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
+    "tictactoe": (
+        "random",
+        "minimax2",
+        "mcts:iterations=10",
+        "mcts:iterations=100",
+        "mcts:iterations=1000",
+        "mcts:iterations=10000",
+        "alphabeta:depth=1",
+        "alphabeta:depth=3",
+        "perfect",
+    ),
+    "ultimate_tictactoe": (
+        "random",
+        "minimax2",
+        "mcts:iterations=10",
+        "mcts:iterations=100",
+        "mcts:iterations=1000",
+        "mcts:iterations=10000",
+        "alphabeta:depth=2",
+        "alphabeta:depth=4",
+    ),
+    "pentago_twist": (
+        "random",
+        "minimax2",
+        "mcts:iterations=10",
+        "mcts:iterations=100",
+        "mcts:iterations=1000",
+        "mcts:iterations=10000",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+    ),
+    "ataxx": (
+        "random",
+        "minimax2",
+        "mcts:iterations=10",
+        "mcts:iterations=100",
+        "mcts:iterations=1000",
+        "mcts:iterations=10000",
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+    ),
+    "tantrix": (
+        "random",
+        "mcts:iterations=10",
+        "mcts:iterations=100",
+        "mcts:iterations=1000",
+    ),
+}
+#: Round-robin games per pairing of a default build (even: whole game pairs).
+DEFAULT_GAMES_PER_PAIR = 20
+
+
+# -- ladders ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """One anchor of a ladder: its spec, Elo with 95% interval, games and score."""
+
+    spec: str
+    elo: float
+    low: float
+    high: float
+    games: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A game's ladder (the contents of ``<game>.json``).
+
+    Attributes:
+        game: the game's registry name.
+        anchors: the anchors, weakest first.
+        info: everything else the file records (version, seeds, games per pair, command, ...).
+        path: the file it was read from (``None`` if built in memory).
+    """
+
+    game: str
+    anchors: tuple[Anchor, ...]
+    info: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def anchor(self, spec: str) -> Anchor:
+        """The anchor called ``spec``.
+
+        Raises:
+            InvalidOptionError: if no anchor has that spec (the message lists them).
+        """
+        for anchor in self.anchors:
+            if anchor.spec == spec:
+                return anchor
+        raise InvalidOptionError(
+            f"{self.game} ladder: no anchor {quote(spec)}; anchors: "
+            f"{', '.join(a.spec for a in self.anchors)}"
+        )
+
+    def table(self) -> str:
+        """The ladder as a Markdown table (anchor, Elo, 95% interval, games, score)."""
+        lines = [
+            "| anchor | Elo | 95% interval | games | score |",
+            "| --- | ---: | --- | ---: | ---: |",
+        ]
+        for a in self.anchors:
+            lines.append(
+                f"| `{a.spec}` | {format_elo(a.elo)} | [{format_elo(a.low)}, "
+                f"{format_elo(a.high)}] | {a.games} | {a.score:.3f} |"
+            )
+        return "\n".join(lines)
+
+    def docs_section(self) -> str:
+        """The ladder as the docs show it: a heading, :meth:`table` and how it was built."""
+        info = self.info
+        return (
+            f"### {self.game}\n\n{self.table()}\n\n"
+            f"{info['games']} games ({info['games_per_pair']} per pairing, seed {info['seed']}), "
+            f"built in {info['build_seconds']:.0f} s on {info['cpus']} CPU cores (load average "
+            f"{info['load_average']}) with mcts-envs {info['package_version']}: "
+            f"`{info['command']}`\n"
+        )
+
+    def records_path(self) -> Path:
+        """The compressed round-robin records beside the ladder file."""
+        if self.path is None:
+            raise InvalidOptionError(f"{self.game} ladder: built in memory, it has no records file")
+        return self.path.parent / self.info["records"]
+
+
+def ladder_path(game: str, directory: str | os.PathLike | None = None) -> Path:
+    """``<directory>/<game>.json`` (default directory: the shipped ladders)."""
+    return Path(directory or LADDER_DIR) / f"{get_entry(game).name}.json"
+
+
+def load_ladder(game_or_path: str | os.PathLike) -> Ladder:
+    """The ladder of a game (its shipped file) or of a ladder file.
+
+    Raises:
+        InvalidOptionError: if the game has no shipped ladder (the message lists those that do).
+        InvalidRecordError: if the file is not a ladder of this format.
+    """
+    text = str(game_or_path)
+    if text.endswith(".json"):
+        path = Path(text)
+    else:
+        path = ladder_path(text)
+        if not path.exists():
+            shipped = sorted(p.stem for p in LADDER_DIR.glob("*.json"))
+            raise InvalidOptionError(
+                f"no ladder for {get_entry(text).name}; ladders: {', '.join(shipped) or 'none'} "
+                f"(build one with: mcts-envs ladder build {get_entry(text).name} --out-dir DIR)"
+            )
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+        if obj.get("format") != LADDER_FORMAT:
+            raise ValueError(f"format {obj.get('format')!r}, this package reads {LADDER_FORMAT}")
+        anchors = tuple(Anchor(**anchor) for anchor in obj.pop("anchors"))
+        game = obj.pop("game")
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise InvalidRecordError(f"{path}: not a ladder file ({error})") from None
+    return Ladder(game, anchors, obj, path)
+
+
+def read_ladder_records(ladder: Ladder) -> list[dict[str, Any]]:
+    """The round-robin records a ladder was fitted from."""
+    with gzip.open(ladder.records_path(), "rt", encoding="utf-8") as stream:
+        return [json.loads(line) for line in stream if line.strip()]
+
+
+#: Virtual draws per pairing in the fit of a ladder's round robin (as agents.evaluation.ratings' prior).
+LADDER_PRIOR_DRAWS = 2.0
+#: How the prior enters the fit: ``rate``'s own ``prior_draws``, or (for a ``rate`` without one)
+#: virtual draw records added to each pairing (a game pair of their own, so the bootstrap
+#: resamples them with the rest).
+FIT_METHODS = ("rate prior_draws", "virtual draw records")
+
+
+def _rate_has_prior() -> bool:
+    return "prior_draws" in inspect.signature(rate).parameters
+
+
+def default_fit_method() -> str:
+    """``"rate prior_draws"`` if :func:`agents.evaluation.ratings.rate` takes a prior, else the records."""
+    return FIT_METHODS[0] if _rate_has_prior() else FIT_METHODS[1]
+
+
+def virtual_draws(records: Sequence[dict[str, Any]], draws: float) -> list[dict[str, Any]]:
+    """``draws`` (an even number) draw records per pairing that played in ``records``, as game
+    pairs numbered from :data:`VIRTUAL_PAIR` up (above any real pair number)."""
+    pairings = dict.fromkeys(
+        tuple(r["agents"]) for r in records if r.get("result") in ("a", "b", "draw")
+    )
+    virtual = []
+    for a, b in pairings:
+        for k in range(int(draws)):
+            virtual.append(
+                {"agents": [a, b], "result": "draw", "pair": VIRTUAL_PAIR + k // 2, "colour": k % 2}
+            )
+    return virtual
+
+
+def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int, method: str) -> Any:
+    """:func:`agents.evaluation.ratings.rate` anchored at random with the prior of ``method``."""
+    if method == FIT_METHODS[0]:
+        if not _rate_has_prior():
+            raise InvalidOptionError(
+                "this ladder was fitted with agents.evaluation.ratings.rate(prior_draws=...), which this "
+                "version of agents.evaluation.ratings does not have"
+            )
+        return rate(
+            records,
+            anchor=LADDER_ANCHOR,
+            bootstrap=bootstrap,
+            seed=seed,
+            prior_draws=LADDER_PRIOR_DRAWS,
+        )
+    if method != FIT_METHODS[1]:
+        raise InvalidRecordError(f"unknown ladder fit {method!r}; known: {', '.join(FIT_METHODS)}")
+    extra = {"prior_draws": 0.0} if _rate_has_prior() else {}
+    combined = [*records, *virtual_draws(records, LADDER_PRIOR_DRAWS)]
+    return rate(combined, anchor=LADDER_ANCHOR, bootstrap=bootstrap, seed=seed, **extra)
+
+
+def fit_ladder(
+    game: str,
+    records: Sequence[dict[str, Any]],
+    bootstrap: int,
+    seed: int,
+    order: Sequence[str],
+    method: str | None = None,
+) -> Ladder:
+    """The anchors' ratings fitted from round-robin ``records`` (``random`` = 0), in ``order``:
+    Bradley-Terry with :data:`LADDER_PRIOR_DRAWS` virtual draws per pairing (``method``: one of
+    :data:`FIT_METHODS`, default :func:`default_fit_method`), so an anchor that lost every game
+    (``random`` in most games) still gets a finite rating.
+
+    Raises:
+        InvalidOptionError: if an anchor of ``order`` played no game, or got no finite rating.
+    """
+    table = _rate(records, bootstrap, seed, method or default_fit_method())
+    index = {name: k for k, name in enumerate(table.agents)}
+    games = dict.fromkeys(order, 0)
+    points = dict.fromkeys(order, 0.0)
+    for pairing in tally(records).values():  # the real games only (not the prior's)
+        scored = pairing.wins + 0.5 * pairing.draws
+        for name, got in ((pairing.a, scored), (pairing.b, pairing.games - scored)):
+            if name in games:
+                games[name] += pairing.games
+                points[name] += got
+    anchors = []
+    for spec in order:
+        if spec not in index:
+            raise InvalidOptionError(f"{game} ladder: the anchor {spec} played no game")
+        k = index[spec]
+        values = [float(table.elo[k]), float(table.low[k]), float(table.high[k])]
+        if not all(math.isfinite(v) for v in values):
+            raise InvalidOptionError(
+                f"{game} ladder: {spec} got no finite rating ({values}); it won or lost every "
+                "game: add anchors between it and the rest"
+            )
+        anchors.append(
+            Anchor(
+                spec,
+                round(values[0], 1),
+                round(values[1], 1),
+                round(values[2], 1),
+                games[spec],
+                round(points[spec] / games[spec], 4),
+            )
+        )
+    return Ladder(get_entry(game).name, tuple(sorted(anchors, key=lambda a: a.elo)))
+
+
+def build_command(
+    game: str, anchors: Sequence[str], games_per_pair: int, seed: int, bootstrap: int, workers: int
+) -> str:
+    """The command line that rebuilds a ladder into ``agents/data/ladders``."""
+    parts = ["mcts-envs", "ladder", "build", game]
+    if tuple(anchors) != DEFAULT_ANCHORS.get(game):
+        parts += ["--anchors", "'" + ";".join(anchors) + "'"]
+    parts += [
+        "--games-per-pair",
+        str(games_per_pair),
+        "--seed",
+        str(seed),
+        "--bootstrap",
+        str(bootstrap),
+        "--workers",
+        str(workers),
+        "--out-dir",
+        "agents/data/ladders",
+    ]
+    return " ".join(parts)
+
+
+def build_ladder(
+    game: str,
+    out_dir: str | os.PathLike,
+    anchors: Sequence[str] | None = None,
+    games_per_pair: int = DEFAULT_GAMES_PER_PAIR,
+    seed: int = 0,
+    bootstrap: int = 200,
+    workers: int = 1,
+    resume: bool = False,
+    overwrite: bool = False,
+    announce: Callable[[str], None] | None = None,
+) -> Ladder:
+    """Play the anchors' round robin and write ``<game>.json`` and ``<game>.records.jsonl.gz``.
+
+    The games go to ``<game>.records.jsonl`` while they are played (``resume`` continues it
+    after an interruption), which is compressed once the ladder is fitted.
+
+    Args:
+        game: the game.
+        out_dir: the directory of the two files (``agents/data/ladders`` to rebuild a shipped one).
+        anchors: anchor specs (default :data:`DEFAULT_ANCHORS`); must include ``random``.
+        games_per_pair: round-robin games per pairing (even).
+        seed: master seed of the round robin and of the bootstrap.
+        bootstrap: bootstrap samples of the intervals.
+        workers: processes to play in (the games do not depend on it).
+        resume: continue an interrupted build's ``.records.jsonl``.
+        overwrite: replace existing ladder files.
+        announce: told what is being compiled and the progress.
+
+    Raises:
+        InvalidOptionError: for bad arguments or existing files (without ``overwrite``/``resume``).
+    """
+    name = get_entry(game).name
+    anchors = tuple(anchors or DEFAULT_ANCHORS.get(name, ()))
+    if LADDER_ANCHOR not in anchors:
+        raise InvalidOptionError(f"a ladder's anchors must include {LADDER_ANCHOR}, got {anchors}")
+    directory = Path(out_dir)
+    if not directory.is_dir():
+        raise InvalidOptionError(f"--out-dir {directory} is not a directory")
+    target = directory / f"{name}.json"
+    packed = directory / f"{name}.records.jsonl.gz"
+    playing = directory / f"{name}.records.jsonl"
+    for path in (target, packed):
+        if path.exists() and not (overwrite or resume):
+            raise InvalidOptionError(
+                f"{path} exists; pass --overwrite to rebuild it, or choose another --out-dir"
+            )
+    rules = GameRules(name)
+    plan = plan_tournament(rules, anchors, games_per_pair, seed)
+    start = time.perf_counter()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    with open_results(playing, resume=resume, overwrite=True) as results:
+        opening = plan.tasks[0].opening
+        if workers == 1:
+            _prepare(name, plan.specs, announce)
+            backend: Any = LocalBackend()
+        else:
+            backend = make_backend("process", workers, plan.specs, opening)
+        total = len(plan.tasks)
+
+        def progress(record: dict[str, Any]) -> None:
+            if announce is not None and len(results.records) % 20 == 0:
+                announce(f"{len(results.records)}/{total} games")
+
+        run_tournament(plan, results, backend, progress=progress)
+        records = list(results.records)
+    if len(records) < total:
+        raise InvalidOptionError(
+            f"{name} ladder: {len(records)} of {total} games played; run again with --resume"
+        )
+    method = default_fit_method()
+    fitted = fit_ladder(name, records, bootstrap, seed, anchors, method)
+    from mcts_envs import __version__
+
+    info = {
+        "format": LADDER_FORMAT,
+        "game": name,
+        "package_version": __version__,
+        "anchor": LADDER_ANCHOR,
+        "seed": seed,
+        "games_per_pair": games_per_pair,
+        "bootstrap": bootstrap,
+        "bootstrap_seed": seed,
+        "prior_draws": LADDER_PRIOR_DRAWS,
+        "fit": method,
+        "games": len(records),
+        "records": packed.name,
+        "command": build_command(name, anchors, games_per_pair, seed, bootstrap, workers),
+        "build_seconds": round(time.perf_counter() - start, 1),
+        "load_average": round(load, 1),
+        "cpus": os.cpu_count(),
+    }
+    obj = {**info, "anchors": [vars(a) for a in fitted.anchors]}
+    ordered = sorted(records, key=lambda r: (r["pairing"], r["index"]))
+    with gzip.GzipFile(packed, "wb", mtime=0) as stream:
+        stream.write("".join(dumps(r) + "\n" for r in ordered).encode("utf-8"))
+    target.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
+    playing.unlink()
+    return Ladder(name, fitted.anchors, info, target)
+
+
+def _prepare(game: str, specs: Iterable[str], announce: Callable[[str], None] | None) -> None:
+    """Compile each agent of ``specs`` for ``game`` before its first game (once per process)."""
+    game_object = make_game(game)
+    state = first_decision(game_object)
+    for spec in specs:
+        if announce is not None:
+            announce(f"preparing {spec} for {game}...")
+        prepare_spec(game_object, spec, state)
+
+
+# -- rating a newcomer --------------------------------------------------------------------------
+
+
+def estimate_elo(
+    results: Iterable[tuple[float, float, int]], prior_draws: float = PRIOR_DRAWS
+) -> tuple[float, float, float]:
+    """Elo of a player from ``(opponent Elo, points scored, games)`` against fixed opponents.
+
+    Maximum likelihood of the logistic (Bradley-Terry) model, with ``prior_draws`` virtual draws
+    against each opponent met, so all wins or all losses still give a finite estimate.
+
+    Returns:
+        ``(elo, low, high)``: the estimate and its 95% interval (from the Fisher information;
+        the opponents' ratings are taken as exact). ``(nan, nan, nan)`` without games.
+    """
+    rows = [(e / ELO_PER_NAT, s + prior_draws / 2, n + prior_draws) for e, s, n in results if n]
+    if not rows:
+        return math.nan, math.nan, math.nan
+    games = sum(n for _, _, n in rows)
+    r = sum(e * n for e, _, n in rows) / games
+    for _ in range(100):
+        p = [1.0 / (1.0 + math.exp(e - r)) for e, _, _ in rows]
+        gradient = sum(s - n * q for (_, s, n), q in zip(rows, p, strict=True))
+        information = sum(n * q * (1.0 - q) for (_, _, n), q in zip(rows, p, strict=True))
+        step = max(min(gradient / information, 2.0), -2.0)
+        r += step
+        if abs(step) < 1e-10:
+            break
+    p = [1.0 / (1.0 + math.exp(e - r)) for e, _, _ in rows]
+    information = sum(n * q * (1.0 - q) for (_, _, n), q in zip(rows, p, strict=True))
+    half = Z_95 / math.sqrt(information)
+    return r * ELO_PER_NAT, (r - half) * ELO_PER_NAT, (r + half) * ELO_PER_NAT
+
+
+@dataclass
+class AnchorTally:
+    """A newcomer's games against one anchor (from its view)."""
+
+    anchor: Anchor
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    forfeits: int = 0
+
+    @property
+    def games(self) -> int:
+        """Games played."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + 0.5 * self.draws
+
+
+@dataclass
+class LadderResult:
+    """A newcomer's rating on a ladder.
+
+    Attributes:
+        spec: the newcomer.
+        ladder: the ladder.
+        elo, low, high: its Elo on the ladder's scale and 95% interval.
+        tallies: per anchor (ladder order), its wins, draws, losses and forfeits.
+        records: its games (tournament records, newcomer = agent A).
+    """
+
+    spec: str
+    ladder: Ladder
+    elo: float
+    low: float
+    high: float
+    tallies: list[AnchorTally]
+    records: list[dict[str, Any]]
+
+    @property
+    def forfeits(self) -> int:
+        """Games the newcomer lost by a fault (invalid move, timeout, crash)."""
+        return sum(t.forfeits for t in self.tallies)
+
+    def summary(self) -> str:
+        """The report: rating with interval, then games, W/D/L and forfeits per anchor."""
+        games = sum(t.games for t in self.tallies)
+        source = self.ladder.path or "memory"
+        lines = [
+            f"{self.spec} on the {self.ladder.game} ladder ({source}; random = 0):",
+            f"  Elo {format_elo(self.elo)}  95% interval [{format_elo(self.low)}, "
+            f"{format_elo(self.high)}]  ({games} games, {self.forfeits} forfeits: invalid moves, "
+            "timeouts or crashes)",
+            "",
+            f"  {'anchor':<24} {'anchor Elo':>10} {'games':>6} {'W':>4} {'D':>4} {'L':>4} "
+            f"{'forfeits':>8}",
+        ]
+        for t in self.tallies:
+            lines.append(
+                f"  {t.anchor.spec:<24} {format_elo(t.anchor.elo):>10} {t.games:>6} {t.wins:>4} "
+                f"{t.draws:>4} {t.losses:>4} {t.forfeits:>8}"
+            )
+        return "\n".join(lines)
+
+
+def _tallies(ladder: Ladder, records: Iterable[dict[str, Any]]) -> list[AnchorTally]:
+    tallies = {a.spec: AnchorTally(a) for a in ladder.anchors}
+    for record in records:
+        tally = tallies[record["agents"][1]]
+        result = record.get("result")
+        if result == "a":
+            tally.wins += 1
+        elif result == "b":
+            tally.losses += 1
+        elif result == "draw":
+            tally.draws += 1
+        forfeit = record.get("forfeit")
+        if isinstance(forfeit, dict) and forfeit.get("seat") == record.get("seat_a"):
+            tally.forfeits += 1
+    return list(tallies.values())
+
+
+def _estimate(tallies: Sequence[AnchorTally]) -> tuple[float, float, float]:
+    return estimate_elo((t.anchor.elo, t.points, t.games) for t in tallies)
+
+
+def next_anchor(ladder: Ladder, tallies: Sequence[AnchorTally]) -> int:
+    """Index of the anchor to play next: the one whose Elo is nearest the current estimate
+    (before any game: the middle of the ladder); ties go to the one with fewer games."""
+    estimate = _estimate(tallies)[0]
+    if math.isnan(estimate):
+        elos = sorted(a.elo for a in ladder.anchors)
+        estimate = elos[len(elos) // 2]
+    return min(
+        range(len(ladder.anchors)),
+        key=lambda k: (abs(ladder.anchors[k].elo - estimate), tallies[k].games, k),
+    )
+
+
+def _check_resumed(records: list[dict[str, Any]], spec: str, ladder: Ladder, seed: int) -> None:
+    for number, record in enumerate(records, start=1):
+        agents = record.get("agents", [None, None])
+        anchor = agents[1]
+        specs = [a.spec for a in ladder.anchors]
+        ok = record.get("game") == ladder.game and agents[0] == spec and anchor in specs
+        if ok:
+            pairing = specs.index(anchor)
+            seeds = task_seeds(seed, pairing, record["pair"], record["colour"])
+            seed_field = record.get("seed") or {}
+            ok = [seed_field.get("a"), seed_field.get("b"), seed_field.get("chance")] == list(seeds)
+        if not ok:
+            raise InvalidRecordError(
+                f"record {number} of the results file is not a ladder game of {spec} on the "
+                f"{ladder.game} ladder with seed {seed}; resume with the same arguments, or write "
+                "to another file"
+            )
+
+
+def rate_on_ladder(
+    game: str,
+    spec: str,
+    games: int = 40,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    ladder: Ladder | str | os.PathLike | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> LadderResult:
+    """Rate ``spec`` on ``game``'s ladder with ``games`` games (module docstring).
+
+    Game pair ``p`` is played against the anchor nearest the estimate after pairs ``0..p-1``
+    (seeds: :func:`agents.evaluation.tournament.task_seeds` of ``(seed, anchor number, p, colour)``).
+
+    Args:
+        game: the game.
+        spec: the agent (any kind; ``--agent-module`` kinds must be registered first).
+        games: games to play in all (even; whole game pairs).
+        seed: master seed.
+        out: a JSON-lines results file (tournament records), or ``None``.
+        resume: continue ``out`` (its games are kept, the rest are played).
+        overwrite: replace an existing ``out``.
+        ladder: a :class:`Ladder` or a ladder file (default: the game's shipped ladder).
+        announce: told of each game pair's anchor and of compiling.
+
+    Raises:
+        InvalidOptionError / UnknownAgentError: for bad arguments (before any game).
+        InvalidRecordError: if a resumed file holds other games.
+    """
+    name = get_entry(game).name
+    if ladder is None:
+        ladder = load_ladder(name)
+    elif not isinstance(ladder, Ladder):
+        ladder = load_ladder(ladder)
+    if ladder.game != name:
+        raise InvalidOptionError(f"the ladder is of {ladder.game}, not {name}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2 or games % 2:
+        raise InvalidOptionError(
+            f"--games must be even and >= 2 (game pairs with colours swapped), got {games!r}"
+        )
+    make_agent(spec, seed=0)
+    game_object = make_game(name)
+    opening = game_object.to_text(game_object.initial_state())
+    rules = GameRules(name)
+    results = open_results(out, resume, overwrite) if out is not None else None
+    records: list[dict[str, Any]] = list(results.records) if results is not None else []
+    try:
+        _check_resumed(records, spec, ladder, seed)
+        by_pair: dict[int, list[dict[str, Any]]] = {}
+        for record in records:
+            by_pair.setdefault(record["pair"], []).append(record)
+        prepared: set[str] = set()
+        for pair in range(games // 2):
+            done = by_pair.get(pair, [])
+            tallies = _tallies(ladder, records)
+            if done:
+                anchor_index = [a.spec for a in ladder.anchors].index(done[0]["agents"][1])
+            else:
+                anchor_index = next_anchor(ladder, tallies)
+            anchor = ladder.anchors[anchor_index].spec
+            if announce is not None:
+                elo = _estimate(tallies)[0]
+                announce(
+                    f"pair {pair + 1}/{games // 2}: against {anchor} (estimate "
+                    f"{'none yet' if math.isnan(elo) else format_elo(elo)})"
+                )
+            for agent_spec in (spec, anchor) if len(done) < 2 else ():
+                if agent_spec not in prepared:
+                    _prepare(name, [agent_spec], announce)
+                    prepared.add(agent_spec)
+            played = {r["colour"] for r in done}
+            for colour in (0, 1):
+                if colour in played:
+                    continue
+                task = GameTask(
+                    anchor_index,
+                    spec,
+                    anchor,
+                    pair,
+                    colour,
+                    opening,
+                    task_seeds(seed, anchor_index, pair, colour),
+                )
+                record = play_task(task, rules)
+                records.append(record)
+                if results is not None:
+                    results.append(record)
+    finally:
+        if results is not None:
+            results.close()
+    tallies = _tallies(ladder, records)
+    elo, low, high = _estimate(tallies)
+    return LadderResult(spec, ladder, elo, low, high, tallies, records)
+
+
+def announce_to_stderr(text: str) -> None:
+    """Print a progress line to stderr."""
+    print(text, file=sys.stderr, flush=True)
