@@ -164,7 +164,8 @@ class TextEnv(AECEnv):
         seed: seed of the first ``reset()`` called without one (chance draws), so a text env
             built with a seed plays reproducibly; ``None``: fresh entropy.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the prompt of the agent on move).
-        max_cycles: truncate after this many moves (as the base env).
+        max_cycles: truncate once an agent has made this many moves (PettingZoo's cycles, as the
+            base env).
         **game_options: the game's options (see its game card).
 
     Raises:

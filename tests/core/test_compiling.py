@@ -63,9 +63,14 @@ def test_tournament_preparation_announces_nothing_once_compiled():
     import io
 
     rules = GameRules(game="tictactoe")
-    prepare_tournament_agents(rules, ["random"], out=io.StringIO())
     out = io.StringIO()
-    prepare_tournament_agents(rules, ["random", "random"], out=out)
+
+    def announce(text):
+        print(text, file=out)
+
+    prepare_tournament_agents(rules.game, ["random"], announce=announce)
+    out = io.StringIO()
+    prepare_tournament_agents(rules.game, ["random", "random"], announce=announce)
     assert out.getvalue() == ""  # the old code announced every spec on every call
 
 

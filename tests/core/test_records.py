@@ -30,7 +30,7 @@ def mutated(record, **changes):
         ({"chance": [99]}, "'chance' must be a list of indices"),
         ({"actions": [0, "1"]}, "'actions' must be a list of integers"),
         ({"actions": [0, True]}, "'actions' must be a list of integers"),
-        ({"returns": [1]}, "'returns' must be null or a list of two numbers"),
+        ({"returns": [1]}, "'returns' must be null or a list of two finite numbers"),
         ({"version": 1}, "version 1 is not supported"),
         ({"initial": None}, "'initial' must be a state's text"),
     ],

@@ -70,7 +70,8 @@ def test_capped_games_of_every_other_game(name):
         0: SearchTextAgent(name, "random", 1),
         1: SearchTextAgent(name, "mcts:iterations=20", 2),
     }
-    rewards, game_info, steps = play(textarena_id(name) + "-train", agents, seed=3, max_cycles=6)
+    # max_cycles is PettingZoo's: each agent makes at most 3 moves, 6 in all
+    rewards, game_info, steps = play(textarena_id(name) + "-train", agents, seed=3, max_cycles=3)
     assert steps == 6 and rewards == {0: 0, 1: 0}
     assert game_info[0]["reason"] == "truncated (move limit)"
 

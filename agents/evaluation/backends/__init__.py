@@ -9,11 +9,13 @@ any backend. :mod:`.local` plays in this process, :mod:`.process` in a pool of w
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agents.evaluation.backends.workers import check_workers
-from agents.evaluation.games import GameRules, GameTask
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
+
+if TYPE_CHECKING:  # annotations only: the command line's help imports no game code
+    from agents.evaluation.games import GameRules, GameTask
 
 __all__ = ["Backend", "BackendError", "make_backend"]
 
