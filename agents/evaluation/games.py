@@ -249,6 +249,17 @@ def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
     return None
 
 
+def _transcripts(seated: list[Any]) -> dict[str, Any]:
+    """``{"transcripts": {seat: entries}}`` for the seated agents that keep a ``transcript`` (an
+    LLM's prompts and answers), or nothing."""
+    kept = {
+        str(seat): list(agent.transcript)
+        for seat, agent in enumerate(seated)
+        if getattr(agent, "transcript", None)
+    }
+    return {"transcripts": kept} if kept else {}
+
+
 def play_game(
     task: GameTask, rules: GameRules, agents: tuple[Any, Any] | None = None
 ) -> dict[str, Any]:
@@ -267,7 +278,8 @@ def play_game(
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
         ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~agents.base.ForfeitError`
         such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
-        "reason", "line", "message"}``), ``score`` (the game's graded score per seat), ``moves``
+        "reason", "line", "message"}``), ``transcripts`` (for agents that keep one, e.g. an LLM's
+        prompts and answers: ``{seat: entries}``), ``score`` (the game's graded score per seat), ``moves``
         per seat, and ``timing`` (think seconds and the clocks left; not part of
         :func:`~mcts_envs.records.game_identity`).
     """
@@ -363,6 +375,7 @@ def play_game(
         termination=termination,
         score=[float(s) for s in game.score(state)],
         **({} if forfeit is None else {"forfeit": forfeit}),
+        **_transcripts(seated),
         moves=moves,
         timing=timing,
     )

@@ -81,6 +81,9 @@ def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
         ]
         played += len(moves)
         assert all(f"<move>{move}</move>" in {e["answer"] for e in exchanges} for move in moves)
+        kept = record["transcripts"][str(seat)]  # the record keeps the prompts and answers
+        assert [e["answer"] for e in kept] == [f"<move>{move}</move>" for move in moves]
+        assert all("Legal moves (" in e["prompt"] for e in kept)
     # every decision of the games is one exchange with its prompt (no warm-up requests)
     assert len(exchanges) == played
     assert all("Legal moves (" in e["prompt"] and e["error"] is None for e in exchanges)
