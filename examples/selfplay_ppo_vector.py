@@ -73,10 +73,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tictactoe", help="any game of mcts_envs.list_games()")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--envs", type=int, default=64, help="games stepped together")
-    parser.add_argument("--n-steps", type=int, default=32, help="rollout steps per update")
+    parser.add_argument("--envs", type=int, default=128, help="games stepped together")
+    parser.add_argument("--n-steps", type=int, default=16, help="rollout steps per update")
     parser.add_argument("--hidden", default="256,256", help="hidden layer sizes of the MLP")
-    parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--learning-rate", type=float, default=5e-4)
     parser.add_argument(
         "--lr-final", type=float, default=None, help="learning rate at the end (default: constant)"
     )
@@ -85,13 +85,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--gae-lambda", type=float, default=0.95)
     parser.add_argument("--clip", type=float, default=0.2)
-    parser.add_argument("--ent-coef", type=float, default=0.01)
+    parser.add_argument("--ent-coef", type=float, default=0.05)
     parser.add_argument(
         "--ent-final", type=float, default=None, help="entropy coef. at the end (default: constant)"
     )
     parser.add_argument("--vf-coef", type=float, default=0.5)
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
-    parser.add_argument("--random-share", type=float, default=0.25)
+    parser.add_argument("--random-share", type=float, default=0.5)
     parser.add_argument(
         "--random-epsilon",
         type=float,
@@ -99,12 +99,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the random seat's chance of a uniformly random move (else the network's)",
     )
     parser.add_argument(
-        "--loss-reward", type=float, default=-1.0, help="a lost game's reward (wins +1, draws 0)"
+        "--loss-reward", type=float, default=-2.0, help="a lost game's reward (wins +1, draws 0)"
     )
     parser.add_argument("--minutes", type=float, default=30.0, help="wall-clock budget")
     parser.add_argument("--updates", type=int, default=100_000, help="PPO updates at most")
     parser.add_argument(
-        "--eval-every", type=int, default=10, help="updates between exact checks (tictactoe)"
+        "--eval-every", type=int, default=2, help="updates between exact checks (tictactoe)"
     )
     parser.add_argument("--eval-opponent", default="mcts:iterations=50")
     parser.add_argument("--eval-games", type=int, default=200)

@@ -8,7 +8,9 @@
   policy against a random player (small games);
 * :class:`~mcts_envs.rl.selfplay.OpponentPool`: frozen snapshots of a learner as opponents;
 * :mod:`mcts_envs.rl.sb3` (needs the ``train`` extra): a Stable-Baselines3 ``VecEnv`` adapter
-  that ``MaskablePPO`` trains on, and a self-play callback.
+  that ``MaskablePPO`` trains on, a self-play callback and ``BoardCNN`` for ``CnnPolicy``;
+* :mod:`mcts_envs.rl.rllib` (needs the ``rllib`` extra): the games as RLlib multi-agent envs for
+  its action-masking module, and a self-play PPO config.
 """
 
 from mcts_envs.rl.exact import ExactOutcome, outcome_against_random
