@@ -21,55 +21,45 @@ game's seed, and game ``i`` depends only on ``(config, i)``: the same seed gives
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.evaluation.backends.workers import exit_with_parent
-from agents.evaluation.expert import ExpertConfig, check_config, search_targets
-from agents.evaluation.games import task_seeds
-from agents.preparation import first_decision, prepare_spec
+from agents.evaluation.backends import make_backend
+from agents.evaluation.backends.workers import check_workers
+from agents.evaluation.expert import ExpertConfig, check_config, expert_move, move_seed
+from agents.evaluation.games import GameRules, GameTask, prepare_agents
 from agents.spec import make_agent
-from agents.temperature import alphazero_temperature, sample_action
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.core.registry import make_game
+from mcts_envs.records import move_cap
 
-__all__ = ["CHAT_FORMAT", "generate_chat_data", "play_chat_game", "write_chat_data"]
-
-#: Version of the row layout above.
-CHAT_FORMAT = 1
 #: Decimals kept of visit fractions and values.
 DECIMALS = 6
 
 
-def game_seeds(seed: int, games: int):
-    """Per-game ``(expert, opponent, chance, move sampling)`` seeds: game ``i``'s are those of
-    game ``i`` of the match (:func:`agents.evaluation.games.task_seeds`), as ``expert`` uses."""
-    for index in range(games):
-        seed_a, seed_b, chance = task_seeds(seed, 0, index // 2, index % 2)
-        yield seed_a, seed_b, chance, seed_a ^ 0x5EED
-
-
-def play_chat_game(config: ExpertConfig, index: int, seeds: tuple[int, ...]) -> list[dict]:
-    """The rows of game ``index`` of ``config`` (seeds as :func:`game_seeds`)."""
+def play_chat_game(config: ExpertConfig, task: GameTask) -> list[dict]:
+    """The rows of game ``task`` of ``config``: the expert's seeds and move generator are those
+    of the same game of the array dataset (:func:`agents.evaluation.expert.move_seed`); chance
+    is drawn by the text env with the task's chance seed."""
     from mcts_envs.text import TextEnv
 
+    seed_a, seed_b, seed_chance = task.seeds
     env = TextEnv(config.game, invalid="raise")
-    env.reset(seed=seeds[2])
+    env.reset(seed=seed_chance)
     game = env.game
-    expert = make_agent(config.spec, seed=seeds[0])
-    opponent = make_agent(config.opponent, seed=seeds[1]) if config.opponent else None
+    expert = make_agent(config.spec, seed=seed_a)
+    opponent = make_agent(config.opponent, seed=seed_b) if config.opponent else None
     players = [expert] if opponent is None else [expert, opponent]
     for agent in players:
         agent.restart(env.game_state)
-    move_generator = np.random.default_rng(seeds[3])
-    expert_seat = index % 2
-    limit = config.max_moves or 100 * max(game.info.max_game_length, 1)
+    move_generator = np.random.default_rng(move_seed(task))
+    expert_seat = task.colour
+    limit = config.max_moves or move_cap(game)
     informed = len(env.base_env.history)
     for agent in players:  # chance outcomes drawn before the first decision
         for action in env.base_env.history[:informed]:
@@ -85,31 +75,27 @@ def play_chat_game(config: ExpertConfig, index: int, seeds: tuple[int, ...]) -> 
             env.step(game.action_to_string(state, action))
         else:
             prompt = str(env.observe(name))
-            mask = game.action_mask(state)
-            probs, value = search_targets(expert, game, state)
-            legal_probs = np.where(mask > 0, np.maximum(probs, 0.0), 0.0)
-            if not legal_probs.sum() > 0:  # a target without legal mass: play uniformly
-                legal_probs = mask.astype(np.float64)
-            temperature = alphazero_temperature(ply, config.temperature_moves)
-            action = sample_action(legal_probs, temperature, move_generator)
-            move = game.action_to_string(state, action)
-            total = float(legal_probs.sum())
+            move = expert_move(expert, game, state, ply, config.temperature_moves, move_generator)
+            name_of_move = game.action_to_string(state, move.action)
+            total = float(move.legal_policy.sum())
             visits = {
-                game.action_to_string(state, int(a)): round(float(legal_probs[a]) / total, DECIMALS)
-                for a in np.flatnonzero(legal_probs > 0)
+                game.action_to_string(state, int(a)): round(
+                    float(move.legal_policy[a]) / total, DECIMALS
+                )
+                for a in np.flatnonzero(move.legal_policy > 0)
             }
-            answer = f"<move>{move}</move>"
+            answer = f"<move>{name_of_move}</move>"
             rows.append(
                 {
                     "messages": [
                         {"role": "user", "content": prompt},
                         {"role": "assistant", "content": answer},
                     ],
-                    "move": move,
+                    "move": name_of_move,
                     "visits": visits,
-                    "value": round(float(value), DECIMALS),
+                    "value": round(float(move.value), DECIMALS),
                     "game": game.info.name,
-                    "game_index": index,
+                    "game_index": task.index,
                     "ply": ply,
                     "seat": seat,
                     "spec": config.spec,
@@ -132,48 +118,35 @@ def play_chat_game(config: ExpertConfig, index: int, seeds: tuple[int, ...]) -> 
     return rows
 
 
-def _play_star(arguments: tuple) -> list[dict]:
-    return play_chat_game(*arguments)
-
-
-def _start_worker(config: ExpertConfig) -> None:
-    exit_with_parent()
-    _prepare(config)
-
-
-def _prepare(config: ExpertConfig) -> None:
-    game = make_game(config.game)
-    state = first_decision(game)
-    for spec in (config.spec, config.opponent):
-        if spec is not None:
-            prepare_spec(game, spec, state)
+def chat_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
+    """What a backend returns for one game: its index and its chat rows."""
+    return {"index": task.index, "chat": play_chat_game(config, task)}
 
 
 def generate_chat_data(config: ExpertConfig, workers: int = 1) -> Iterator[dict[str, Any]]:
-    """The rows of every game of ``config``, game by game (module docstring).
+    """The rows of every game of ``config``, game by game (module docstring), played on the
+    evaluation backends (the games of the match ``config.spec`` vs ``config.opponent``).
 
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game (``symmetries``
             is refused: a prompt has no symmetry image).
     """
+    from agents.evaluation.tournament import StopFlag, plan_match
+
     config = check_config(config)
     if config.symmetries:
         raise InvalidOptionError("--format chat has no symmetry images; leave out --symmetries")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise InvalidOptionError(f"workers must be an int >= 1, got {workers!r}")
-    jobs = [
-        (config, index, seeds) for index, seeds in enumerate(game_seeds(config.seed, config.games))
-    ]
-    if workers == 1:
-        _prepare(config)
-        for job in jobs:
-            yield from play_chat_game(*job)
-        return
-    with ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(config,)
-    ) as pool:
-        for rows in pool.map(_play_star, jobs):
-            yield from rows
+    check_workers(workers, "workers")
+    rules = GameRules(config.game)
+    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
+    opening = plan.tasks[0].opening
+    backend = make_backend(
+        None, workers, plan.specs, opening, play=functools.partial(chat_task_record, config)
+    )
+    prepare_agents(config.game, plan.specs, opening)
+    played = sorted(backend.run(iter(plan.tasks), plan.rules, StopFlag()), key=lambda r: r["index"])
+    for record in played:
+        yield from record["chat"]
 
 
 def write_chat_data(

@@ -145,6 +145,51 @@ def search_targets(agent: Any, game: Game, state: np.ndarray) -> tuple[np.ndarra
     return np.asarray(probs, np.float64), float(value)
 
 
+class ExpertMove(NamedTuple):
+    """One decision of the expert: the move played and the targets it was drawn from.
+
+    Attributes:
+        action: the move played.
+        mask: the legal actions (int8).
+        policy: the search's visit distribution over every action (as the search gave it).
+        legal_policy: ``policy`` on the legal actions only (uniform if it had no legal mass),
+            the distribution the move was drawn from.
+        value: the root value for the mover.
+    """
+
+    action: int
+    mask: np.ndarray
+    policy: np.ndarray
+    legal_policy: np.ndarray
+    value: float
+
+
+def expert_move(
+    expert: Any,
+    game: Game,
+    state: np.ndarray,
+    ply: int,
+    temperature_moves: int,
+    generator: np.random.Generator,
+) -> ExpertMove:
+    """The expert's decision at ``state`` (decision ``ply`` of the game): its search targets and a
+    move drawn from them at the temperature of AlphaZero's schedule. The one place the datasets
+    (arrays and chat) choose a move."""
+    mask = game.action_mask(state)
+    probs, value = search_targets(expert, game, state)
+    legal_probs = np.where(mask > 0, np.maximum(probs, 0.0), 0.0)
+    if not legal_probs.sum() > 0:  # a target without legal mass: play uniformly
+        legal_probs = mask.astype(np.float64)
+    temperature = alphazero_temperature(ply, temperature_moves)
+    action = int(sample_action(legal_probs, temperature, generator))
+    return ExpertMove(action, mask, probs, legal_probs, value)
+
+
+def move_seed(task: GameTask) -> int:
+    """The seed of the generator that draws the expert's moves in game ``task``."""
+    return task.seeds[0] ^ 0x5EED
+
+
 class RecordingExpert:
     """The expert as an agent that records its search targets at each of its decisions.
 
@@ -183,25 +228,19 @@ class RecordingExpert:
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Record the expert's targets at ``state`` and play a move drawn from them."""
         player = game.current_player(state)
-        mask = game.action_mask(state)
-        probs, value = search_targets(self.expert, game, state)
-        legal_probs = np.where(mask > 0, np.maximum(probs, 0.0), 0.0)
-        if not legal_probs.sum() > 0:  # a target without legal mass: play uniformly
-            legal_probs = mask.astype(np.float64)
-        temperature = alphazero_temperature(self.ply, self.temperature_moves)
-        action = sample_action(legal_probs, temperature, self.moves)
+        move = expert_move(self.expert, game, state, self.ply, self.temperature_moves, self.moves)
         for name, value_ in (
             ("observations", game.observation(state, player)),
-            ("masks", mask),
-            ("policies", probs),
-            ("values", value),
-            ("actions", action),
+            ("masks", move.mask),
+            ("policies", move.policy),
+            ("values", move.value),
+            ("actions", move.action),
             ("players", player),
             ("ply", self.ply),
         ):
             self.rows[name].append(value_)
         self.keys.add(game.key(state))
-        return int(action)
+        return move.action
 
 
 def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
@@ -211,7 +250,7 @@ def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -
     game = make_game(config.game)
     seed_a, seed_b, _ = task.seeds
     recorder = RecordingExpert(
-        make_agent(config.spec, seed=seed_a), config.temperature_moves, seed_a ^ 0x5EED
+        make_agent(config.spec, seed=seed_a), config.temperature_moves, move_seed(task)
     )
     if config.opponent is None:
         agents = (recorder, recorder)
