@@ -193,6 +193,7 @@ class Game(Protocol):
     kernels: GameKernels
     vector_kernels: VectorKernels = VectorKernels()
     svg_module: str | None = None
+    json_module: str | None = None
 
     def initial_state(self) -> np.ndarray:
         """The state before the first decision (may be a chance node)."""
@@ -313,7 +314,9 @@ class KernelGame(Game):
     Subclasses set ``info`` and ``kernels`` and implement ``initial_state``, ``observation``,
     ``to_text`` and ``from_text``. They may declare ``vector_kernels`` (the batched API's
     compiled paths, :class:`VectorKernels`) and ``svg_module`` (the dotted name of the module
-    that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`)
+    and ``json_module`` (the dotted name of the module that converts states to and from JSON; see
+    :mod:`mcts_envs.core.json_state`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
     ``normalise_move_text``) and ``step_info``.
     """
 

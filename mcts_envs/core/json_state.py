@@ -53,16 +53,61 @@ _JSON_TYPES = {
 
 
 def codec_for(game: Any) -> ModuleType:
-    """The module ``mcts_envs.games.<game.info.name>.json_state`` that converts ``game``'s states.
+    """The module that converts ``game``'s states: the one its class declares as ``json_module``
+    (every built-in game: ``mcts_envs.games.<name>.json_state``).
 
     Raises:
-        NotImplementedError: if the game has no such module.
+        NotImplementedError: if the game declares no such module.
     """
-    name = game.info.name
-    try:
-        return importlib.import_module(f"mcts_envs.games.{name}.json_state")
-    except ModuleNotFoundError as error:
-        raise NotImplementedError(f"{name}: no JSON view of its states ({error})") from None
+    name = getattr(game, "json_module", None)
+    if not name:
+        raise NotImplementedError(
+            f"{game.info.name}: no JSON view of its states: its class declares no json_module"
+        )
+    return importlib.import_module(name)
+
+
+# -- pieces of the games' schemas ---------------------------------------------------------------
+
+
+def grid_property(size: int, symbols: str, description: str) -> dict[str, Any]:
+    """The schema of a square board as ``size`` rows of ``size`` characters of ``symbols``
+    (empty first: e.g. ``".xo"``)."""
+    allowed = ", ".join(symbols[1:]) + f" or {symbols[0]}"
+    return {
+        "type": "array",
+        "minItems": size,
+        "maxItems": size,
+        "items": {
+            "type": "string",
+            "pattern": f"^[{symbols[1:]}{symbols[0]}]{{{size}}}$",
+            "description": f"{size} of {allowed}",
+        },
+        "description": description,
+    }
+
+
+def grid_rows(board: Any, symbols: str) -> list[str]:
+    """A board (rows of 0 for empty, 1 and 2 for the two sides) as rows of ``symbols``."""
+    return ["".join(symbols[int(v)] for v in row) for row in board]
+
+
+def side_property(symbols: str) -> dict[str, Any]:
+    """The schema of the side to move, named by ``symbols`` (``player_0``'s first)."""
+    return {
+        "enum": list(symbols),
+        "description": f"the side to move ({symbols[0]} is player_0)",
+    }
+
+
+def status_property(names: tuple[str, ...]) -> dict[str, Any]:
+    """The schema of the derived result so far, one of ``names``."""
+    return {"enum": list(names), "description": "derived: the result so far"}
+
+
+def count_property(maximum: int, description: str, minimum: int = 0) -> dict[str, Any]:
+    """The schema of an integer from ``minimum`` to ``maximum``."""
+    return {"type": "integer", "minimum": minimum, "maximum": maximum, "description": description}
 
 
 def json_schema(game: Any) -> dict[str, Any]:

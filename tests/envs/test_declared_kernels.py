@@ -22,6 +22,7 @@ class OutsideTicTacToe(TicTacToe):
     info = dataclasses.replace(TicTacToe.info, name="outside_tictactoe")
     vector_kernels = VectorKernels.from_module(tictactoe_kernels)
     svg_module = "mcts_envs.games.tictactoe.svg"
+    json_module = "mcts_envs.games.tictactoe.json_state"
 
 
 class UndeclaredTicTacToe(TicTacToe):
@@ -30,6 +31,7 @@ class UndeclaredTicTacToe(TicTacToe):
     info = dataclasses.replace(TicTacToe.info, name="undeclared_tictactoe")
     vector_kernels = VectorKernels()
     svg_module = None
+    json_module = None
 
 
 @pytest.fixture
@@ -58,8 +60,17 @@ def test_a_game_from_another_module_draws_the_board_it_declares(outside_game):
     assert str(picture).startswith("<svg")
 
 
+def test_a_game_from_another_module_has_the_json_view_it_declares(outside_game):
+    state = outside_game.apply(outside_game.initial_state(), 4)
+    obj = outside_game.to_json(state)
+    assert obj["board"] == ["...", ".x.", "..."]
+    np.testing.assert_array_equal(outside_game.from_json(obj), state)
+
+
 def test_a_game_that_declares_nothing_gets_no_fast_path_and_a_clear_answer():
     game = UndeclaredTicTacToe()
     assert mask_kernel(game) is None and random_action_kernel(game) is None
     with pytest.raises(NotImplementedError, match="declares no svg_module"):
         svg.board(game, game.initial_state())
+    with pytest.raises(NotImplementedError, match="declares no json_module"):
+        game.to_json(game.initial_state())

@@ -77,6 +77,7 @@ class Ataxx(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ataxx.svg"
+    json_module = "mcts_envs.games.ataxx.json_state"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

@@ -12,33 +12,28 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.json_state import (
+    count_property,
+    grid_property,
+    grid_rows,
+    side_property,
+    status_property,
+)
 from mcts_envs.games.ataxx import kernels as k
 from mcts_envs.games.ataxx.game import MAX_CLOCK
 
 STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
 
 PROPERTIES: dict[str, Any] = {
-    "board": {
-        "type": "array",
-        "minItems": 7,
-        "maxItems": 7,
-        "items": {"type": "string", "pattern": "^[xo.]{7}$", "description": "7 of x, o or ."},
-        "description": "7 rows from rank 7 (top) to rank 1, files a-g",
-    },
-    "to_move": {"enum": ["x", "o"], "description": "the side to move (x is player_0)"},
-    "halfmove_clock": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": MAX_CLOCK,
-        "description": f"plies since the last copy move (the game is drawn at {k.HALFMOVE_LIMIT})",
-    },
-    "fullmove_number": {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": MAX_CLOCK,
-        "description": "starts at 1, grows after each move of o",
-    },
-    "status": {"enum": list(STATUS_NAMES), "description": "derived: the result so far"},
+    "board": grid_property(7, ".xo", "7 rows from rank 7 (top) to rank 1, files a-g"),
+    "to_move": side_property("xo"),
+    "halfmove_clock": count_property(
+        MAX_CLOCK, f"plies since the last copy move (the game is drawn at {k.HALFMOVE_LIMIT})"
+    ),
+    "fullmove_number": count_property(
+        MAX_CLOCK, "starts at 1, grows after each move of o", minimum=1
+    ),
+    "status": status_property(STATUS_NAMES),
     "stones": {
         "type": "object",
         "properties": {
@@ -57,7 +52,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
     """The JSON object of ``state`` (every field of :data:`PROPERTIES`)."""
     x_count, o_count = game.stone_counts(state)
     return {
-        "board": ["".join(".xo"[int(v)] for v in row) for row in game.board(state)],
+        "board": grid_rows(game.board(state), ".xo"),
         "to_move": "xo"[int(state[k.SIDE])],
         "halfmove_clock": int(state[k.HALFMOVE]),
         "fullmove_number": int(state[k.FULLMOVE]),

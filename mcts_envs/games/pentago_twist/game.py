@@ -84,6 +84,7 @@ class PentagoTwist(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.pentago_twist.svg"
+    json_module = "mcts_envs.games.pentago_twist.json_state"
     state_problem = staticmethod(k.state_problem)
     state_problems = TWO_BOARDS_PROBLEMS
 

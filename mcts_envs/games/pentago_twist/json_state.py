@@ -10,26 +10,24 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.json_state import (
+    count_property,
+    grid_property,
+    grid_rows,
+    side_property,
+    status_property,
+)
 from mcts_envs.games.pentago_twist import kernels as k
 
 STATUS_NAMES = ("ongoing", "white_won", "black_won", "draw")
 
 PROPERTIES: dict[str, Any] = {
-    "board": {
-        "type": "array",
-        "minItems": 6,
-        "maxItems": 6,
-        "items": {"type": "string", "pattern": "^[wb.]{6}$", "description": "6 of w, b or ."},
-        "description": "6 rows from the top (row 6) to the bottom (row 1), columns a-f",
-    },
-    "to_move": {"enum": ["w", "b"], "description": "the side to move (w is player_0)"},
-    "status": {"enum": list(STATUS_NAMES), "description": "derived: the result so far"},
-    "moves_played": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 36,
-        "description": "derived: stones on the board",
-    },
+    "board": grid_property(
+        6, ".wb", "6 rows from the top (row 6) to the bottom (row 1), columns a-f"
+    ),
+    "to_move": side_property("wb"),
+    "status": status_property(STATUS_NAMES),
+    "moves_played": count_property(36, "derived: stones on the board"),
 }
 REQUIRED = ("board", "to_move")
 
@@ -38,7 +36,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
     """The JSON object of ``state`` (every field of :data:`PROPERTIES`)."""
     board = game.board(state)
     return {
-        "board": ["".join(".wb"[int(v)] for v in row) for row in board],
+        "board": grid_rows(board, ".wb"),
         "to_move": "wb"[int(state[k.TO_MOVE])],
         "status": STATUS_NAMES[int(state[k.STATUS])],
         "moves_played": int(np.count_nonzero(board)),

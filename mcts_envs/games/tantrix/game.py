@@ -73,6 +73,7 @@ class Tantrix(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tantrix.svg"
+    json_module = "mcts_envs.games.tantrix.json_state"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

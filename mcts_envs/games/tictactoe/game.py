@@ -42,6 +42,7 @@ class TicTacToe(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tictactoe.svg"
+    json_module = "mcts_envs.games.tictactoe.json_state"
     state_problem = staticmethod(k.state_problem)
     state_problems = TWO_BOARDS_PROBLEMS
 

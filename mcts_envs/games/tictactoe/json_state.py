@@ -11,25 +11,24 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.json_state import (
+    count_property,
+    grid_property,
+    grid_rows,
+    side_property,
+    status_property,
+)
+
 #: By the kernel status (``ONGOING``, ``X_WON``, ``O_WON``, ``DRAW``).
 STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
 
 PROPERTIES: dict[str, Any] = {
-    "board": {
-        "type": "array",
-        "minItems": 3,
-        "maxItems": 3,
-        "items": {"type": "string", "pattern": "^[xo.]{3}$", "description": "3 of x, o or ."},
-        "description": "3 rows from the top (row 3) to the bottom (row 1), columns a-c",
-    },
-    "to_move": {"enum": ["x", "o"], "description": "the side to move (x is player_0)"},
-    "status": {"enum": list(STATUS_NAMES), "description": "derived: the result so far"},
-    "moves_played": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 9,
-        "description": "derived: marks on the board",
-    },
+    "board": grid_property(
+        3, ".xo", "3 rows from the top (row 3) to the bottom (row 1), columns a-c"
+    ),
+    "to_move": side_property("xo"),
+    "status": status_property(STATUS_NAMES),
+    "moves_played": count_property(9, "derived: marks on the board"),
 }
 REQUIRED = ("board", "to_move")
 
@@ -38,7 +37,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
     """The JSON object of ``state`` (every field of :data:`PROPERTIES`)."""
     board = game.board(state)
     return {
-        "board": ["".join(".xo"[int(v)] for v in row) for row in board],
+        "board": grid_rows(board, ".xo"),
         "to_move": "xo"[int(state[2])],
         "status": STATUS_NAMES[int(state[3])],
         "moves_played": int(np.count_nonzero(board)),

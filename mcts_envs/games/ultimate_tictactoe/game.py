@@ -45,6 +45,7 @@ class UltimateTicTacToe(KernelGame):
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ultimate_tictactoe.svg"
+    json_module = "mcts_envs.games.ultimate_tictactoe.json_state"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

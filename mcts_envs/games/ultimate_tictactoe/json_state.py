@@ -12,20 +12,23 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.core.json_state import (
+    count_property,
+    grid_property,
+    grid_rows,
+    side_property,
+    status_property,
+)
 from mcts_envs.games.ultimate_tictactoe import kernels as k
 
 STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
 LOCAL_NAMES = ("open", "x", "o", "drawn")
 
 PROPERTIES: dict[str, Any] = {
-    "board": {
-        "type": "array",
-        "minItems": 9,
-        "maxItems": 9,
-        "items": {"type": "string", "pattern": "^[xo.]{9}$", "description": "9 of x, o or ."},
-        "description": "9 rows of the grid from the top (row 9) to the bottom (row 1), columns a-i",
-    },
-    "to_move": {"enum": ["x", "o"], "description": "the side to move (x is player_0)"},
+    "board": grid_property(
+        9, ".xo", "9 rows of the grid from the top (row 9) to the bottom (row 1), columns a-i"
+    ),
+    "to_move": side_property("xo"),
     "target_board": {
         "type": ["integer", "null"],
         "minimum": 0,
@@ -40,13 +43,8 @@ PROPERTIES: dict[str, Any] = {
         "items": {"enum": list(LOCAL_NAMES)},
         "description": "derived: each local board open, won by x or o, or drawn (full)",
     },
-    "status": {"enum": list(STATUS_NAMES), "description": "derived: the result so far"},
-    "moves_played": {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": 81,
-        "description": "derived: marks on the grid",
-    },
+    "status": status_property(STATUS_NAMES),
+    "moves_played": count_property(81, "derived: marks on the grid"),
 }
 REQUIRED = ("board", "to_move", "target_board")
 
@@ -55,7 +53,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
     """The JSON object of ``state`` (every field of :data:`PROPERTIES`)."""
     target = int(state[k.TARGET])
     return {
-        "board": ["".join(".xo"[int(v)] for v in row) for row in game.grid(state)],
+        "board": grid_rows(game.grid(state), ".xo"),
         "to_move": "xo"[int(state[k.TO_MOVE])],
         "target_board": None if target < 0 else target,
         "local_boards": [LOCAL_NAMES[int(v)] for v in game.board_owners(state)],
