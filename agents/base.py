@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.quoting import bounded
 
@@ -166,7 +167,7 @@ def check_decision(agent: str, game: Game, state: Any) -> tuple[np.ndarray, int]
     if player < 0:
         raise IllegalActionError(
             f"{game.info.name}: {agent} needs a state with a player to move, the state is "
-            f"{'terminal' if player == -2 else 'a chance node'}"
+            f"{'terminal' if player == TERMINAL else 'a chance node'}"
         )
     return state, player
 
@@ -175,7 +176,7 @@ def decision_state(game: Game) -> np.ndarray:
     """The first state of ``game`` with a player to move (at chance nodes, the first outcome):
     what ``prepare`` hooks search to compile a game's code paths."""
     state = game.initial_state()
-    while game.current_player(state) == -1:  # CHANCE
+    while game.current_player(state) == CHANCE:
         state = game.apply(state, int(game.chance_outcomes(state)[0][0]))
     return state
 

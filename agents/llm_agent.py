@@ -32,16 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, check_number
+from agents.base import ForfeitError, ForwardModelAgent, check_number
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.records import bounded, dumps
-
-try:  # the shared forfeit of the evaluation package
-    from agents.base import ForfeitError
-except ImportError:  # older layout: the game loop catches the UAI engine's forfeit
-    from agents.uai_agent import EngineForfeitError as ForfeitError
 
 __all__ = ["DEFAULT_KEY_ENV", "ForfeitError", "LLMAgent", "LLMEndpointError"]
 

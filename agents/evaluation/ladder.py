@@ -23,7 +23,6 @@ anchor depends only on the games before it, so a run is reproducible from its se
 from __future__ import annotations
 
 import gzip
-import inspect
 import json
 import math
 import os
@@ -78,54 +77,18 @@ PRIOR_DRAWS = 1.0
 Z_95 = 1.959963984540054
 
 #: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
+_SEARCH_LADDER = (
+    "random",
+    "minimax2",
+    *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
+)
 DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
-    "tictactoe": (
-        "random",
-        "minimax2",
-        "mcts:iterations=10",
-        "mcts:iterations=100",
-        "mcts:iterations=1000",
-        "mcts:iterations=10000",
-        "alphabeta:depth=1",
-        "alphabeta:depth=3",
-        "perfect",
-    ),
-    "ultimate_tictactoe": (
-        "random",
-        "minimax2",
-        "mcts:iterations=10",
-        "mcts:iterations=100",
-        "mcts:iterations=1000",
-        "mcts:iterations=10000",
-        "alphabeta:depth=2",
-        "alphabeta:depth=4",
-    ),
-    "pentago_twist": (
-        "random",
-        "minimax2",
-        "mcts:iterations=10",
-        "mcts:iterations=100",
-        "mcts:iterations=1000",
-        "mcts:iterations=10000",
-        "alphabeta:depth=1",
-        "alphabeta:depth=2",
-    ),
-    "ataxx": (
-        "random",
-        "minimax2",
-        "mcts:iterations=10",
-        "mcts:iterations=100",
-        "mcts:iterations=1000",
-        "mcts:iterations=10000",
-        "alphabeta:depth=1",
-        "alphabeta:depth=2",
-    ),
-    "tantrix": (
-        "random",
-        "mcts:iterations=10",
-        "mcts:iterations=100",
-        "mcts:iterations=1000",
-    ),
+    "tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=3", "perfect"),
+    "ultimate_tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=2", "alphabeta:depth=4"),
+    "pentago_twist": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
+    "ataxx": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
+    # Tantrix: no minimax2 or alpha-beta tier, MCTS to 1,000 iterations (7 moves/s here)
+    "tantrix": ("random", *(f"mcts:iterations={n}" for n in (10, 100, 1000))),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).
 DEFAULT_GAMES_PER_PAIR = 20
@@ -249,19 +212,15 @@ def read_ladder_records(ladder: Ladder) -> list[dict[str, Any]]:
 
 #: Virtual draws per pairing in the fit of a ladder's round robin (as agents.evaluation.ratings' prior).
 LADDER_PRIOR_DRAWS = 2.0
-#: How the prior enters the fit: ``rate``'s own ``prior_draws``, or (for a ``rate`` without one)
-#: virtual draw records added to each pairing (a game pair of their own, so the bootstrap
-#: resamples them with the rest).
+#: How the prior enters the fit: ``rate``'s own ``prior_draws`` (new builds), or virtual draw
+#: records added to each pairing (a game pair of their own, so the bootstrap resamples them with
+#: the rest; the shipped ladders were fitted so, and are re-fitted the same way).
 FIT_METHODS = ("rate prior_draws", "virtual draw records")
 
 
-def _rate_has_prior() -> bool:
-    return "prior_draws" in inspect.signature(rate).parameters
-
-
 def default_fit_method() -> str:
-    """``"rate prior_draws"`` if :func:`agents.evaluation.ratings.rate` takes a prior, else the records."""
-    return FIT_METHODS[0] if _rate_has_prior() else FIT_METHODS[1]
+    """The fit of a new build: ``rate``'s own prior (``"rate prior_draws"``)."""
+    return FIT_METHODS[0]
 
 
 def virtual_draws(records: Sequence[dict[str, Any]], draws: float) -> list[dict[str, Any]]:
@@ -282,11 +241,6 @@ def virtual_draws(records: Sequence[dict[str, Any]], draws: float) -> list[dict[
 def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int, method: str) -> Any:
     """:func:`agents.evaluation.ratings.rate` anchored at random with the prior of ``method``."""
     if method == FIT_METHODS[0]:
-        if not _rate_has_prior():
-            raise InvalidOptionError(
-                "this ladder was fitted with agents.evaluation.ratings.rate(prior_draws=...), which this "
-                "version of agents.evaluation.ratings does not have"
-            )
         return rate(
             records,
             anchor=LADDER_ANCHOR,
@@ -296,9 +250,8 @@ def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int, method: 
         )
     if method != FIT_METHODS[1]:
         raise InvalidRecordError(f"unknown ladder fit {method!r}; known: {', '.join(FIT_METHODS)}")
-    extra = {"prior_draws": 0.0} if _rate_has_prior() else {}
     combined = [*records, *virtual_draws(records, LADDER_PRIOR_DRAWS)]
-    return rate(combined, anchor=LADDER_ANCHOR, bootstrap=bootstrap, seed=seed, **extra)
+    return rate(combined, anchor=LADDER_ANCHOR, bootstrap=bootstrap, seed=seed, prior_draws=0.0)
 
 
 def fit_ladder(

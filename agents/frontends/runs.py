@@ -121,9 +121,7 @@ def run_plan(
     backend = make_backend(
         args.backend, args.workers, plan.specs, opening, args.address, args.agent_module
     )
-    start = getattr(backend, "start", None)
-    if start is not None:
-        start()  # a backend that cannot start fails before any file is opened
+    backend.start()  # a backend that cannot start fails before any file is opened
     if args.out:
         results = t.open_results(args.out, args.resume, args.overwrite)
     else:

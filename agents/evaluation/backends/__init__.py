@@ -29,6 +29,15 @@ class Backend(Protocol):
 
     name: str
 
+    def start(self) -> None:
+        """Start what the backend plays on (a cluster), so that a failure comes before any game
+        or file; ``run`` starts it otherwise.
+
+        Raises:
+            BackendError: in one line, if it cannot start.
+        """
+        ...
+
     def run(
         self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
     ) -> Iterator[dict[str, Any]]:

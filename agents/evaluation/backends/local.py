@@ -22,6 +22,9 @@ class LocalBackend:
     def __init__(self, play: Callable[[GameTask, GameRules], dict[str, Any]] = play_game) -> None:
         self.play = play
 
+    def start(self) -> None:
+        """Nothing to start: games run in this process."""
+
     def run(
         self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
     ) -> Iterator[dict[str, Any]]:

@@ -54,6 +54,9 @@ class ProcessBackend:
         self.opening = opening
         self.agent_modules = list(agent_modules)
 
+    def start(self) -> None:
+        """Nothing to start here: the pool starts with the first game."""
+
     def run(
         self, tasks: Iterator[GameTask], rules: GameRules, stopping: Callable[[], bool]
     ) -> Iterator[dict[str, Any]]:
