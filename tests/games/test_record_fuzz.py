@@ -8,47 +8,23 @@ that crashed it instead of killing pytest.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 import mcts_envs
+from tests.games.fuzz_child import run_fuzzer
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = mcts_envs.list_games()
 
 
 def fuzz(game: str, count: int, seed: int, step_checked: int, timeout: float) -> dict:
-    """Run the fuzzer in a child process; fail on a crash or any broken contract."""
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    """Run the fuzzer in a child process (:func:`tests.games.fuzz_child.run_fuzzer`)."""
+    return run_fuzzer(
+        "tests.games.record_fuzz",
+        game,
+        [str(count), str(seed), str(step_checked)],
+        "record",
+        timeout,
     )
-    command = [sys.executable, "-m", "tests.games.record_fuzz", game, str(count), str(seed)]
-    result = subprocess.run(
-        [*command, str(step_checked)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    started = [line for line in lines if "start" in line]
-    if result.returncode != 0:
-        last = started[-1] if started else {"record": "(before the first record)"}
-        pytest.fail(
-            f"{game}: the fuzzer process died with code {result.returncode} on record "
-            f"{last['record']!r}\n{result.stderr[-2000:]}"
-        )
-    failures = [line for line in lines if "fail" in line]
-    assert not failures, f"{game}: {len(failures)} broken contracts, first: {failures[:3]}"
-    summary = lines[-1]
-    assert summary.get("done") == count, summary
-    return summary
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,47 +8,17 @@ array that caused it instead of killing pytest.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 import mcts_envs
+from tests.games.fuzz_child import run_fuzzer
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = mcts_envs.list_games()
 
 
 def fuzz(game: str, count: int, seed: int, timeout: float) -> dict:
-    """Run the fuzzer in a child process; fail on a crash, a hang or any broken contract."""
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
-    )
-    command = [sys.executable, "-m", "tests.games.state_fuzz", game, str(count), str(seed)]
-    try:
-        result = subprocess.run(
-            command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired as error:
-        stdout = error.stdout.decode() if isinstance(error.stdout, bytes) else error.stdout or ""
-        started = [line for line in stdout.splitlines() if line.startswith('{"start"')]
-        pytest.fail(f"{game}: the fuzzer hung on {started[-1] if started else 'its start'}")
-    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    started = [line for line in lines if "start" in line]
-    if result.returncode != 0:
-        last = started[-1] if started else {"array": "(before the first array)"}
-        pytest.fail(
-            f"{game}: the fuzzer process died with code {result.returncode} on array "
-            f"{last['array']!r}\n{result.stderr[-2000:]}"
-        )
-    failures = [line for line in lines if "fail" in line]
-    assert not failures, f"{game}: {len(failures)} broken contracts, first: {failures[:3]}"
-    summary = lines[-1]
-    assert summary.get("done") == count, summary
-    return summary
+    """Run the fuzzer in a child process (:func:`tests.games.fuzz_child.run_fuzzer`)."""
+    return run_fuzzer("tests.games.state_fuzz", game, [str(count), str(seed)], "array", timeout)
 
 
 @pytest.mark.parametrize("game", GAMES)
