@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from agents.arena import play_match
+from agents.evaluation.arena import play_match
 
 from agents.base import ForwardModelAgent
 from agents.spec import register_agent
