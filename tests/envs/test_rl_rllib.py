@@ -1,7 +1,8 @@
 """RLlib (the ``rllib`` extra) trains on the games through ``mcts_envs.rl.rllib``: real ray.
 
-Skipped when ``ray.rllib`` cannot be imported (``pip install -e ".[rllib]"``; RLlib 2.60 pins
-gymnasium 1.2.2, so a separate environment keeps the dev one on gymnasium 1.4).
+The dev install holds ``ray[rllib]`` (which pins gymnasium 1.2.2), so the default run plays it;
+skipped, with the reason, where ``ray.rllib`` cannot be imported (``pip install -e ".[rllib]"``).
+``.ci/newest-gymnasium`` runs the other env tests on the newest gymnasium.
 """
 
 from __future__ import annotations
