@@ -282,8 +282,8 @@ class TextEnv(AECEnv):
     @property
     def infos(self) -> dict[str, dict[str, Any]]:
         """``infos[agent]``: the base env's infos plus ``legal_moves`` and ``state_json``."""
-        if self._started and self._sync():
-            self._update_infos()
+        if self._started:
+            self._sync()
         return self._infos
 
     @infos.setter
@@ -314,7 +314,6 @@ class TextEnv(AECEnv):
         self.base_env.reset(seed=seed)
         self._started = True
         self._sync()
-        self._update_infos()
 
     def set_game_state(self, state: np.ndarray) -> None:
         """Start a game from position ``state`` (a state of ``env.game``, e.g. from
@@ -332,12 +331,11 @@ class TextEnv(AECEnv):
         self._require_reset("set_game_state()")
         self.base_env.set_game_state(state)
         self._sync()
-        self._update_infos()
 
-    def _sync(self) -> bool:
+    def _sync(self) -> None:
         """Follow the base env: after its ``reset`` or ``set_game_state`` (a new start position)
-        start a new game of answers and history; name the actions played since the last call.
-        Returns whether anything changed."""
+        start a new game of answers and history; name the actions played since the last call
+        and update ``infos`` if any."""
         base = self.base_env
         history = self._history
         if self._history_start is not base._initial_state or len(base.history) < len(history.moves):
@@ -345,10 +343,10 @@ class TextEnv(AECEnv):
             history.restart(base._initial_state)
             self._new_game()
         elif len(base.history) == len(history.moves):
-            return False
+            return
         for action in base.history[len(history.moves) :]:
             history.inform(action)
-        return True
+        self._update_infos()
 
     @property
     def _on_move(self) -> str | None:
@@ -412,7 +410,6 @@ class TextEnv(AECEnv):
         self._retry_error = None
         self.base_env.step(move)
         self._sync()
-        self._update_infos()
 
     def _invalid(self, agent: str, entry: dict[str, Any]) -> None:
         """Apply the policy to an invalid answer of ``agent`` (already in the record)."""
