@@ -55,7 +55,7 @@ DECIMALS = 6
 class ChatRecorder(RecordingExpert):
     """The expert as an agent that records chat rows (the module docstring's fields but the
     game's): at each of its decisions, the text env's prompt for the position
-    (:meth:`mcts_envs.text.TextEnv.prompt_at` of the game followed since its opening, chance
+    (:meth:`mcts_envs.text.TextEnv.follow` of the game followed since its opening, chance
     outcomes included), the move it plays and its visit distribution over the move names.
 
     It decides as :class:`~agents.evaluation.expert.RecordingExpert` does (the same moves from
@@ -72,6 +72,7 @@ class ChatRecorder(RecordingExpert):
         """Prepare the expert and the text env of ``game``."""
         super().prepare(game)
         self.text_env = TextEnv(game.info.name, invalid="raise")
+        self.text_env.reset(seed=0)  # no chance is drawn: follow() puts in each position
         self.history = MoveHistory(game)
 
     def restart(self, state: np.ndarray) -> None:
@@ -83,6 +84,12 @@ class ChatRecorder(RecordingExpert):
         """Follow one action (a decision or a chance outcome)."""
         super().inform(action)
         self.history.inform(action)
+
+    def _prompt(self) -> str:
+        """The text env's prompt for the agent on move, in the game followed so far."""
+        env = self.text_env
+        env.follow(self.history)
+        return str(env.observe(env.agent_selection))
 
     def record(self, game: Game, state: np.ndarray, move: ExpertMove) -> None:
         """Keep the row of the decision ``move`` made at ``state``."""
@@ -98,7 +105,7 @@ class ChatRecorder(RecordingExpert):
         self.chat.append(
             {
                 "messages": [
-                    {"role": "user", "content": str(self.text_env.prompt_at(self.history))},
+                    {"role": "user", "content": self._prompt()},
                     {"role": "assistant", "content": answer},
                 ],
                 "move": name,

@@ -235,6 +235,7 @@ class TextEnv(AECEnv):
         self._board_text = self.base_env._definition.renderer_factory(self.game).text
         self._history = MoveHistory(self.game)
         self._history_start: np.ndarray | None = None  # the base env's start position followed
+        self._history_offset = 0  # actions of _history before the base env's start position
         self._infos: dict[str, dict[str, Any]] = {}
         self._started = False
         self._new_game()
@@ -338,14 +339,44 @@ class TextEnv(AECEnv):
         and update ``infos`` if any."""
         base = self.base_env
         history = self._history
-        if self._history_start is not base._initial_state or len(base.history) < len(history.moves):
+        known = len(history.moves) - self._history_offset
+        if self._history_start is not base._initial_state or len(base.history) < known:
             self._history_start = base._initial_state
+            self._history_offset = known = 0
             history.restart(base._initial_state)
             self._new_game()
-        elif len(base.history) == len(history.moves):
+        elif len(base.history) == known:
             return
-        for action in base.history[len(history.moves) :]:
+        for action in base.history[known:]:
             history.inform(action)
+        self._update_infos()
+
+    def follow(self, history: MoveHistory) -> None:
+        """Start a game at the end of ``history`` (a game of this env's game followed elsewhere,
+        e.g. by an agent through ``restart``/``inform``), knowing its moves: the prompts then
+        report the moves and chance outcomes of ``history`` as if the game had been played
+        through this env from ``history.start`` (move number, the opponent's last moves, the
+        rules only for an agent that has not moved in it). The answers and the record start at
+        the end of ``history``, as after :meth:`set_game_state`; ``history`` is not changed.
+
+        Raises:
+            EnvUsageError: before ``reset()``, or once every agent has left a finished game.
+            InvalidOptionError: if ``history`` follows another game.
+            InvalidStateError: if its position is not a valid position (nothing changes).
+        """
+        self._require_reset("follow()")
+        if history.game.info.name != self.game.info.name:
+            raise InvalidOptionError(
+                f"{self.metadata['name']}: the history follows {history.game.info.name}, "
+                f"not {self.game.info.name}"
+            )
+        self.base_env.set_game_state(history.state)
+        self._history = history.copy()
+        self._history_start = self.base_env._initial_state
+        self._history_offset = len(self._history.moves)
+        self._new_game()
+        for action in self.base_env.history:  # chance outcomes sampled from its position
+            self._history.inform(action)
         self._update_infos()
 
     @property
@@ -486,45 +517,12 @@ class TextEnv(AECEnv):
         seat = self.possible_agents.index(agent)
         on_move = self._on_move
         if include_rules is None:
-            include_rules = agent == on_move and not any(
-                answer["seat"] == seat for answer in self._answers
+            include_rules = (
+                agent == on_move
+                and not any(answer["seat"] == seat for answer in self._answers)
+                and not self._history.decided(seat)
             )
-        if on_move is None:
-            return self._compose(self._history, seat, None, include_rules, self._outcome_text())
-        return self._compose(
-            self._history, seat, self.possible_agents.index(on_move), include_rules, None
-        )
-
-    def prompt_at(self, history: MoveHistory) -> Prompt:
-        """The prompt of the agent on move at the end of ``history`` (a game of this env's game
-        followed elsewhere, e.g. by a recording agent), as :meth:`prompt` writes it for a game
-        played through this env from ``history.start`` without invalid answers: the rules while
-        that agent has made no decision in ``history``. Uses neither this env's position nor
-        its answers (no ``reset()`` needed).
-
-        Raises:
-            EnvUsageError: if no agent is on move at the end of ``history`` (a chance node or
-                the end of the game).
-        """
-        player = self.game.current_player(history.state)
-        if player not in (0, 1):
-            raise EnvUsageError(
-                f"{self.metadata['name']}: prompt_at needs a position where a player decides; "
-                f"the history ends at {self.game.to_text(history.state)!r}"
-            )
-        return self._compose(history, player, player, not history.decided(player), None)
-
-    def _compose(
-        self,
-        history: MoveHistory,
-        seat: int,
-        on_move: int | None,
-        include_rules: bool,
-        outcome: str | None,
-    ) -> Prompt:
-        """The prompt of ``seat`` at the end of ``history`` (``on_move``: the seat to decide,
-        ``None`` at the end, when ``outcome`` says how the game ended)."""
-        agent = self.possible_agents[seat]
+        history = self._history
         state = history.state
         obj = self.game.to_json(state)
         parts = []
@@ -539,18 +537,14 @@ class TextEnv(AECEnv):
         parts.append(f"Position {before}:\n{self._position(obj, state)}")
         parts.extend(self._past(history, seat))
         if on_move is None:
-            parts.append(outcome or "")
-        elif seat != on_move:
-            parts.append(f"{self.possible_agents[on_move]} is to move; wait for your turn.")
+            parts.append(self._outcome_text())
+        elif agent != on_move:
+            parts.append(f"{on_move} is to move; wait for your turn.")
         else:
-            names = (
-                list(self._legal_names())
-                if history is self._history
-                else list(legal_move_names(self.game, state))
-            )
+            names = list(self._legal_names())
             if self.show_legal_moves:
                 parts.append(f"Legal moves ({len(names)}): {', '.join(names)}")
-            if history is self._history and self._retry_error is not None:
+            if self._retry_error is not None:
                 left = self.retries - self._failed
                 parts.append(
                     f"Your last answer was invalid: {self._retry_error}\n"

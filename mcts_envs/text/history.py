@@ -92,6 +92,15 @@ class MoveHistory:
         self.moves.append(KnownMove(player if player >= 0 else CHANCE, int(action), name))
         self.state = game.apply_unchecked(self.state, int(action))
 
+    def copy(self) -> MoveHistory:
+        """An independent copy (informing one does not change the other)."""
+        other = MoveHistory.__new__(MoveHistory)
+        other.game = self.game
+        other.start, other.state = self.start.copy(), self.state.copy()
+        other.moves = list(self.moves)
+        other.start_moves = self.start_moves
+        return other
+
     def move_number(self) -> int | None:
         """The number of the next decision in the game (1 before the first), or ``None``."""
         played = moves_played(self.game, self.state)

@@ -147,7 +147,7 @@ def test_a_set_up_tantrix_chance_node_is_drawn_through_and_reported():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "tantrix"])
-def test_prompt_at_a_followed_history_is_the_text_envs_prompt(name):
+def test_following_a_history_gives_the_prompts_of_the_game_played_through_the_env(name):
     env = text.env(name, seed=2)
     env.reset()
     play_middle_moves(env, 3)
@@ -157,9 +157,24 @@ def test_prompt_at_a_followed_history_is_the_text_envs_prompt(name):
     for action in record["actions"]:
         history.inform(action)
     np.testing.assert_array_equal(history.state, env.game_state)
-    follower = text.env(name)  # never reset: prompt_at uses only the history
-    assert follower.prompt_at(history) == env.observe(env.agent_selection)
-    history.restart(env.game_state)  # the same position, set up: no moves known
-    env.set_game_state(env.game_state)
-    assert follower.prompt_at(history) == env.observe(env.agent_selection)
-    assert "the moves before it are not known" in follower.prompt_at(history)
+    follower = text.env(name, seed=9)
+    follower.reset()
+    play_middle_moves(follower, 1)  # another game, forgotten
+    follower.follow(history)
+    for agent in env.possible_agents:
+        assert follower.observe(agent) == env.observe(agent)
+    assert len(history.moves) == len(record["actions"])  # not changed by follow
+    move = middle_move(env)
+    env.step(move)
+    follower.step(move)  # answers go on from there
+    if name == "tictactoe":  # (in Tantrix each env draws the next tile itself)
+        for agent in env.possible_agents:
+            assert follower.observe(agent) == env.observe(agent)
+    assert follower.record()["answers"][0]["move_number"] == 4
+
+
+def test_follow_refuses_another_games_history():
+    env = text.env("tictactoe")
+    env.reset()
+    with pytest.raises(mcts_envs.InvalidOptionError, match="follows ataxx"):
+        env.follow(MoveHistory(mcts_envs.make_game("ataxx")))
