@@ -57,9 +57,9 @@ class MoveHistory:
     """The actions played since a start position, named, with the position they lead to.
 
     It follows a game as an agent does: :meth:`restart` at the start position, :meth:`inform`
-    of every action, chance outcomes included (a history built from a base env's ``history``
-    or from :func:`agents.evaluation.games.play_game`'s calls is the same). It knows nothing
-    before its start position.
+    of every action, chance outcomes included (the same history whether built from a base
+    env's ``history`` or from the calls a game loop makes to its agents). It knows nothing
+    before its start position; :meth:`mcts_envs.text.TextEnv.follow` prompts from it.
 
     Attributes:
         game: the game.
