@@ -163,6 +163,7 @@ def test_following_a_history_gives_the_prompts_of_the_game_played_through_the_en
     follower.follow(history)
     for agent in env.possible_agents:
         assert follower.observe(agent) == env.observe(agent)
+        assert follower.infos[agent]["legal_moves"] == env.infos[agent]["legal_moves"]
     assert len(history.moves) == len(record["actions"])  # not changed by follow
     move = middle_move(env)
     env.step(move)
