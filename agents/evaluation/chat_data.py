@@ -1,8 +1,9 @@
 """Search as an expert for language models: chat-format training data (``expert --format chat``).
 
-:func:`generate_chat_data` plays the games of an :class:`~agents.evaluation.expert.ExpertConfig` through the
-text env (:class:`mcts_envs.text.TextEnv`) and writes, for every decision of the expert, one JSON
-object (one line of a ``.jsonl`` file)::
+:func:`generate_chat_data` plays the games of an :class:`~agents.evaluation.expert.ExpertConfig`
+with the one game loop (:func:`agents.evaluation.games.play_game`, as the array dataset does),
+the expert wrapped in a :class:`ChatRecorder`, and writes, for every decision of the expert, one
+JSON object (one line of a ``.jsonl`` file)::
 
     {"messages": [{"role": "user", "content": PROMPT},
                   {"role": "assistant", "content": "<move>MOVE</move>"}],
@@ -10,13 +11,15 @@ object (one line of a ``.jsonl`` file)::
      "outcome": 1.0, "finished": true, "game": "tictactoe", "game_index": 0, "ply": 0,
      "seat": 0, "spec": "mcts:iterations=400", "seed": 1}
 
-``PROMPT`` is exactly what the text env shows the agent on move (rules on its first move, the
-position with coordinates, the opponent's last move, the legal moves, how to answer); ``visits``
-is the search's visit distribution over the legal moves' names (moves without visits left out),
-``value`` its root value for the mover, ``outcome`` the mover's final return (0 for a game cut by
-``max_moves``). Moves are chosen as ``mcts-envs expert`` chooses them (drawn from the visits for
-the first ``temperature_moves`` decisions, then greedy), chance is drawn by the text env from the
-game's seed, and game ``i`` depends only on ``(config, i)``: the same seed gives the same file.
+``PROMPT`` is exactly what the text env (:class:`mcts_envs.text.TextEnv`) shows the agent on move
+in that game (rules on its first move, the position with coordinates and its move number, the
+opponent's moves and the chance outcomes since the agent's last move, the legal moves, how to
+answer); ``visits`` is the search's visit distribution over the legal moves' names (moves without
+visits left out), ``value`` its root value for the mover, ``outcome`` the mover's final return (0
+for a game cut by ``max_moves``). Moves are chosen as ``mcts-envs expert`` chooses them (drawn
+from the visits for the first ``temperature_moves`` decisions, then greedy), chance is drawn by
+the game loop from the game's chance seed, and game ``i`` depends only on ``(config, i)``: the
+same seed gives the same file, and the same games as the array dataset of the same config.
 """
 
 from __future__ import annotations
@@ -32,95 +35,119 @@ import numpy as np
 
 from agents.evaluation.backends import make_backend
 from agents.evaluation.backends.workers import check_workers
-from agents.evaluation.expert import ExpertConfig, check_config, expert_move, move_seed
-from agents.evaluation.games import GameRules, GameTask, prepare_agents
-from agents.spec import make_agent
+from agents.evaluation.expert import (
+    ExpertConfig,
+    ExpertMove,
+    RecordingExpert,
+    check_config,
+    play_recorded_game,
+)
+from agents.evaluation.games import Adjudication, GameRules, GameTask, prepare_agents
 from mcts_envs.core.errors import InvalidOptionError
-from mcts_envs.records import move_cap
+from mcts_envs.core.game import Game
+from mcts_envs.text import TextEnv
+from mcts_envs.text.history import MoveHistory
 
 #: Decimals kept of visit fractions and values.
 DECIMALS = 6
 
 
-def play_chat_game(config: ExpertConfig, task: GameTask) -> list[dict]:
-    """The rows of game ``task`` of ``config``: the expert's seeds and move generator are those
-    of the same game of the array dataset (:func:`agents.evaluation.expert.move_seed`); chance
-    is drawn by the text env with the task's chance seed."""
-    from mcts_envs.text import TextEnv
+class ChatRecorder(RecordingExpert):
+    """The expert as an agent that records chat rows (the module docstring's fields but the
+    game's): at each of its decisions, the text env's prompt for the position
+    (:meth:`mcts_envs.text.TextEnv.follow` of the game followed since its opening, chance
+    outcomes included), the move it plays and its visit distribution over the move names.
 
-    seed_a, seed_b, seed_chance = task.seeds
-    env = TextEnv(config.game, invalid="raise")
-    env.reset(seed=seed_chance)
-    game = env.game
-    expert = make_agent(config.spec, seed=seed_a)
-    opponent = make_agent(config.opponent, seed=seed_b) if config.opponent else None
-    players = [expert] if opponent is None else [expert, opponent]
-    for agent in players:
-        agent.restart(env.game_state)
-    move_generator = np.random.default_rng(move_seed(task))
-    expert_seat = task.colour
-    limit = config.max_moves or move_cap(game)
-    informed = len(env.base_env.history)
-    for agent in players:  # chance outcomes drawn before the first decision
-        for action in env.base_env.history[:informed]:
-            agent.inform(int(action))
-    rows: list[dict[str, Any]] = []
-    ply = 0
-    while env.outcome() is None and ply < limit:
-        name = env.agent_selection
-        seat = env.possible_agents.index(name)
-        state = env.game_state
-        if opponent is not None and seat != expert_seat:
-            action = int(opponent.act_state(game, state))
-            env.step(game.action_to_string(state, action))
-        else:
-            prompt = str(env.observe(name))
-            move = expert_move(expert, game, state, ply, config.temperature_moves, move_generator)
-            name_of_move = game.action_to_string(state, move.action)
-            total = float(move.legal_policy.sum())
-            visits = {
-                game.action_to_string(state, int(a)): round(
-                    float(move.legal_policy[a]) / total, DECIMALS
-                )
-                for a in np.flatnonzero(move.legal_policy > 0)
-            }
-            answer = f"<move>{name_of_move}</move>"
-            rows.append(
-                {
-                    "messages": [
-                        {"role": "user", "content": prompt},
-                        {"role": "assistant", "content": answer},
-                    ],
-                    "move": name_of_move,
-                    "visits": visits,
-                    "value": round(float(move.value), DECIMALS),
-                    "game": game.info.name,
-                    "game_index": task.index,
-                    "ply": ply,
-                    "seat": seat,
-                    "spec": config.spec,
-                    "seed": config.seed,
-                }
+    It decides as :class:`~agents.evaluation.expert.RecordingExpert` does (the same moves from
+    the same seeds); it keeps no array rows.
+    """
+
+    def __init__(self, expert: Any, temperature_moves: int, move_seed: int) -> None:
+        super().__init__(expert, temperature_moves, move_seed)
+        self.chat: list[dict[str, Any]] = []
+        self.text_env: TextEnv | None = None
+        self.history: MoveHistory | None = None
+
+    def prepare(self, game: Game) -> None:
+        """Prepare the expert and the text env of ``game``."""
+        super().prepare(game)
+        self.text_env = TextEnv(game.info.name, invalid="raise")
+        self.text_env.reset(seed=0)  # no chance is drawn: follow() puts in each position
+        self.history = MoveHistory(game)
+
+    def restart(self, state: np.ndarray) -> None:
+        """Start following a game at ``state`` (the prompts know no earlier move)."""
+        super().restart(state)
+        self.history.restart(state)
+
+    def inform(self, action: int) -> None:
+        """Follow one action (a decision or a chance outcome)."""
+        super().inform(action)
+        self.history.inform(action)
+
+    def _prompt(self) -> str:
+        """The text env's prompt for the agent on move, in the game followed so far."""
+        env = self.text_env
+        env.follow(self.history)
+        return str(env.observe(env.agent_selection))
+
+    def record(self, game: Game, state: np.ndarray, move: ExpertMove) -> None:
+        """Keep the row of the decision ``move`` made at ``state``."""
+        name = game.action_to_string(state, move.action)
+        total = float(move.legal_policy.sum())
+        visits = {
+            game.action_to_string(state, int(a)): round(
+                float(move.legal_policy[a]) / total, DECIMALS
             )
-            env.step(answer)
-        ply += 1
-        history = env.base_env.history
-        for agent in players:
-            for played in history[informed:]:
-                agent.inform(int(played))
-        informed = len(history)
-    final = env.game_state
-    finished = game.is_terminal(final)
-    returns = game.returns(final) if finished else np.zeros(2)
-    for row in rows:
-        row["outcome"] = float(returns[row["seat"]])
-        row["finished"] = bool(finished)
+            for a in np.flatnonzero(move.legal_policy > 0)
+        }
+        answer = f"<move>{name}</move>"
+        self.chat.append(
+            {
+                "messages": [
+                    {"role": "user", "content": self._prompt()},
+                    {"role": "assistant", "content": answer},
+                ],
+                "move": name,
+                "visits": visits,
+                "value": round(float(move.value), DECIMALS),
+                "ply": self.ply,
+                "seat": int(game.current_player(state)),
+            }
+        )
+
+
+def play_chat_game(config: ExpertConfig, task: GameTask, rules: GameRules) -> list[dict]:
+    """The rows of game ``task`` of ``config``, played by the one game loop
+    (:func:`agents.evaluation.expert.play_recorded_game`: the moves, seeds and chance draws of
+    the same game of the array dataset) with a :class:`ChatRecorder`."""
+    record, recorder = play_recorded_game(config, task, rules, ChatRecorder)
+    finished = record["termination"] == "end"
+    returns = record["returns"] if finished else [0.0, 0.0]
+    rows = []
+    for row in recorder.chat:
+        rows.append(
+            {
+                "messages": row["messages"],
+                "move": row["move"],
+                "visits": row["visits"],
+                "value": row["value"],
+                "game": record["game"],
+                "game_index": task.index,
+                "ply": row["ply"],
+                "seat": row["seat"],
+                "spec": config.spec,
+                "seed": config.seed,
+                "outcome": float(returns[row["seat"]]),
+                "finished": finished,
+            }
+        )
     return rows
 
 
 def chat_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
     """What a backend returns for one game: its index and its chat rows."""
-    return {"index": task.index, "chat": play_chat_game(config, task)}
+    return {"index": task.index, "chat": play_chat_game(config, task, rules)}
 
 
 def generate_chat_data(config: ExpertConfig, workers: int = 1) -> Iterator[dict[str, Any]]:
@@ -137,7 +164,7 @@ def generate_chat_data(config: ExpertConfig, workers: int = 1) -> Iterator[dict[
     if config.symmetries:
         raise InvalidOptionError("--format chat has no symmetry images; leave out --symmetries")
     check_workers(workers, "workers")
-    rules = GameRules(config.game)
+    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
     plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
     opening = plan.tasks[0].opening
     backend = make_backend(

@@ -58,7 +58,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -227,8 +227,13 @@ class RecordingExpert:
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Record the expert's targets at ``state`` and play a move drawn from them."""
-        player = game.current_player(state)
         move = expert_move(self.expert, game, state, self.ply, self.temperature_moves, self.moves)
+        self.record(game, state, move)
+        return move.action
+
+    def record(self, game: Game, state: np.ndarray, move: ExpertMove) -> None:
+        """Keep the decision ``move`` made at ``state`` (the rows of the file format)."""
+        player = game.current_player(state)
         for name, value_ in (
             ("observations", game.observation(state, player)),
             ("masks", move.mask),
@@ -240,7 +245,31 @@ class RecordingExpert:
         ):
             self.rows[name].append(value_)
         self.keys.add(game.key(state))
-        return move.action
+
+
+Recorder = TypeVar("Recorder", bound=RecordingExpert)
+
+
+def play_recorded_game(
+    config: ExpertConfig, task: GameTask, rules: GameRules, recorder_class: type[Recorder]
+) -> tuple[dict[str, Any], Recorder]:
+    """Play game ``task`` of ``config`` with the one game loop
+    (:func:`~agents.evaluation.games.play_game`), the expert wrapped in ``recorder_class``
+    (:class:`RecordingExpert` or a subclass): in both seats for self-play, else in seat A against
+    the opponent. The expert's seed and move generator come from the task alone.
+
+    Returns:
+        ``(record, recorder)``: the game record and the recorder holding the decisions.
+    """
+    seed_a, seed_b, _ = task.seeds
+    recorder = recorder_class(
+        make_agent(config.spec, seed=seed_a), config.temperature_moves, move_seed(task)
+    )
+    if config.opponent is None:
+        agents = (recorder, recorder)
+    else:
+        agents = (recorder, make_agent(config.opponent, seed=seed_b))
+    return play_game(task, rules, agents), recorder
 
 
 def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
@@ -248,15 +277,7 @@ def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -
     of the expert's decisions (arrays of the file format, no symmetry images yet) and the keys of
     the positions it decided in."""
     game = make_game(config.game)
-    seed_a, seed_b, _ = task.seeds
-    recorder = RecordingExpert(
-        make_agent(config.spec, seed=seed_a), config.temperature_moves, move_seed(task)
-    )
-    if config.opponent is None:
-        agents = (recorder, recorder)
-    else:
-        agents = (recorder, make_agent(config.opponent, seed=seed_b))
-    record = play_game(task, rules, agents)
+    record, recorder = play_recorded_game(config, task, rules, RecordingExpert)
     finished = record["termination"] == "end"
     returns = record["returns"] if finished else [0.0, 0.0]
     rows = recorder.rows

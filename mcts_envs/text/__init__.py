@@ -2,6 +2,8 @@
 
 * :func:`env` / :class:`TextEnv`: a PettingZoo AEC env whose observation is a prompt (``str``)
   and whose action is a free-text answer (``str``), with an explicit invalid-answer policy;
+* :class:`MoveHistory` / :func:`moves_played`: what a prompt knows of the past (a game followed
+  from a start position; the move number of a position), for :meth:`TextEnv.follow`;
 * :func:`parse_move`: the parser from free text to a legal move (``<move>...</move>``, else the
   last legal move named);
 * :mod:`mcts_envs.text.textarena`: the five games registered in TextArena
@@ -22,6 +24,7 @@ from mcts_envs.text.env import (
     env,
     game_card_rules,
 )
+from mcts_envs.text.history import MoveHistory, moves_played
 from mcts_envs.text.parser import MOVE_TAG, find_last_move, legal_move_names, parse_move
 
 __all__ = [
@@ -30,10 +33,12 @@ __all__ = [
     "MAX_ANSWER_LENGTH",
     "MAX_PROMPT_LENGTH",
     "MOVE_TAG",
+    "MoveHistory",
     "TextEnv",
     "env",
     "find_last_move",
     "game_card_rules",
     "legal_move_names",
+    "moves_played",
     "parse_move",
 ]

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mcts_envs.core.constants import CHANCE
 from mcts_envs.core.errors import (
     ActionTypeError,
     EnvUsageError,
@@ -28,6 +29,7 @@ from mcts_envs.core.errors import (
 from mcts_envs.core.registry import get_entry, make
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.records import bounded
+from mcts_envs.text.history import MoveHistory
 from mcts_envs.text.parser import legal_move_names, parse_move
 
 #: The invalid-answer policies (see :class:`TextEnv`).
@@ -137,9 +139,15 @@ class TextEnv(AECEnv):
     * ``observe(agent)`` is a prompt (:meth:`prompt`): for the agent on move, the rules summary
       (only before its first answer of the game), the position (a board with coordinates, the
       side to move, the move number, clocks, hands, bag and scores as the game has them, and its
-      text record), the opponent's moves since the agent's last turn, the legal moves (if
-      ``show_legal_moves``), the error of its last answer when asked again, and how to answer;
-      for the other agent, the position and who is to move;
+      text record), the opponent's moves since the agent's last turn and the chance outcomes
+      (Tantrix's draws) since then, the legal moves (if ``show_legal_moves``), the error of its
+      last answer when asked again, and how to answer; for the other agent, the position and
+      who is to move;
+    * the move number is the position's own (both players' decisions before it, counted from
+      the game's start: :func:`~mcts_envs.text.history.moves_played`), so it is right after a
+      jump; the moves reported are those played since the position the game was started or set
+      up in (:meth:`set_game_state`, or the base env's): before the agent's first move from a
+      set-up position the prompt says that earlier moves are not known;
     * ``step(answer)`` reads the move with :func:`~mcts_envs.text.parser.parse_move` (the
       ``<move>...</move>`` tag, else the last legal move named);
     * ``infos[agent]`` holds the base env's infos plus ``legal_moves`` (the move strings of the
@@ -224,8 +232,20 @@ class TextEnv(AECEnv):
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self._rules = game_card_rules(game)
-        self.infos: dict[str, dict[str, Any]] = {}
+        self._board_text = self.base_env._definition.renderer_factory(self.game).text
+        self._history = MoveHistory(self.game)
+        self._history_start: np.ndarray | None = None  # the base env's start position followed
+        self._history_offset = 0  # actions of _history before the base env's start position
+        self._infos: dict[str, dict[str, Any]] = {}
         self._started = False
+        self._new_game()
+
+    def _new_game(self) -> None:
+        """Forget the answers and the invalid-answer state (a new start position)."""
+        self._answers: list[dict[str, Any]] = []
+        self._failed = 0  # invalid answers for the current decision
+        self._retry_error: str | None = None
+        self._forfeit: dict[str, Any] | None = None
 
     # -- spaces and the base env's bookkeeping ------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -261,6 +281,17 @@ class TextEnv(AECEnv):
         return self.base_env.truncations
 
     @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """``infos[agent]``: the base env's infos plus ``legal_moves`` and ``state_json``."""
+        if self._started:
+            self._sync()
+        return self._infos
+
+    @infos.setter
+    def infos(self, value: dict[str, dict[str, Any]]) -> None:
+        self._infos = value
+
+    @property
     def game_state(self) -> np.ndarray:
         """The current forward-model state (``game.to_json`` / ``to_text`` describe it)."""
         self._require_reset("game_state")
@@ -283,12 +314,69 @@ class TextEnv(AECEnv):
             seed = self._first_seed
         self.base_env.reset(seed=seed)
         self._started = True
-        self._answers: list[dict[str, Any]] = []
-        self._moves: list[tuple[str, str]] = []  # (agent, move string) of every decision
-        self._last_turn = dict.fromkeys(self.possible_agents, -1)  # index into _moves
-        self._failed = 0  # invalid answers for the current decision
-        self._retry_error: str | None = None
-        self._forfeit: dict[str, Any] | None = None
+        self._sync()
+
+    def set_game_state(self, state: np.ndarray) -> None:
+        """Start a game from position ``state`` (a state of ``env.game``, e.g. from
+        ``game.from_text`` or ``game.from_json``): the base env's ``set_game_state`` (chance
+        nodes sampled through, the record starting there), the answers cleared.
+
+        The prompts then give the position's own move number and say that the moves before it
+        are not known; setting the base env's position directly has the same effect.
+
+        Raises:
+            EnvUsageError: before ``reset()``, or once every agent has left a finished game.
+            StateTypeError: if ``state`` is not a state array of this game.
+            InvalidStateError: if ``state`` is not a valid position (nothing changes).
+        """
+        self._require_reset("set_game_state()")
+        self.base_env.set_game_state(state)
+        self._sync()
+
+    def _sync(self) -> None:
+        """Follow the base env: after its ``reset`` or ``set_game_state`` (a new start position)
+        start a new game of answers and history; name the actions played since the last call
+        and update ``infos`` if any."""
+        base = self.base_env
+        history = self._history
+        known = len(history.moves) - self._history_offset
+        if self._history_start is not base._initial_state or len(base.history) < known:
+            self._history_start = base._initial_state
+            self._history_offset = known = 0
+            history.restart(base._initial_state)
+            self._new_game()
+        elif len(base.history) == known:
+            return
+        for action in base.history[known:]:
+            history.inform(action)
+        self._update_infos()
+
+    def follow(self, history: MoveHistory) -> None:
+        """Start a game at the end of ``history`` (a game of this env's game followed elsewhere,
+        e.g. by an agent through ``restart``/``inform``), knowing its moves: the prompts then
+        report the moves and chance outcomes of ``history`` as if the game had been played
+        through this env from ``history.start`` (move number, the opponent's last moves, the
+        rules only for an agent that has not moved in it). The answers and the record start at
+        the end of ``history``, as after :meth:`set_game_state`; ``history`` is not changed.
+
+        Raises:
+            EnvUsageError: before ``reset()``, or once every agent has left a finished game.
+            InvalidOptionError: if ``history`` follows another game.
+            InvalidStateError: if its position is not a valid position (nothing changes).
+        """
+        self._require_reset("follow()")
+        if history.game.info.name != self.game.info.name:
+            raise InvalidOptionError(
+                f"{self.metadata['name']}: the history follows {history.game.info.name}, "
+                f"not {self.game.info.name}"
+            )
+        self.base_env.set_game_state(history.state)
+        self._history = history.copy()
+        self._history_start = self.base_env._initial_state
+        self._history_offset = len(self._history.moves)
+        self._new_game()
+        for action in self.base_env.history:  # chance outcomes sampled from its position
+            self._history.inform(action)
         self._update_infos()
 
     @property
@@ -313,6 +401,7 @@ class TextEnv(AECEnv):
             EnvUsageError: before ``reset()`` or once every agent has left.
         """
         self._require_reset("step()")
+        self._sync()
         if not self.base_env.agents:
             raise EnvUsageError(
                 f"{self.metadata['name']}: the game is over and every agent has left; "
@@ -331,7 +420,7 @@ class TextEnv(AECEnv):
         names = self._legal_names()
         entry: dict[str, Any] = {
             "seat": self.possible_agents.index(agent),
-            "move_number": len(self._moves) + 1,
+            "move_number": self._history.move_number(),
             "answer": action[:MAX_ANSWER_LENGTH],
         }
         try:
@@ -348,12 +437,10 @@ class TextEnv(AECEnv):
             return
         name = self.game.action_to_string(state, move)
         self._answers.append(entry | {"move": name, "error": None})
-        self._moves.append((agent, name))
-        self._last_turn[agent] = len(self._moves) - 1
         self._failed = 0
         self._retry_error = None
         self.base_env.step(move)
-        self._update_infos()
+        self._sync()
 
     def _invalid(self, agent: str, entry: dict[str, Any]) -> None:
         """Apply the policy to an invalid answer of ``agent`` (already in the record)."""
@@ -396,7 +483,7 @@ class TextEnv(AECEnv):
         state_json = self.game.to_json(self.base_env.game_state)
         legal = list(self._legal_names())
         on_move = self._on_move
-        self.infos = {
+        self._infos = {
             agent: dict(base_infos.get(agent, {}))
             | {"legal_moves": legal if agent == on_move else [], "state_json": state_json}
             for agent in self.base_env.agents
@@ -417,7 +504,7 @@ class TextEnv(AECEnv):
         Args:
             agent: ``"player_0"`` or ``"player_1"``.
             include_rules: start with the rules summary; ``None``: only while ``agent`` is on
-                move and has not yet answered in this game.
+                move and has not yet answered (or moved) in this game.
 
         Raises:
             EnvUsageError: before ``reset()``.
@@ -426,13 +513,17 @@ class TextEnv(AECEnv):
         self._require_reset("observe()")
         if agent not in self.possible_agents:
             raise KeyError(f"unknown agent {agent!r}; agents: {', '.join(self.possible_agents)}")
-        on_move = self._on_move
+        self._sync()
         seat = self.possible_agents.index(agent)
+        on_move = self._on_move
         if include_rules is None:
-            include_rules = agent == on_move and not any(
-                answer["seat"] == seat for answer in self._answers
+            include_rules = (
+                agent == on_move
+                and not any(answer["seat"] == seat for answer in self._answers)
+                and not self._history.decided(seat)
             )
-        state = self.base_env.game_state
+        history = self._history
+        state = history.state
         obj = self.game.to_json(state)
         parts = []
         if include_rules:
@@ -441,15 +532,10 @@ class TextEnv(AECEnv):
             f"You are {agent} ({self._side(obj, seat)}); your opponent is "
             f"{self.possible_agents[1 - seat]} ({self._side(obj, 1 - seat)})."
         )
-        parts.append(f"Position before move {len(self._moves) + 1}:\n{self._position(obj)}")
-        recent = [
-            move for mover, move in self._moves[self._last_turn[agent] + 1 :] if mover != agent
-        ]
-        if recent:
-            label = "Your opponent's last move" if len(recent) == 1 else "Your opponent's moves"
-            parts.append(f"{label}: {', '.join(recent)}")
-        elif not self._moves:
-            parts.append("No move has been played yet.")
+        number = history.move_number()
+        before = f"before move {number}" if number is not None else "(move number not known)"
+        parts.append(f"Position {before}:\n{self._position(obj, state)}")
+        parts.extend(self._past(history, seat))
         if on_move is None:
             parts.append(self._outcome_text())
         elif agent != on_move:
@@ -468,13 +554,51 @@ class TextEnv(AECEnv):
             parts.append(f"You are to move. {ANSWER_INSTRUCTION.format(example=names[0])}")
         return Prompt(ascii_text("\n\n".join(parts)))
 
+    def _past(self, history: MoveHistory, seat: int) -> list[str]:
+        """The lines on what happened before the position, for ``seat``: the opponent's moves
+        since its last decision, the chance outcomes since then, or that no move was played or
+        that the moves before a set-up position are not known."""
+        since, known = history.since_last_turn(seat)
+        opponent = [move.name for move in since if move.player == 1 - seat]
+        chance = [move.name for move in since if move.player == CHANCE]
+        from_start = known or history.start_moves == 0
+        lines = []
+        if opponent:
+            if len(opponent) == 1:
+                label = "Your opponent's last move"
+            elif from_start:
+                label = "Your opponent's moves"
+            else:
+                label = "Your opponent's moves since the game was set up in this position"
+            lines.append(f"{label}: {', '.join(opponent)}")
+        elif not history.decided(1 - seat) and not known:
+            if history.start_moves == 0:
+                lines.append("No move has been played yet.")
+            else:
+                start = history.start_moves
+                lines.append(
+                    "The game was set up in this position: the moves before it are not known."
+                    if start is None
+                    else f"The game was set up at move {start + 1}: the moves before it are "
+                    "not known."
+                )
+        if chance:
+            if known:
+                label = "since your last move"
+            elif history.start_moves == 0:
+                label = "so far"
+            else:
+                label = "since the game was set up"
+            lines.append(f"Chance outcomes {label} (in order): {', '.join(chance)}")
+        return lines
+
     def _side(self, obj: dict[str, Any], seat: int) -> str:
         if "colors" in obj:
             return f"{obj['colors'][seat]} lines"
         sides = self.game.json_schema()["properties"]["to_move"]["enum"]
         return f"plays {sides[seat]}"
 
-    def _position(self, obj: dict[str, Any]) -> str:
+    def _position(self, obj: dict[str, Any], state: np.ndarray) -> str:
         board = obj.get("board")
         if isinstance(board, list) and board and all(isinstance(row, str) for row in board):
             facts = [
@@ -484,8 +608,8 @@ class TextEnv(AECEnv):
             ]
             picture = labelled_board(board) + "\n" + "\n".join(facts)
         else:
-            picture = self.base_env.render()
-        return f"{picture}\nRecord: {self.game.to_text(self.base_env.game_state)}"
+            picture = self._board_text(state)
+        return f"{picture}\nRecord: {self.game.to_text(state)}"
 
     def _outcome_text(self) -> str:
         outcome = self.outcome()

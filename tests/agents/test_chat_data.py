@@ -8,7 +8,8 @@ import pytest
 
 import mcts_envs.text
 from agents.evaluation.chat_data import generate_chat_data
-from agents.evaluation.expert import ExpertConfig
+from agents.evaluation.expert import ExpertConfig, generate_expert_data
+from agents.evaluation.games import task_seeds
 from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
@@ -63,6 +64,33 @@ def test_against_an_opponent_only_the_experts_decisions_are_rows():
     config = ExpertConfig("tictactoe", "mcts:iterations=20", games=2, seed=0, opponent="random")
     rows = list(generate_chat_data(config))
     assert {(row["game_index"], row["seat"]) for row in rows} == {(0, 0), (1, 1)}
+
+
+def test_tantrix_rows_are_the_prompts_of_the_game_with_its_draws():
+    rows = list(generate_chat_data(ExpertConfig("tantrix", "random", 1, seed=5, max_moves=6)))
+    env = mcts_envs.text.env("tantrix")
+    env.reset(seed=task_seeds(5, 0, 0, 0)[2])  # the chance seed of game 0
+    for ply, row in enumerate(rows):
+        prompt = row["messages"][0]["content"]
+        assert row["ply"] == ply and prompt == env.observe(env.agent_selection)
+        assert f"Position before move {ply + 1}:" in prompt
+        env.step(row["messages"][1]["content"])
+    assert len(rows) == 6 and not rows[0]["finished"]
+    assert "Chance outcomes so far (in order): draw #" in rows[0]["messages"][0]["content"]
+    assert "Chance outcomes since your last move (in order): draw #" in prompt
+
+
+def test_chat_rows_are_the_decisions_of_the_array_datasets_games():
+    config = ExpertConfig("tictactoe", "mcts:iterations=20", 2, seed=1, opponent="random")
+    rows = list(generate_chat_data(config))
+    data = generate_expert_data(config)
+    assert [(row["game_index"], row["ply"], row["seat"]) for row in rows] == list(
+        zip(
+            data["game_index"].tolist(), data["ply"].tolist(), data["players"].tolist(), strict=True
+        )
+    )
+    assert [row["value"] for row in rows] == pytest.approx(data["values"].tolist(), abs=1e-6)
+    assert [row["outcome"] for row in rows] == data["outcomes"].tolist()
 
 
 def test_chat_refuses_symmetries_and_keeps_an_existing_file(tmp_path):
