@@ -34,7 +34,7 @@ import numpy as np
 
 from agents.base import ForfeitError, ForwardModelAgent, check_number
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
-from mcts_envs.core.game import CHANCE, Game
+from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.records import bounded, dumps
 
@@ -135,21 +135,40 @@ class LLMAgent(ForwardModelAgent):
         self.transcript: list[dict[str, Any]] = []
         self._env: Any = None
         self._fresh = True
+        self._start: np.ndarray | None = None
+        self._history: Any = None  # a mcts_envs.text.MoveHistory once the game is followed
+        self._own_move: tuple[np.ndarray, int] | None = None  # the last answer, not yet informed
 
     # -- the game -----------------------------------------------------------------------------
     def restart(self, state: np.ndarray) -> None:
-        """A new game starts: forget the transcript and the position."""
+        """A new game (or a jump) starts at ``state``: forget the transcript; the moves before
+        ``state`` are unknown to the prompts."""
         self.transcript = []
         self._fresh = True
+        self._start = None if np.asarray(state).size == 0 else np.array(state, copy=True)
+        self._history = None
+        self._own_move = None
+
+    def inform(self, action: int) -> None:
+        """Follow the game: the prompts report the moves and chance outcomes informed (a
+        caller that informs only the opponent's moves gets the agent's own answer put first)."""
+        own, self._own_move = self._own_move, None
+        history = self._history
+        if history is None:
+            return
+        if own is not None and int(action) != own[1] and np.array_equal(own[0], history.state):
+            history.inform(own[1])
+        history.inform(int(action))
 
     def reset(self) -> None:
         """Same as :meth:`restart` (the next decision starts a new conversation)."""
         self.restart(np.empty(0))
 
     def _text_env(self, game: Game, state: np.ndarray) -> Any:
-        """The text env, in position ``state``: followed by one move when it can be (so the
-        prompt names the opponent's last move), else put in the position."""
-        from mcts_envs.text import TextEnv
+        """The text env in position ``state``, following the moves known since the last
+        :meth:`restart` (so the prompt names the opponent's moves and the chance outcomes, and
+        gives the rules once per game)."""
+        from mcts_envs.text import MoveHistory, TextEnv
 
         env = self._env
         if env is None or env.game.info.name != game.info.name:
@@ -160,23 +179,35 @@ class LLMAgent(ForwardModelAgent):
                 show_legal_moves=self.show_legal_moves,
                 seed=0,
             )
-            self._fresh = True
-        if self._fresh or env.outcome() is not None:
+        if self._fresh:
             env.reset(seed=0)
             self._fresh = False
-        current = env.game_state
-        if np.array_equal(current, state):
-            return env
-        if env.game.current_player(current) >= 0:
-            for action in env.game.legal_actions(current):
-                after = env.game.apply(current, int(action))
-                if env.game.current_player(after) != CHANCE and np.array_equal(after, state):
-                    env.step(env.game.action_to_string(current, int(action)))
-                    return env
-        env.reset(seed=0)  # a jump (an opening, chance draws): start from the position itself
-        if not np.array_equal(env.game_state, state):
-            env.base_env.set_game_state(np.asarray(state))
+        history = self._history
+        if history is None or history.game.info.name != game.info.name:
+            start = self._start if self._start is not None else game.initial_state()
+            history = self._history = MoveHistory(env.game, start)
+        if not np.array_equal(history.state, state):
+            self._catch_up(history, state)
+        env.follow(history)
         return env
+
+    def _catch_up(self, history: Any, state: np.ndarray) -> None:
+        """Bring ``history`` to ``state`` when a caller did not :meth:`inform` the agent: by
+        its own last move and one decision after it, if they lead there; else a jump (the moves
+        before ``state`` are unknown)."""
+        game = history.game
+        own, self._own_move = self._own_move, None
+        if own is not None and np.array_equal(own[0], history.state):
+            history.inform(own[1])
+        if np.array_equal(history.state, state):
+            return
+        current = history.state
+        if game.current_player(current) >= 0 and not game.is_terminal(current):
+            for action in game.legal_actions(current):
+                if np.array_equal(game.apply(current, int(action)), state):
+                    history.inform(int(action))
+                    return
+        history.restart(state)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Ask the model for a move at ``state`` (retrying invalid answers per the policy).
@@ -218,7 +249,9 @@ class LLMAgent(ForwardModelAgent):
                 start,
             )
             if last["move"] is not None:
-                return int(game.string_to_action(state, last["move"]))
+                action = int(game.string_to_action(state, last["move"]))
+                self._own_move = (np.array(state, copy=True), action)
+                return action
             failures += 1
             if env.outcome() is not None or failures > self.retries:
                 self._fresh = True

@@ -48,6 +48,12 @@ RULE_SECTIONS = ("Turn structure", "Move notation")
 ANSWER_INSTRUCTION = "Answer with your move inside the answer tag, e.g. <move>{example}</move>."
 
 
+def legal_moves_line(names: list[str]) -> str:
+    """The legal moves' names in one line: separated by ``", "``, or by ``"; "`` when a name
+    holds a comma (Tantrix's ``#5@0 at (0,0)``), so that the list splits back unambiguously."""
+    return ("; " if any("," in name for name in names) else ", ").join(names)
+
+
 class Prompt(str):
     """A prompt: a plain ``str`` that also carries the ``Text`` space's NumPy ``dtype``.
 
@@ -543,7 +549,7 @@ class TextEnv(AECEnv):
         else:
             names = list(self._legal_names())
             if self.show_legal_moves:
-                parts.append(f"Legal moves ({len(names)}): {', '.join(names)}")
+                parts.append(f"Legal moves ({len(names)}): {legal_moves_line(names)}")
             if self._retry_error is not None:
                 left = self.retries - self._failed
                 parts.append(

@@ -32,7 +32,10 @@ LEGAL_LINE = re.compile(r"Legal moves \(\d+\): (.*)")
 def legal_moves(prompt: str) -> list[str]:
     """The legal moves the prompt lists."""
     match = LEGAL_LINE.search(prompt)
-    return [] if match is None else [move.strip() for move in match.group(1).split(",")]
+    if match is None:
+        return []
+    separator = ";" if ";" in match.group(1) else ","  # as the text env writes the line
+    return [move.strip() for move in match.group(1).split(separator)]
 
 
 def answer_for(model: str, prompt: str) -> str:

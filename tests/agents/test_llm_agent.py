@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import mcts_envs
+from agents.evaluation.games import Adjudication
 from agents.evaluation.tournament import GameRules, GameTask, play_task
 from agents.llm_agent import ForfeitError, LLMAgent, LLMEndpointError
 from agents.spec import make_agent
@@ -243,3 +244,19 @@ def test_the_key_comes_from_the_environment_never_the_spec(server, monkeypatch):
 def test_bad_options_are_refused_naming_what_is_allowed(options, message):
     with pytest.raises(InvalidOptionError, match=message):
         make_agent(f"llm:{options}")
+
+
+def test_a_tantrix_llm_gets_the_rules_once_and_sees_the_draws_between_its_moves(server):
+    """Through the game loop, Tantrix's draws between decisions are reported as chance outcomes
+    of the same game (not a new, set-up game with the rules again)."""
+    game = mcts_envs.make_game("tantrix")
+    task = GameTask(
+        0, spec(server, "legal"), "random", 0, 0, game.to_text(game.initial_state()), (1, 2, 3)
+    )
+    record = play_task(task, GameRules("tantrix", adjudication=Adjudication(max_moves=12)))
+    prompts = [entry["prompt"] for entry in record["transcripts"]["0"]]
+    assert len(prompts) >= 3
+    assert "Rules of" in prompts[0]
+    assert not any("Rules of" in prompt for prompt in prompts[1:])
+    assert not any("set up" in prompt for prompt in prompts)
+    assert any("Chance outcomes since your last move" in prompt for prompt in prompts[1:])
