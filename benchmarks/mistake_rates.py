@@ -25,8 +25,8 @@ from agents.spec import make_agent
 #: measured before per-game defaults (agents.mcts.defaults) existed.
 AGENTS = {
     "tictactoe": ["random", "minimax2", "alphabeta:depth=2",
-                  "mcts:iterations=100,c=1.4,rollout_cutoff=none",
-                  "mcts:iterations=800,c=1.4,rollout_cutoff=none", "perfect"],
+                  "mcts:iterations=100,c=1.4,expand=one,rollout_cutoff=none",
+                  "mcts:iterations=800,c=1.4,expand=one,rollout_cutoff=none", "perfect"],
     "ultimate_tictactoe": ["random", "minimax2", "mcts:iterations=800", "mcts:iterations=5000"],
     "ataxx": ["random", "minimax2", "mcts:iterations=800,rollout_cutoff=0,c=0.15"],
     "pentago_twist": ["random", "minimax2", "mcts:iterations=800"],

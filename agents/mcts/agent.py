@@ -60,10 +60,10 @@ class MCTSAgent(ForwardModelAgent):
     :data:`agents.mcts.defaults.GAME_DEFAULTS` when not given (the agent learns the game at its
     first search or :meth:`prepare`); an option given explicitly always wins. The table today:
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
-    lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0`` (its line-potential
-    heuristic at the leaf), Pentago Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate
-    Tic-Tac-Toe ``c=0.5``, Tantrix ``c=0.75``; games not in the table the generic values given
-    below for each option.
+    lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0, expand="all"`` (its
+    line-potential heuristic at the leaf, every child of a new leaf scored at once), Pentago
+    Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate Tic-Tac-Toe ``c=0.5``, Tantrix
+    ``c=0.75``; games not in the table the generic values given below for each option.
 
     The options, checked, make up one frozen :class:`~agents.mcts.defaults.MCTSConfig` with the
     same names and values (:attr:`config`, the game's row filled in);
