@@ -14,13 +14,13 @@ import mcts_envs
 from agents.alphabeta import (
     ABORTED,
     CLOCK_EVERY,
+    HAS_CLOCK,
     STATS_SIZE,
     AlphaBetaAgent,
     _order_moves,
     new_stop_flag,
 )
 from agents.base import search_buffer_size
-from mcts_envs.core.numba_compat import HAS_CLOCK
 
 ATAXX = mcts_envs.make_game("ataxx")
 UNSCORED = -7.0  # a key move ordering never gives: marks children it did not score
