@@ -38,13 +38,13 @@ the last completed iteration (how a UAI engine's ``stop`` is served).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import mmap
 import sys
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import llvmlite.binding
 import numpy as np
 from numba import njit, types
 
@@ -97,11 +97,20 @@ SALT_STEP = 0x9E3779B97F4A7C15 - (1 << 64)  # as an int64
 _clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
 #: The id of the monotonic clock (``time.perf_counter``'s on Linux and macOS); None elsewhere.
 _CLOCK_ID = {"linux": 1, "darwin": 6}.get(sys.platform)
+
+
+def _libc_has_clock_gettime() -> bool:
+    """Whether this process's C library exports ``clock_gettime`` (where the compiled code's
+    call to it is linked)."""
+    try:
+        return hasattr(ctypes.CDLL(None), "clock_gettime")
+    except (OSError, TypeError):  # no C library to open by None (Windows)
+        return False
+
+
 #: Whether the compiled search can read the clock (:func:`clock_seconds`); without it, each
 #: deepening iteration gets a node limit estimated from the measured node rate.
-HAS_CLOCK = (
-    _CLOCK_ID is not None and llvmlite.binding.address_of_symbol("clock_gettime") is not None
-)
+HAS_CLOCK = _CLOCK_ID is not None and _libc_has_clock_gettime()
 
 if HAS_CLOCK:
 
