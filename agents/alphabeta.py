@@ -9,7 +9,13 @@ Chance nodes are expectimax nodes (the probability-weighted mean of their outcom
 full window) and do not count as a ply of depth.
 
 The search is one recursive ``@njit`` function taking the game's compiled kernels as arguments, so
-it runs compiled for every built-in game. Move ordering: the transposition-table move (the best
+it runs compiled for every built-in game, and it is kept in numba's disk cache: a new process
+loads it instead of compiling it (the kernels' identities are pinned by
+:class:`~mcts_envs.core.game.KernelGame`). Two things keep it cacheable: the clock is read through
+a named libc symbol (:func:`clock_seconds`), not a ctypes function pointer, which numba cannot
+cache; and the recursion is compiled for one signature only (the root passes ``ply`` as an
+``int64``, not the literal ``1``: a cached recursion whose entry signature differs from the
+recursive one crashed on load). Move ordering: the transposition-table move (the best
 move of the previous, shallower iteration) first, then the children by the mover's static
 heuristic. The transposition table is a fixed-size array table (always-replace) of
 :data:`BYTES_PER_ENTRY` bytes per entry, indexed by the low bits of the game's 64-bit
@@ -32,13 +38,15 @@ the last completed iteration (how a UAI engine's ``stop`` is served).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import mmap
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from agents.base import (
     MAX_SECONDS,
@@ -52,7 +60,6 @@ from agents.base import (
 )
 from agents.result import SearchResult
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
-from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
 from mcts_envs.core.seeding import check_seed
 
 #: Value lost per ply of distance to a decided result (prefers quick wins and slow losses).
@@ -82,6 +89,43 @@ STATS_SIZE = 7
 CLOCK_EVERY = 16
 #: Step between successive table salts (odd: 2**64 salts before one repeats; never 0 before).
 SALT_STEP = 0x9E3779B97F4A7C15 - (1 << 64)  # as an int64
+
+
+#: libc's ``clock_gettime`` as an external symbol: compiled code calls it by name (linked when
+#: the code is loaded), so functions using it can be cached, unlike a ctypes function pointer
+#: (an address that differs per process).
+_clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
+#: The id of the monotonic clock (``time.perf_counter``'s on Linux and macOS); None elsewhere.
+_CLOCK_ID = {"linux": 1, "darwin": 6}.get(sys.platform)
+
+
+def _libc_has_clock_gettime() -> bool:
+    """Whether this process's C library exports ``clock_gettime`` (where the compiled code's
+    call to it is linked)."""
+    try:
+        return hasattr(ctypes.CDLL(None), "clock_gettime")
+    except (OSError, TypeError):  # no C library to open by None (Windows)
+        return False
+
+
+#: Whether the compiled search can read the clock (:func:`clock_seconds`); without it, each
+#: deepening iteration gets a node limit estimated from the measured node rate.
+HAS_CLOCK = _CLOCK_ID is not None and _libc_has_clock_gettime()
+
+if HAS_CLOCK:
+
+    @njit(cache=True, nogil=True)
+    def clock_seconds(buffer):
+        """``time.perf_counter()`` from compiled code (``buffer``: ``int64[2]`` scratch)."""
+        _clock_gettime(_CLOCK_ID, buffer.ctypes)
+        return buffer[0] + buffer[1] * 1e-9
+
+else:
+
+    @njit(cache=True, nogil=True)
+    def clock_seconds(buffer):
+        """No clock on this platform: -1 (the search relies on node limits alone)."""
+        return -1.0
 
 
 def new_stop_flag() -> np.ndarray:
@@ -151,7 +195,7 @@ def _from_table(value, ply):
     return value
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def _time_is_up(stats, deadline, stop):
     """Look at ``stop[0]`` and the clock now: True (and ``stats[ABORTED]`` set) once the stop
     flag is set or the deadline (``deadline[0]``, perf_counter seconds; 0 for none) passed."""
@@ -160,7 +204,7 @@ def _time_is_up(stats, deadline, stop):
     return stats[ABORTED] != 0
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def _out_of_budget(stats, deadline, stop):
     """Count a node; True (and ``stats[ABORTED]`` set) once the node limit is passed, or, looked
     at every :data:`CLOCK_EVERY` nodes, the deadline or the stop flag (:func:`_time_is_up`)."""
@@ -172,7 +216,7 @@ def _out_of_budget(stats, deadline, stop):
     return stats[ABORTED] != 0
 
 
-@njit(nogil=True)  # recursive with kernels as arguments: a cached copy crashes on load (numba)
+@njit(cache=True, nogil=True)  # kernels as arguments: cached as KernelGame pins their identities
 def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline, stop):
     """Fail-soft alpha-beta value of ``state`` (``player_0``'s view) and whether it is exact.
 
@@ -265,7 +309,7 @@ def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline, stop):
     return best, solved
 
 
-@njit(nogil=True)
+@njit(cache=True, nogil=True)
 def _order_moves(state, player, depth, table_move, k, actions, keys, count, stats, deadline, stop):
     """Sort ``actions[:count]`` best first for ``player``: the table move, then by the mover's
     static heuristic of the child (from depth 2; stable for equal keys). Every
@@ -293,7 +337,7 @@ def _order_moves(state, player, depth, table_move, k, actions, keys, count, stat
         keys[j + 1] = order_key
 
 
-@njit(nogil=True)  # recursive with kernels as arguments: a cached copy crashes on load (numba)
+@njit(cache=True, nogil=True)  # kernels as arguments: cached as KernelGame pins their identities
 def search_root(state, depth, actions, k, table, stats, deadline, stop):
     """Search the root ``actions`` in the given order; ``(best index, value, solved)``.
 
@@ -308,8 +352,10 @@ def search_root(state, depth, actions, k, table, stats, deadline, stop):
     for i in range(actions.shape[0]):
         child = state.copy()
         k.apply_action(child, actions[i])
+        # ply as an int64, not the literal 1: alphabeta then has one signature (the recursive
+        # one); a cached copy compiled for two (literal at the root) crashed on load.
         value, child_solved = alphabeta(
-            child, depth - 1, 1, low, high, k, table, stats, deadline, stop
+            child, depth - 1, np.int64(1), low, high, k, table, stats, deadline, stop
         )
         if stats[ABORTED]:
             return 0, 0.0, False
@@ -383,9 +429,9 @@ class AlphaBetaAgent(ForwardModelAgent):
         self._table_game = None
 
     def prepare(self, game: Game) -> None:
-        """Compile the search for ``game`` (alpha-beta is compiled in each process: its
-        recursion cannot be cached on disk) with a depth-1 search of a position with a player
-        to move; touches neither this agent's generator nor its table. Prints nothing."""
+        """Compile the search for ``game`` (or load it from numba's disk cache) with a depth-1
+        search of a position with a player to move; touches neither this agent's generator nor
+        its table. Prints nothing."""
         probe = AlphaBetaAgent(seed=0, depth=1, table_size=16)
         probe.search(game, decision_state(game))
 

@@ -15,12 +15,11 @@ for every named game (default: all) it compiles (or loads) each path
   (:func:`agents.preparation.prepare_spec`).
 
 It shows a progress bar and ends with one line per path that compiled and the total time.
-Alpha-beta's recursive search is not kept in numba's disk cache: every new process compiles it
-again, so warming it up here helps only the shared pieces it calls. The threaded compiled
-rollout (``VectorGame(..., threads=True).random_rollout``) is left out: its compile is the
-longest of all (88 s at load 14 on 2 cores), and a copy compiled in this process after the
-other paths was seen to miss the cache in the next process (dispatcher identities, see
-:mod:`mcts_envs.core.numba_compat`), while one compiled alone loads in seconds afterwards.
+The threaded compiled rollout (``VectorGame(..., threads=True).random_rollout``) is left out:
+its compile is the longest of all (88 s at load 14 on 2 cores), and a copy compiled in this
+process after the other paths was seen to miss the cache in the next process (dispatcher
+identities, see :mod:`mcts_envs.core.numba_compat`), while one compiled alone loads in seconds
+afterwards.
 """
 
 from __future__ import annotations

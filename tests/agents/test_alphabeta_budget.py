@@ -7,6 +7,8 @@ overshoot itself is measured by ``benchmarks/budget_overshoot.py``.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -14,13 +16,14 @@ import mcts_envs
 from agents.alphabeta import (
     ABORTED,
     CLOCK_EVERY,
+    HAS_CLOCK,
     STATS_SIZE,
     AlphaBetaAgent,
     _order_moves,
+    clock_seconds,
     new_stop_flag,
 )
 from agents.base import search_buffer_size
-from mcts_envs.core.numba_compat import HAS_CLOCK
 
 ATAXX = mcts_envs.make_game("ataxx")
 UNSCORED = -7.0  # a key move ordering never gives: marks children it did not score
@@ -62,6 +65,13 @@ def test_move_ordering_stops_once_the_deadline_has_passed():
     assert stats[ABORTED] == 0
     assert not np.any(keys[:count] == UNSCORED)
     assert np.all(np.diff(keys[:count]) <= 0)  # best first
+
+
+@pytest.mark.skipif(not HAS_CLOCK, reason="no clock inside compiled code on this platform")
+def test_the_compiled_clock_is_perf_counter():
+    before = time.perf_counter()
+    inside = clock_seconds(np.zeros(2, np.int64))
+    assert before <= inside <= time.perf_counter()
 
 
 def test_move_ordering_stops_when_told_to():
