@@ -12,7 +12,7 @@ The search is one recursive ``@njit`` function taking the game's compiled kernel
 it runs compiled for every built-in game, and it is kept in numba's disk cache: a new process
 loads it instead of compiling it (the kernels' identities are pinned by
 :class:`~mcts_envs.core.game.KernelGame`). Two things keep it cacheable: the clock is read through
-a named libc symbol (:func:`clock_seconds`), not a ctypes function pointer, which numba cannot
+a named libc symbol (:func:`mcts_envs.core.numba_compat.clock_seconds`), not a ctypes function pointer, which numba cannot
 cache; and the recursion is compiled for one signature only (the root passes ``ply`` as an
 ``int64``, not the literal ``1``: a cached recursion whose entry signature differs from the
 recursive one crashed on load). Move ordering: the transposition-table move (the best
@@ -38,15 +38,13 @@ the last completed iteration (how a UAI engine's ``stop`` is served).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import mmap
-import sys
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from agents.base import (
     MAX_SECONDS,
@@ -60,6 +58,7 @@ from agents.base import (
 )
 from agents.result import SearchResult
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
 from mcts_envs.core.seeding import check_seed
 
 #: Value lost per ply of distance to a decided result (prefers quick wins and slow losses).
@@ -89,43 +88,6 @@ STATS_SIZE = 7
 CLOCK_EVERY = 16
 #: Step between successive table salts (odd: 2**64 salts before one repeats; never 0 before).
 SALT_STEP = 0x9E3779B97F4A7C15 - (1 << 64)  # as an int64
-
-
-#: libc's ``clock_gettime`` as an external symbol: compiled code calls it by name (linked when
-#: the code is loaded), so functions using it can be cached, unlike a ctypes function pointer
-#: (an address that differs per process).
-_clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
-#: The id of the monotonic clock (``time.perf_counter``'s on Linux and macOS); None elsewhere.
-_CLOCK_ID = {"linux": 1, "darwin": 6}.get(sys.platform)
-
-
-def _libc_has_clock_gettime() -> bool:
-    """Whether this process's C library exports ``clock_gettime`` (where the compiled code's
-    call to it is linked)."""
-    try:
-        return hasattr(ctypes.CDLL(None), "clock_gettime")
-    except (OSError, TypeError):  # no C library to open by None (Windows)
-        return False
-
-
-#: Whether the compiled search can read the clock (:func:`clock_seconds`); without it, each
-#: deepening iteration gets a node limit estimated from the measured node rate.
-HAS_CLOCK = _CLOCK_ID is not None and _libc_has_clock_gettime()
-
-if HAS_CLOCK:
-
-    @njit(cache=True, nogil=True)
-    def clock_seconds(buffer):
-        """``time.perf_counter()`` from compiled code (``buffer``: ``int64[2]`` scratch)."""
-        _clock_gettime(_CLOCK_ID, buffer.ctypes)
-        return buffer[0] + buffer[1] * 1e-9
-
-else:
-
-    @njit(cache=True, nogil=True)
-    def clock_seconds(buffer):
-        """No clock on this platform: -1 (the search relies on node limits alone)."""
-        return -1.0
 
 
 def new_stop_flag() -> np.ndarray:

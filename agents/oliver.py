@@ -110,8 +110,7 @@ def _take(f, value, bests, alphas, betas, maximising):
 def lookahead(state, root, depth, alpha, beta, stats):
     """Alpha-beta value of ``state`` for ``root`` searched ``depth`` placements deep.
 
-    An explicit stack of frames (one state and move list per ply) instead of recursion, so the
-    compiled code can be cached. Returns 0.0 with ``stats[ABORTED]`` set once more than
+    An explicit stack of frames (one state and move list per ply). Returns 0.0 with ``stats[ABORTED]`` set once more than
     ``stats[NODE_LIMIT]`` nodes were visited (the caller discards the iteration).
     """
     frames = depth + 1

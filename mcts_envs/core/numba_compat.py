@@ -26,9 +26,11 @@ Supported numba versions are bounded in ``pyproject.toml`` to the tested range.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import marshal
 import os
+import sys
 import warnings
 from typing import Any
 
@@ -269,43 +271,38 @@ else:
         return value
 
 
-def _monotonic_clock() -> tuple[Any, int] | None:
-    """libc's ``clock_gettime`` and the id of its monotonic clock (the clock of
-    ``time.perf_counter`` on Linux and macOS), or None where it is not available."""
-    import ctypes
-    import sys
+#: libc's ``clock_gettime`` as an external symbol: compiled code calls it by name (linked when
+#: the code is loaded), so functions using it can be cached on disk, unlike a ctypes function
+#: pointer (an address that differs per process, which numba refuses to cache).
+_clock_gettime = types.ExternalFunction("clock_gettime", types.int32(types.int32, types.voidptr))
+#: The id of the monotonic clock (``time.perf_counter``'s on Linux and macOS); None elsewhere.
+_CLOCK_ID = {"linux": 1, "darwin": 6}.get(sys.platform)
 
-    clock_id = {"linux": 1, "darwin": 6}.get(sys.platform)
-    if clock_id is None:
-        return None
+
+def _libc_has_clock_gettime() -> bool:
+    """Whether this process's C library exports ``clock_gettime`` (where the compiled code's
+    call to it is linked)."""
     try:
-        function = ctypes.CDLL(None).clock_gettime
-    except (OSError, AttributeError):
-        return None
-    function.argtypes = [ctypes.c_int, ctypes.c_void_p]
-    function.restype = ctypes.c_int
-    return function, clock_id
+        return hasattr(ctypes.CDLL(None), "clock_gettime")
+    except (OSError, TypeError):  # no C library to open by None (Windows)
+        return False
 
 
-_CLOCK = _monotonic_clock()
 #: Whether compiled code can read the clock (:func:`clock_seconds`).
-HAS_CLOCK = _CLOCK is not None
+HAS_CLOCK = _CLOCK_ID is not None and _libc_has_clock_gettime()
 
-if _CLOCK is not None:
-    _clock_gettime, _CLOCK_ID = _CLOCK
+if HAS_CLOCK:
 
-    @njit
+    @njit(cache=True, nogil=True)
     def clock_seconds(buffer):
-        """``time.perf_counter()`` from compiled code (``buffer``: ``int64[2]`` scratch).
-
-        Calls libc through ctypes, so functions using it cannot be cached on disk (the address
-        differs per process); only the uncached alpha-beta search uses it."""
+        """``time.perf_counter()`` from compiled code (``buffer``: ``int64[2]`` scratch); cached
+        on disk like any other kernel."""
         _clock_gettime(_CLOCK_ID, buffer.ctypes)
         return buffer[0] + buffer[1] * 1e-9
 
 else:
 
-    @njit
+    @njit(cache=True, nogil=True)
     def clock_seconds(buffer):
         """No clock on this platform: -1 (searches rely on their node limits alone)."""
         return -1.0
