@@ -1,0 +1,38 @@
+"""The batched API's compiled code is found again in numba's disk cache by a new process.
+
+Its entry points take the game's kernels as arguments, so numba's cache keys hold the kernels'
+identities (:func:`mcts_envs.core.jit.pin_identity`): they must not depend on what the process
+did before, e.g. an env that compiled ``observation_planes`` before the vector was built (what
+``mcts-envs warmup`` does; end to end in ``tests/agents/test_warmup.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mcts_envs.core.jit import pin_identity
+
+_SOURCE = """
+from numba import njit
+
+@njit
+def observe_into(state, out):
+    if out.shape[0] != 2:
+        raise ValueError("observe_into writes an int8[2] array")
+    out[0] = state[0]
+    out[1] = state[1]
+"""
+
+
+def _kernel(module: str):
+    namespace = {"__name__": module}
+    exec(compile(_SOURCE, f"<{module}>", "exec"), namespace)
+    return namespace["observe_into"]
+
+
+def test_a_kernel_compiled_before_it_is_pinned_keeps_its_identity():
+    compiled_first, pinned_first = _kernel("vector_cache_probe"), _kernel("vector_cache_probe")
+    compiled_first(np.arange(2, dtype=np.int64), np.zeros(2, np.int8))  # numba keeps constants
+    assert pin_identity(compiled_first)._MemoMixin__uuid == (
+        pin_identity(pinned_first)._MemoMixin__uuid
+    )
