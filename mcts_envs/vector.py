@@ -198,7 +198,6 @@ class _Config(NamedTuple):
     chance_size: int  # room for chance outcomes and their probabilities
     zero_observation: bool  # zero an observation row before the kernel writes it
     check: bool  # "raise" mode: refuse a step with an illegal action before changing anything
-    has_chance: bool  # the game has chance nodes
     whole_mask: bool  # write mask rows with the game's legal_mask kernel, not incrementally
     list_legal: bool  # keep the legal actions listed beside the mask (random actions drawn from
     # the list); False when the game has legal_mask and random_action kernels
@@ -466,32 +465,54 @@ def _observe(k, buf, i, player, config, same_game, num_listed, work):
 
 
 @njit(cache=True, inline="always")
+def _copy_row(destination, source):
+    """``destination[:] = source`` as a plain loop (numba's slice assignment compiles a
+    shape-mismatch error message: dozens of string functions per compile)."""
+    for j in range(source.shape[0]):
+        destination[j] = source[j]
+
+
+@njit(cache=True, inline="always")
+def _new_game(k, buf, i, work, config):
+    """Put env ``i`` at the start of a new game and sample its deal; returns the player to move
+    and the legal actions listed in ``work.listed`` (as :func:`_sample_chance`)."""
+    _copy_row(buf.states[i], buf.initial)
+    buf.moves[i] = 0
+    return _sample_chance(k, buf, i, work, config, -1)
+
+
+@njit(cache=True, inline="always")
 def _restart(k, buf, i, work, config):
     """Put env ``i`` at the start of a new game (sampling the deal) and observe it."""
-    buf.states[i, :] = buf.initial
-    buf.moves[i] = 0
-    if config.has_chance:
-        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
-    else:
-        player, num_listed = k.current_player(buf.initial), -1
+    player, num_listed = _new_game(k, buf, i, work, config)
     _observe(k, buf, i, player, config, False, num_listed, work)
+
+
+@njit(cache=True, inline="always")
+def _record_returns(k, buf, i, work):
+    """Env ``i``'s game ended by the rules: its returns as the step's rewards."""
+    k.returns(buf.states[i], work.result)
+    buf.rewards[i, 0] = work.result[0]
+    buf.rewards[i, 1] = work.result[1]
+    buf.terminated[i] = True
+
+
+@njit(cache=True, inline="always")
+def _keep_final(buf, i):
+    """Keep env ``i``'s final state and length (its game ended in this step)."""
+    _copy_row(buf.final_states[i], buf.states[i])
+    buf.final_moves[i] = buf.moves[i]
 
 
 @njit(cache=True, inline="always")
 def _enter(k, buf, i, work, config):
     """Env ``i`` holds a new position (not terminal; maybe a chance node): sample through chance
     with its generator, then observe it, or, if a draw ended the game, end it as a step would."""
-    num_listed = -1
-    if config.has_chance:
-        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
-    else:
-        player = k.current_player(buf.states[i])
+    player, num_listed = _sample_chance(k, buf, i, work, config, -1)
     if player == TERMINAL:
-        k.returns(buf.states[i], work.result)
-        buf.rewards[i, 0] = work.result[0]
-        buf.rewards[i, 1] = work.result[1]
-        buf.terminated[i] = True
-        _end_game(k, buf, i, work, config)
+        _record_returns(k, buf, i, work)
+        _keep_final(buf, i)
+        _restart(k, buf, i, work, config)
     else:
         _observe(k, buf, i, player, config, False, num_listed, work)
 
@@ -508,43 +529,35 @@ def _clear_flags(buf, i):
 
 
 @njit(cache=True, inline="always")
-def _end_game(k, buf, i, work, config):
-    """Keep env ``i``'s final state and start its next game (flags already set)."""
-    buf.final_states[i, :] = buf.states[i]
-    buf.final_moves[i] = buf.moves[i]
-    _restart(k, buf, i, work, config)
-
-
-@njit(cache=True, inline="always")
 def _step_env(k, buf, i, action, config, work, trusted):
     """One step of env ``i``, auto-resetting. ``trusted``: ``action`` is known to be legal
     (checked before the step, or drawn from the legal actions); otherwise an illegal one ends
-    the game with a penalty."""
+    the game with a penalty.
+
+    Written with one call of each piece (every way a game ends reaches the same restart, and
+    every path the same observation): the pieces are inlined, so each call site would be
+    compiled again."""
     _clear_flags(buf, i)
+    ended = True
     if not trusted and (action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]):
         buf.rewards[i, buf.player[i]] = -config.penalty
         buf.terminated[i] = True
         buf.illegal[i] = True
-        _end_game(k, buf, i, work, config)
-        return
-    state = buf.states[i]
-    num_listed = _apply(k, state, action, config, work)
-    buf.moves[i] += 1
-    if config.has_chance:
+        player, num_listed = TERMINAL, -1
+    else:
+        num_listed = _apply(k, buf.states[i], action, config, work)
+        buf.moves[i] += 1
         player, num_listed = _sample_chance(k, buf, i, work, config, num_listed)
-    else:
-        player = k.current_player(state)
-    if player == TERMINAL:
-        k.returns(state, work.result)
-        buf.rewards[i, 0] = work.result[0]
-        buf.rewards[i, 1] = work.result[1]
-        buf.terminated[i] = True
-        _end_game(k, buf, i, work, config)
-    elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
-        buf.truncated[i] = True
-        _end_game(k, buf, i, work, config)
-    else:
-        _observe(k, buf, i, player, config, True, num_listed, work)
+        if player == TERMINAL:
+            _record_returns(k, buf, i, work)
+        elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
+            buf.truncated[i] = True
+        else:
+            ended = False
+    if ended:
+        _keep_final(buf, i)
+        player, num_listed = _new_game(k, buf, i, work, config)
+    _observe(k, buf, i, player, config, not ended, num_listed, work)
 
 
 @njit(cache=True, inline="always")
@@ -603,7 +616,7 @@ def _set_rows(k, buf, indices, states, counts, config):
         _clear_flags(buf, i)
     for j in range(indices.shape[0]):
         i = indices[j]
-        buf.states[i, :] = states[j]
+        _copy_row(buf.states[i], states[j])
         buf.moves[i] = counts[j]
         _enter(k, buf, i, work, config)
 
@@ -644,6 +657,11 @@ def _step_chunk(k, buf, actions, chunk, lo, hi, config, all_active):
             _clear_flags(buf, i)
 
 
+# The serial and threaded loops below differ only in ``range`` / ``prange`` and call the same
+# compiled chunk function with the same argument types (``int64`` chunk bounds: never literals,
+# and the parallel loop's unsigned index cast back), so its body is compiled once for both.
+
+
 @njit(cache=True)
 def _step_serial(k, buf, actions, config, chunks, all_active):
     """One step of every (active) env; returns -1, or (``check``) the first illegal env."""
@@ -651,7 +669,9 @@ def _step_serial(k, buf, actions, config, chunks, all_active):
         bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
         if bad >= 0:
             return bad
-    _step_chunk(k, buf, actions, 0, 0, buf.states.shape[0], config, all_active)
+    for c in range(chunks):
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        _step_chunk(k, buf, actions, np.int64(c), lo, hi, config, all_active)
     return -1
 
 
@@ -663,8 +683,8 @@ def _step_parallel(k, buf, actions, config, chunks, all_active):
         if bad >= 0:
             return bad
     for c in prange(chunks):
-        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        _step_chunk(k, buf, actions, c, lo, hi, config, all_active)
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        _step_chunk(k, buf, actions, np.int64(c), lo, hi, config, all_active)
     return -1
 
 
@@ -687,15 +707,19 @@ def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
 
 @njit(cache=True)
 def _rollout_serial(k, buf, action_rngs, num_steps, config, chunks):
-    return _rollout_chunk(k, buf, action_rngs, num_steps, 0, 0, buf.states.shape[0], config)
+    finished = 0
+    for c in range(chunks):
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        finished += _rollout_chunk(k, buf, action_rngs, num_steps, np.int64(c), lo, hi, config)
+    return finished
 
 
 @njit(cache=True, parallel=True)
 def _rollout_parallel(k, buf, action_rngs, num_steps, config, chunks):
     finished = np.zeros(chunks, np.int64)
     for c in prange(chunks):
-        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, c, lo, hi, config)
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, np.int64(c), lo, hi, config)
     return finished.sum()
 
 
@@ -870,7 +894,6 @@ class VectorGame:
             chance_size=chance_size,
             zero_observation=not observation.writes_every_entry,
             check=illegal_action == "raise",
-            has_chance=bool(info.has_chance),
             whole_mask=whole_mask is not None,
             list_legal=list_legal,
             update_observation=observation.update is not None,
