@@ -36,3 +36,26 @@ def test_a_kernel_compiled_before_it_is_pinned_keeps_its_identity():
     assert pin_identity(compiled_first)._MemoMixin__uuid == (
         pin_identity(pinned_first)._MemoMixin__uuid
     )
+
+
+def test_threads_run_the_single_thread_code_and_compile_no_parallel_variant():
+    from numba.core.dispatcher import Dispatcher
+
+    from mcts_envs import vector
+
+    dispatchers = [d for d in vars(vector).values() if isinstance(d, Dispatcher)]
+    assert [d.__name__ for d in dispatchers if d.targetoptions.get("parallel")] == []
+    vg = vector.VectorGame("tictactoe", 8, seed=0, threads=True)
+    vg.reset()
+    vg.step(vg.random_actions())
+    vg.random_rollout(2)
+    if vg._threaded:  # more than one numba thread: the chunks run beside each other
+        assert vector._step_chunk.targetoptions.get("nogil")
+        assert vector._rollout_chunk.targetoptions.get("nogil")
+        assert {entry.name for entry in vg._compiled.values()} <= {
+            "_step_serial",  # the reset
+            "_check_step",
+            "_step_chunk",
+            "_random_actions",
+            "_rollout_chunk",
+        }
