@@ -38,6 +38,21 @@ def test_a_kernel_compiled_before_it_is_pinned_keeps_its_identity():
     )
 
 
+def test_a_games_vector_kernels_are_pinned_when_its_class_is_defined():
+    # Before anything can compile or pickle them: the env's random playouts call Tic-Tac-Toe's
+    # random_action, and numba pickles a cached function's callees with their identities.
+    from mcts_envs.core.game import VectorKernels
+    from mcts_envs.games.tictactoe.game import TicTacToe
+
+    kernel = _kernel("vector_cache_probe_class")
+
+    class Probe(TicTacToe):
+        vector_kernels = VectorKernels(observation_planes=kernel)
+
+    assert Probe.vector_kernels.observation_planes is kernel
+    assert kernel._MemoMixin__uuid.startswith("vector_cache_probe_class.observe_into:")
+
+
 def test_threads_run_the_single_thread_code_and_compile_no_parallel_variant():
     from numba.core.dispatcher import Dispatcher
 
