@@ -47,14 +47,15 @@ index, its player and its legal actions, and changes no game. With ``"penalty"``
 ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``illegal`` are set, and
 the env auto-resets.
 
-**Threads.** ``threads=True`` steps the envs in numba ``prange`` chunks, one per thread, with
-identical results (per-env generators). Each parallel call is a fork-join of numba's thread pool
-and waits for its slowest thread: it paid off in the compiled loop
-(:meth:`VectorGame.random_rollout`) of the board games at N = 64 and 1024 when the cores were
-not shared (1.5-2.2x on 2 cores at N = 1024 on the quiet machine), and not when they were
-oversubscribed by other processes, nor for one :meth:`VectorGame.step` per Python call at small
-N. See
-``benchmarks/vector_throughput.py`` and the README for figures.
+**Threads.** ``threads=True`` splits the envs in contiguous chunks, one per thread
+(``numba.get_num_threads()``), and runs each chunk by the same compiled function as one thread
+does (it releases the GIL): one chunk on the calling thread, the others on a pool of Python
+threads, with identical results (per-env generators). In the compiled loop
+(:meth:`VectorGame.random_rollout`) each thread plays its envs through all the steps without
+meeting the others; a :meth:`VectorGame.step` waits for the slowest chunk and costs a thread
+hand-off (tens of microseconds), so threads pay off for large ``N`` or the compiled loop, and
+not when the cores are shared with other processes. Nothing is compiled for threads beyond one
+thread's code. See ``benchmarks/vector_throughput.py`` and the README for figures.
 
 **Outputs and speed.** Observation and mask rows are written only for envs that moved, and the
 mask incrementally (the previous legal actions cleared, the new ones set), so a step costs
@@ -73,10 +74,13 @@ Twist), by that kernel from the position, and then no list is kept.
 
 from __future__ import annotations
 
+import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from mcts_envs.core.compiling import compile_notice, print_to_stderr
 from mcts_envs.core.errors import (
@@ -198,7 +202,6 @@ class _Config(NamedTuple):
     chance_size: int  # room for chance outcomes and their probabilities
     zero_observation: bool  # zero an observation row before the kernel writes it
     check: bool  # "raise" mode: refuse a step with an illegal action before changing anything
-    has_chance: bool  # the game has chance nodes
     whole_mask: bool  # write mask rows with the game's legal_mask kernel, not incrementally
     list_legal: bool  # keep the legal actions listed beside the mask (random actions drawn from
     # the list); False when the game has legal_mask and random_action kernels
@@ -466,32 +469,54 @@ def _observe(k, buf, i, player, config, same_game, num_listed, work):
 
 
 @njit(cache=True, inline="always")
+def _copy_row(destination, source):
+    """``destination[:] = source`` as a plain loop (numba's slice assignment compiles a
+    shape-mismatch error message: dozens of string functions per compile)."""
+    for j in range(source.shape[0]):
+        destination[j] = source[j]
+
+
+@njit(cache=True, inline="always")
+def _new_game(k, buf, i, work, config):
+    """Put env ``i`` at the start of a new game and sample its deal; returns the player to move
+    and the legal actions listed in ``work.listed`` (as :func:`_sample_chance`)."""
+    _copy_row(buf.states[i], buf.initial)
+    buf.moves[i] = 0
+    return _sample_chance(k, buf, i, work, config, -1)
+
+
+@njit(cache=True, inline="always")
 def _restart(k, buf, i, work, config):
     """Put env ``i`` at the start of a new game (sampling the deal) and observe it."""
-    buf.states[i, :] = buf.initial
-    buf.moves[i] = 0
-    if config.has_chance:
-        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
-    else:
-        player, num_listed = k.current_player(buf.initial), -1
+    player, num_listed = _new_game(k, buf, i, work, config)
     _observe(k, buf, i, player, config, False, num_listed, work)
+
+
+@njit(cache=True, inline="always")
+def _record_returns(k, buf, i, work):
+    """Env ``i``'s game ended by the rules: its returns as the step's rewards."""
+    k.returns(buf.states[i], work.result)
+    buf.rewards[i, 0] = work.result[0]
+    buf.rewards[i, 1] = work.result[1]
+    buf.terminated[i] = True
+
+
+@njit(cache=True, inline="always")
+def _keep_final(buf, i):
+    """Keep env ``i``'s final state and length (its game ended in this step)."""
+    _copy_row(buf.final_states[i], buf.states[i])
+    buf.final_moves[i] = buf.moves[i]
 
 
 @njit(cache=True, inline="always")
 def _enter(k, buf, i, work, config):
     """Env ``i`` holds a new position (not terminal; maybe a chance node): sample through chance
     with its generator, then observe it, or, if a draw ended the game, end it as a step would."""
-    num_listed = -1
-    if config.has_chance:
-        player, num_listed = _sample_chance(k, buf, i, work, config, -1)
-    else:
-        player = k.current_player(buf.states[i])
+    player, num_listed = _sample_chance(k, buf, i, work, config, -1)
     if player == TERMINAL:
-        k.returns(buf.states[i], work.result)
-        buf.rewards[i, 0] = work.result[0]
-        buf.rewards[i, 1] = work.result[1]
-        buf.terminated[i] = True
-        _end_game(k, buf, i, work, config)
+        _record_returns(k, buf, i, work)
+        _keep_final(buf, i)
+        _restart(k, buf, i, work, config)
     else:
         _observe(k, buf, i, player, config, False, num_listed, work)
 
@@ -508,43 +533,38 @@ def _clear_flags(buf, i):
 
 
 @njit(cache=True, inline="always")
-def _end_game(k, buf, i, work, config):
-    """Keep env ``i``'s final state and start its next game (flags already set)."""
-    buf.final_states[i, :] = buf.states[i]
-    buf.final_moves[i] = buf.moves[i]
-    _restart(k, buf, i, work, config)
-
-
-@njit(cache=True, inline="always")
-def _step_env(k, buf, i, action, config, work, trusted):
+def _step_env(k, buf, i, action, config, work, trusted, restart):
     """One step of env ``i``, auto-resetting. ``trusted``: ``action`` is known to be legal
     (checked before the step, or drawn from the legal actions); otherwise an illegal one ends
-    the game with a penalty."""
+    the game with a penalty. ``restart``: no step; env ``i`` starts a new game (a reset).
+
+    Written with one call of each piece (every way a game ends reaches the same restart, and
+    every path the same observation): the pieces are inlined, so each call site would be
+    compiled again."""
     _clear_flags(buf, i)
-    if not trusted and (action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]):
+    ended = True
+    if restart:
+        player, num_listed = TERMINAL, -1
+    elif not trusted and (action < 0 or action >= buf.mask.shape[1] or not buf.mask[i, action]):
         buf.rewards[i, buf.player[i]] = -config.penalty
         buf.terminated[i] = True
         buf.illegal[i] = True
-        _end_game(k, buf, i, work, config)
-        return
-    state = buf.states[i]
-    num_listed = _apply(k, state, action, config, work)
-    buf.moves[i] += 1
-    if config.has_chance:
+        player, num_listed = TERMINAL, -1
+    else:
+        num_listed = _apply(k, buf.states[i], action, config, work)
+        buf.moves[i] += 1
         player, num_listed = _sample_chance(k, buf, i, work, config, num_listed)
-    else:
-        player = k.current_player(state)
-    if player == TERMINAL:
-        k.returns(state, work.result)
-        buf.rewards[i, 0] = work.result[0]
-        buf.rewards[i, 1] = work.result[1]
-        buf.terminated[i] = True
-        _end_game(k, buf, i, work, config)
-    elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
-        buf.truncated[i] = True
-        _end_game(k, buf, i, work, config)
-    else:
-        _observe(k, buf, i, player, config, True, num_listed, work)
+        if player == TERMINAL:
+            _record_returns(k, buf, i, work)
+        elif config.max_moves > 0 and buf.moves[i] >= config.max_moves:
+            buf.truncated[i] = True
+        else:
+            ended = False
+    if ended:
+        if not restart:
+            _keep_final(buf, i)
+        player, num_listed = _new_game(k, buf, i, work, config)
+    _observe(k, buf, i, player, config, not ended, num_listed, work)
 
 
 @njit(cache=True, inline="always")
@@ -584,15 +604,6 @@ def _chunk_bounds(num_envs, chunks, c):
 
 
 @njit(cache=True)
-def _reset_all(k, buf, config):
-    buf = _borrowed(buf)
-    work = _work(buf, 0)
-    for i in range(buf.states.shape[0]):
-        _clear_flags(buf, i)
-        _restart(k, buf, i, work, config)
-
-
-@njit(cache=True)
 def _set_rows(k, buf, indices, states, counts, config):
     """Env ``indices[j]`` at ``states[j]`` with ``counts[j]`` moves played, for every ``j``
     (distinct, checked states); every env's rewards and flags cleared."""
@@ -603,7 +614,7 @@ def _set_rows(k, buf, indices, states, counts, config):
         _clear_flags(buf, i)
     for j in range(indices.shape[0]):
         i = indices[j]
-        buf.states[i, :] = states[j]
+        _copy_row(buf.states[i], states[j])
         buf.moves[i] = counts[j]
         _enter(k, buf, i, work, config)
 
@@ -632,43 +643,47 @@ def _first_illegal(buf, actions, all_active):
     return -1
 
 
-@njit(cache=True)
-def _step_chunk(k, buf, actions, chunk, lo, hi, config, all_active):
+# The serial loops and the threads call the same compiled chunk functions with the same argument
+# types (``int64`` chunk bounds, never literals), so each body is compiled once for both; the
+# chunk functions release the GIL, and with ``threads`` each thread runs its chunk's envs through
+# a whole call (a rollout: all its steps) without meeting the others.
+
+
+@njit(cache=True, nogil=True)
+def _step_chunk(k, buf, actions, chunk, lo, hi, config, all_active, restart):
+    """One step of the (active) envs ``lo..hi`` with chunk ``chunk``'s work rows; with
+    ``restart`` a new game in each of them instead (``actions`` unused)."""
     buf = _borrowed(buf)
     actions = borrow(actions)
     work = _work(buf, chunk)
     for i in range(lo, hi):
-        if all_active or buf.active[i]:
-            _step_env(k, buf, i, actions[i], config, work, config.check)
+        if restart or all_active or buf.active[i]:
+            _step_env(k, buf, i, actions[i], config, work, config.check, restart)
         else:
             _clear_flags(buf, i)
 
 
 @njit(cache=True)
-def _step_serial(k, buf, actions, config, chunks, all_active):
-    """One step of every (active) env; returns -1, or (``check``) the first illegal env."""
-    if config.check:
-        bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
-        if bad >= 0:
-            return bad
-    _step_chunk(k, buf, actions, 0, 0, buf.states.shape[0], config, all_active)
-    return -1
-
-
-@njit(cache=True, parallel=True)
-def _step_parallel(k, buf, actions, config, chunks, all_active):
-    """:func:`_step_serial` on ``chunks`` threads (envs split in contiguous chunks)."""
-    if config.check:
-        bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
-        if bad >= 0:
-            return bad
-    for c in prange(chunks):
-        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        _step_chunk(k, buf, actions, c, lo, hi, config, all_active)
-    return -1
+def _check_step(buf, actions, all_active):
+    """Index of the first stepped env whose action is not legal, or -1 (before threads step)."""
+    return _first_illegal(_borrowed(buf), borrow(actions), all_active)
 
 
 @njit(cache=True)
+def _step_serial(k, buf, actions, config, chunks, all_active, restart):
+    """One step of every (active) env; returns -1, or (``check``) the first illegal env. With
+    ``restart``: a new game in every env (the reset: one compiled body serves both)."""
+    if config.check and not restart:
+        bad = _first_illegal(_borrowed(buf), borrow(actions), all_active)
+        if bad >= 0:
+            return bad
+    for c in range(chunks):
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        _step_chunk(k, buf, actions, np.int64(c), lo, hi, config, all_active, restart)
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
     """``num_steps`` uniformly random legal steps of envs ``lo..hi``; returns games finished."""
     buf = _borrowed(buf)
@@ -679,7 +694,7 @@ def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
         rng = action_rngs[i : i + 1]
         for _ in range(num_steps):
             action = _random_action(k, buf, i, rng, config)
-            _step_env(k, buf, i, action, config, work, True)
+            _step_env(k, buf, i, action, config, work, True, False)
             if buf.terminated[i] or buf.truncated[i]:
                 finished += 1
     return finished
@@ -687,16 +702,22 @@ def _rollout_chunk(k, buf, action_rngs, num_steps, chunk, lo, hi, config):
 
 @njit(cache=True)
 def _rollout_serial(k, buf, action_rngs, num_steps, config, chunks):
-    return _rollout_chunk(k, buf, action_rngs, num_steps, 0, 0, buf.states.shape[0], config)
+    finished = 0
+    for c in range(chunks):
+        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, np.int64(c))
+        finished += _rollout_chunk(k, buf, action_rngs, num_steps, np.int64(c), lo, hi, config)
+    return finished
 
 
-@njit(cache=True, parallel=True)
-def _rollout_parallel(k, buf, action_rngs, num_steps, config, chunks):
-    finished = np.zeros(chunks, np.int64)
-    for c in prange(chunks):
-        lo, hi = _chunk_bounds(buf.states.shape[0], chunks, c)
-        finished[c] = _rollout_chunk(k, buf, action_rngs, num_steps, c, lo, hi, config)
-    return finished.sum()
+def _thread_pool(workers: int) -> ThreadPoolExecutor:
+    """The process's pool of ``workers`` threads that run chunks beside the calling thread (a
+    forked child gets its own: the parent's threads do not exist in it)."""
+    return _pool_of_process(workers, os.getpid())
+
+
+@functools.cache
+def _pool_of_process(workers: int, pid: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mcts-envs-vector")
 
 
 @njit(cache=True, inline="always")
@@ -755,7 +776,7 @@ class VectorGame:
         max_moves: truncate a game after this many player moves (``None``: never).
         illegal_action: ``"raise"`` (default) or ``"penalty"`` (see the module docstring).
         penalty: the reward magnitude of an illegal action in ``"penalty"`` mode.
-        threads: step the envs on numba's thread pool (same results; see the module docstring).
+        threads: step chunks of the envs on threads (same results; see the module docstring).
         copy: ``True`` (default): :meth:`reset` and :meth:`step` return fresh arrays.
             ``False``: they return read-only views of the vector's own buffers, overwritten by
             the next :meth:`reset` or :meth:`step` (copy what you keep; faster for large ``N``).
@@ -833,6 +854,7 @@ class VectorGame:
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
         self._chunks = chunks = int(min(n, _num_threads())) if threads else 1
+        self._bounds = [_chunk_bounds.py_func(n, chunks, c) for c in range(chunks)]
         chance_size = int(max(info.max_chance_outcomes, 1))
         self._buf = _Buffers(
             states=np.zeros((n, info.state_size), np.int64),
@@ -870,7 +892,6 @@ class VectorGame:
             chance_size=chance_size,
             zero_observation=not observation.writes_every_entry,
             check=illegal_action == "raise",
-            has_chance=bool(info.has_chance),
             whole_mask=whole_mask is not None,
             list_legal=list_legal,
             update_observation=observation.update is not None,
@@ -911,11 +932,15 @@ class VectorGame:
             # (dispatcher, sample arguments, positions of our own long-lived objects: the
             # kernels, buffers, settings and action generators, each checked once)
             samples = {
-                "reset": (_reset_all, (k, buf, config), (0, 1, 2)),
-                "step": (_step_serial, (k, buf, actions, config, 1, True), (0, 1, 3)),
-                "step_parallel": (_step_parallel, (k, buf, actions, config, 1, True), (0, 1, 3)),
+                "step": (_step_serial, (k, buf, actions, config, 1, True, False), (0, 1, 3)),
+                "check": (_check_step, (buf, actions, True), (0,)),
+                "step_chunk": (
+                    _step_chunk,
+                    (k, buf, actions, 0, 0, 1, config, True, False),
+                    (0, 1, 6),
+                ),
                 "rollout": (_rollout_serial, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
-                "rollout_parallel": (_rollout_parallel, (k, buf, rngs, 1, config, 1), (0, 1, 2, 4)),
+                "rollout_chunk": (_rollout_chunk, (k, buf, rngs, 1, 0, 0, 1, config), (0, 1, 2, 7)),
                 "random_actions": (_random_actions, (k, buf, rngs, actions, config), (0, 1, 2, 4)),
                 "set_rows": (_set_rows, (k, buf, actions, buf.states, actions, config), (0, 1, 5)),
                 "observe": (_observe_rows, (k, buf.states, actions, buf.observation, True), (0,)),
@@ -929,11 +954,31 @@ class VectorGame:
         """Call entry ``name``; the kernels, buffers and config (ours, fixed) are checked once."""
         return self._entry(name)(*args)
 
+    @property
+    def _threaded(self) -> bool:
+        return self.threads and self._chunks > 1
+
+    def _call_chunks(self, name: str, arguments: Any) -> list[Any]:
+        """Entry ``name`` on every chunk at once, with ``arguments(chunk, lo, hi)``: chunk 0 on
+        this thread, the others on the thread pool (the entries release the GIL); returns the
+        results in chunk order once every chunk is done."""
+        entry = self._entry(name)
+        pool = _thread_pool(self._chunks - 1)
+        calls = [arguments(c, lo, hi) for c, (lo, hi) in enumerate(self._bounds)]
+        futures = [pool.submit(entry, *call) for call in calls[1:]]
+        try:
+            first = entry(*calls[0])
+        finally:
+            results = [future.result() for future in futures]
+        return [first, *results]
+
     def compile(self, rollout: bool = False) -> None:
         """Compile (or load) the step (and with ``rollout`` the compiled loop) before timing."""
-        suffix = "_parallel" if self.threads else ""
-        names = ("reset", "step" + suffix, "random_actions")
-        for name in names + (("rollout" + suffix,) if rollout else ()):
+        names = ("step", "check", "step_chunk") if self._threaded else ("step",)
+        names += ("random_actions",)
+        if rollout:
+            names += ("rollout_chunk",) if self._threaded else ("rollout",)
+        for name in names:
             self._entry(name)
 
     # -- API ----------------------------------------------------------------------------------
@@ -952,7 +997,8 @@ class VectorGame:
         if seed is not None:
             self._buf.rngs[:] = env_rngs(seed, self.num_envs)
             self._action_rngs[:] = self._buf.rngs ^ _ACTION_STREAM
-        self._call("reset", self._kernels, self._buf, self._config)
+        buf = self._buf  # the step's entry with restart=True (buf.moves: unused actions)
+        self._call("step", self._kernels, buf, buf.moves, self._config, 1, True, True)
         self._started = True
         return self._batch()
 
@@ -990,10 +1036,16 @@ class VectorGame:
                     f"{active.dtype}{active.shape}"
                 )
             self._buf.active[:] = active
-        name = "step_parallel" if self.threads and self._chunks > 1 else "step"
-        bad = self._call(
-            name, self._kernels, self._buf, actions, self._config, self._chunks, all_active
-        )
+        k, buf, config = self._kernels, self._buf, self._config
+        if self._threaded:
+            bad = self._call("check", buf, actions, all_active) if config.check else -1
+            if bad < 0:
+                self._call_chunks(
+                    "step_chunk",
+                    lambda c, lo, hi: (k, buf, actions, c, lo, hi, config, all_active, False),
+                )
+        else:
+            bad = self._call("step", k, buf, actions, config, 1, all_active, False)
         if bad >= 0:
             raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         return self._batch()
@@ -1049,18 +1101,19 @@ class VectorGame:
             self.reset()
         if seed is not None:
             self._action_rngs[:] = env_rngs(seed, self.num_envs) ^ _ACTION_STREAM
-        name = "rollout_parallel" if self.threads and self._chunks > 1 else "rollout"
-        return int(
-            self._call(
-                name,
-                self._kernels,
-                self._buf,
-                self._action_rngs,
-                int(num_steps),
-                self._config,
-                self._chunks,
-            )
+        k, buf, rngs, config, steps = (
+            self._kernels,
+            self._buf,
+            self._action_rngs,
+            self._config,
+            int(num_steps),
         )
+        if self._threaded:
+            finished = self._call_chunks(
+                "rollout_chunk", lambda c, lo, hi: (k, buf, rngs, steps, c, lo, hi, config)
+            )
+            return int(sum(finished))
+        return int(self._call("rollout", k, buf, rngs, steps, config, 1))
 
     @property
     def states(self) -> np.ndarray:

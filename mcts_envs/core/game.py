@@ -325,8 +325,11 @@ class KernelGame(Game):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for dispatcher in getattr(cls, "kernels", ()):
-            pin_identity(dispatcher)  # cached generic code then loads in every process
+        # Cached generic code (searches, the batched API) then loads in every process. Pinned
+        # here, before anything compiles or pickles them: a dispatcher pickled first (numba
+        # pickles the globals a cached function calls) keeps a random identity.
+        for dispatcher in (*getattr(cls, "kernels", ()), *getattr(cls, "vector_kernels", ())):
+            pin_identity(dispatcher)  # (the vector kernels' other fields are left alone)
 
     # -- state checks -------------------------------------------------------------------------
     #: The game's compiled range check ``(state) -> int``, set with ``staticmethod``: 0 when every

@@ -82,7 +82,11 @@ def pin_identity(dispatcher: Any) -> Any:
         or getattr(dispatcher, "_MemoMixin__uuid", "unset") is not None
     ):
         return dispatcher
-    code = hashlib.sha256(marshal.dumps(py_func.__code__)).hexdigest()[:16]
+    # marshal version 2 writes no back-references or interning flags: its bytes depend on the
+    # code alone. The default version's depend on reference counts, which compiling the function
+    # changes (numba keeps its constants), so a kernel compiled before it was pinned got another
+    # identity than in a process that loaded it from the cache, and the cache missed.
+    code = hashlib.sha256(marshal.dumps(py_func.__code__, 2)).hexdigest()[:16]
     dispatcher._set_uuid(f"{py_func.__module__}.{py_func.__qualname__}:{code}")
     return dispatcher
 

@@ -122,7 +122,6 @@ def test_same_seed_same_games_whatever_num_envs():
     assert chance_list(different, 0) != logs[0][0]
 
 
-@pytest.mark.slow
 def test_same_seed_same_games_whatever_threads():
     logs, states, masks = tantrix_logs(2, False)
     threaded_logs, threaded_states, threaded_masks = tantrix_logs(4, True)
@@ -131,7 +130,6 @@ def test_same_seed_same_games_whatever_threads():
     np.testing.assert_array_equal(threaded_masks, masks)  # per-thread listing buffers
 
 
-@pytest.mark.slow  # compiling the parallel variants takes 20-50 s
 def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
     def run(threads):
         vg = VectorGame("tictactoe", 8, seed=0, threads=threads)
@@ -340,11 +338,10 @@ def test_a_new_process_loads_the_compiled_step_from_the_disk_cache():
         vg.reset()
         vg.step(vg.random_actions())
         vg.random_rollout(3)
-        entries = (vector._reset_all, vector._step_serial, vector._rollout_serial,
-                   vector._random_actions)
+        entries = (vector._step_serial, vector._rollout_serial, vector._random_actions)
         print(sum(sum(e.stats.cache_hits.values()) for e in entries),
               sum(sum(e.stats.cache_misses.values()) for e in entries))
         """
     )
     hits, misses = second_run_cache_counts(code)
-    assert hits == 4 and misses == 0
+    assert hits == 3 and misses == 0  # the reset is the step's entry
