@@ -9,17 +9,12 @@ for every named game (default: all) it compiles (or loads) each path
 * ``env``: the PettingZoo env, one random game through ``agent_iter`` / ``last`` / ``step``;
 * ``forward model``: the game's compiled random playouts;
 * ``vector``: :class:`~mcts_envs.vector.VectorGame`'s reset, step, random actions and compiled
-  rollout on one thread, and its reset, step and random actions with ``threads=True``;
+  rollout (threads run the same compiled code as one thread);
 * one per agent of ``--agents`` (default ``random``, ``minimax2``, ``alphabeta``, ``mcts``): the
   preparation every match makes before its clocks run
   (:func:`agents.preparation.prepare_spec`).
 
 It shows a progress bar and ends with one line per path that compiled and the total time.
-The threaded compiled rollout (``VectorGame(..., threads=True).random_rollout``) is left out:
-its compile is the longest of all (88 s at load 14 on 2 cores), and a copy compiled in this
-process after the other paths was seen to miss the cache in the next process (dispatcher
-identities, see :mod:`mcts_envs.core.numba_compat`), while one compiled alone loads in seconds
-afterwards.
 """
 
 from __future__ import annotations
@@ -91,7 +86,7 @@ def _vector(name: str) -> None:
 
     for threads in (False, True):
         vector = VectorGame(name, 8, seed=0, threads=threads)
-        vector.compile(rollout=not threads)  # the threaded rollout is left out (see above)
+        vector.compile(rollout=True)
         vector.reset(seed=0)
         vector.step(vector.random_actions())
 
