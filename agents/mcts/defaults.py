@@ -68,6 +68,7 @@ PER_GAME_OPTIONS: tuple[str, ...] = (
     "final",
     "solver",
     "rollout_cutoff",
+    "minimax_weight",
 )
 
 
@@ -101,6 +102,7 @@ class MCTSConfig:
     batch_size: int = 8
     rollout_cutoff: int | None = None
     max_memory_mb: float | None = None
+    minimax_weight: float = 0.0
 
     def keywords(self) -> dict[str, Any]:
         """Every option by name (the constructor's keywords; values not copied)."""
