@@ -281,12 +281,20 @@ def minimax_backup(t, path, depth, leaf_value):
     """Implicit minimax backup: the leaf ``path[depth]`` takes ``leaf_value`` (player 0's
     view); each node above takes the best value of its visited children for its player to
     move (a chance node: their probability-weighted mean), up to the first node whose value
-    does not change (the nodes above it then keep theirs)."""
+    does not change (the nodes above it then keep theirs). A child's new value at least as
+    good for the mover as the node's is the node's new value without a scan of the children
+    (their best can only be that value now); otherwise the children are scanned."""
     links, flags, minimax = t.links, t.flags, t.minimax
     minimax[path[depth]] = leaf_value
     for d in range(depth - 1, -1, -1):
         node = path[d]
         player = flags[node, PLAYER]
+        changed = minimax[path[d + 1]]
+        if (player == 0 and changed >= minimax[node]) or (player == 1 and changed <= minimax[node]):
+            if changed == minimax[node]:
+                return
+            minimax[node] = changed
+            continue
         first = links[node, FIRST_CHILD]
         best = np.inf if player == 1 else -np.inf
         total = 0.0

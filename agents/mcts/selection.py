@@ -57,14 +57,19 @@ def _uct_scale(links, node, c):
 
 
 @njit(cache=True, inline="always")
+def _inverses(visits):
+    """``(1 / n, 1 / sqrt(n))`` of a visit count ``n >= 1`` (``uint32``), from the tables when
+    small."""
+    if visits < TABLE_SIZE_U32:
+        return INVERSE[visits], INVERSE_SQRT[visits]
+    inverse = 1.0 / visits
+    return inverse, math.sqrt(inverse)
+
+
+@njit(cache=True, inline="always")
 def _uct_score(value_sum, child, visits, offset, sign, scale):
     """``Q + scale / sqrt(n)`` for the mover (``offset``/``sign`` map player 0's mean to it)."""
-    if visits < TABLE_SIZE_U32:
-        inverse = INVERSE[visits]
-        inverse_sqrt = INVERSE_SQRT[visits]
-    else:
-        inverse = 1.0 / visits
-        inverse_sqrt = math.sqrt(inverse)
+    inverse, inverse_sqrt = _inverses(visits)
     return offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
 
 
@@ -72,9 +77,10 @@ def _uct_score(value_sum, child, visits, offset, sign, scale):
 def _mixed_score(t, child, visits, offset, sign, scale, weight):
     """``(1 - weight) * Q + weight * V + scale / sqrt(n)`` for the mover (``V``: the child's
     implicit minimax value; ``offset``/``sign`` map player 0's values to the mover's)."""
-    q = offset + sign * t.value_sum[child] / visits
+    inverse, inverse_sqrt = _inverses(visits)
+    q = offset + sign * t.value_sum[child] * inverse
     v = offset + sign * t.minimax[child]
-    return (1.0 - weight) * q + weight * v + scale / math.sqrt(visits)
+    return (1.0 - weight) * q + weight * v + scale * inverse_sqrt
 
 
 @njit(cache=True, inline="always")
