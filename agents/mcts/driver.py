@@ -51,6 +51,7 @@ from agents.mcts.tree import (
     FIRST_CHILD,
     GROWTH_SECONDS_PER_NODE,
     MEMORY_PER_NODE,
+    MINIMAX_BYTES_PER_NODE,
     NO_NODE,
     PROVEN,
     ROOT,
@@ -111,7 +112,7 @@ def compiled(kernels: Any, playout: Any) -> Compiled:
     :meth:`MCTSAgent.prepare` triggers)."""
     for dispatcher in (*kernels, playout):
         pin_identity(dispatcher)
-    cfg = LoopSettings(1.0, SELECT_UCT, False, LEAF_PLAYOUT, False, False, -1, 1)
+    cfg = LoopSettings(1.0, SELECT_UCT, False, LEAF_PLAYOUT, False, False, -1, 1, 0.0)
     state, rng, mask = np.zeros(1, np.int64), make_rng(0), np.zeros(0, np.int8)
     tree, scratch, pending = Tree(16).arrays(), make_scratch(1, 1, 1), make_pending(1, 1, 1)
     return Compiled(
@@ -176,8 +177,9 @@ class LoopPlan(NamedTuple):
         room: free node slots a chunk needs to start (two child blocks per leaf it may leave to
             Python, and two more).
         max_nodes: the most node slots one tree may allocate: ``max_memory_mb / workers`` (or
-            :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE`, never
-            fewer than ``room + 1`` (so a search can always answer).
+            :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE` (plus
+            twice :data:`~agents.mcts.tree.MINIMAX_BYTES_PER_NODE` with implicit minimax
+            backups), never fewer than ``room + 1`` (so a search can always answer).
         capacity: node slots of a new tree: about four per iteration (at most 2**20), or
             :data:`TIME_BUDGET_CAPACITY` under a time budget alone, within ``max_nodes``.
             Untouched slots cost no memory (fresh pages stay unmapped until written), while
@@ -185,6 +187,7 @@ class LoopPlan(NamedTuple):
             afford.
         budget: simulations per search (``iterations``, or the largest ``int64``).
         by_mean: the final choice takes the best mean (``final="mean"``).
+        minimax: the tree keeps implicit minimax values (``minimax_weight > 0``).
     """
 
     loop: LoopSettings
@@ -198,6 +201,7 @@ class LoopPlan(NamedTuple):
     capacity: int
     budget: int
     by_mean: bool
+    minimax: bool
 
 
 def loop_plan(game, config: MCTSConfig) -> LoopPlan:
@@ -223,7 +227,9 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
         tree_mb = default_max_memory_mb()
     else:
         tree_mb = config.max_memory_mb / config.workers  # the workers' trees share the bound
-    max_nodes = max(int(tree_mb * 2**20) // MEMORY_PER_NODE, room + 1)
+    minimax = config.minimax_weight > 0 and leaf != LEAF_EXTERNAL  # needs compiled leaves
+    per_node = MEMORY_PER_NODE + (2 * MINIMAX_BYTES_PER_NODE if minimax else 0)
+    max_nodes = max(int(tree_mb * 2**20) // per_node, room + 1)
     if config.iterations is None:
         wanted = TIME_BUDGET_CAPACITY
     else:
@@ -238,6 +244,7 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
             bool(config.solver),
             -1 if config.rollout_cutoff is None else int(config.rollout_cutoff),
             int(block),
+            float(config.minimax_weight) if minimax else 0.0,
         ),
         playout=playout,
         python_leaves=leaf == LEAF_EXTERNAL,
@@ -249,6 +256,7 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
         capacity=int(min(wanted, max_nodes)),
         budget=np.iinfo(np.int64).max if config.iterations is None else int(config.iterations),
         by_mean=config.final == "mean",
+        minimax=minimax,
     )
 
 
@@ -511,6 +519,8 @@ class Engine:
         if deadline is None and config.seconds is not None:
             deadline = time.perf_counter() + config.seconds
         budget = plan.budget
+        if plan.minimax:
+            tree.track_minimax()  # the loop then writes and reads tree.minimax
         self.root_state[:] = root_state
         mask, rng = self.root_mask(allowed), make_rng(seed)
         alpha, fraction = config.dirichlet_alpha, config.dirichlet_fraction

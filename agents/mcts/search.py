@@ -10,6 +10,11 @@ the same for every search is written once here; what differs is injected:
   random playout or a user ``@njit`` rollout), depth-2 minimax playouts, a cutoff heuristic, or
   ``LEAF_EXTERNAL``: the loop stops with a batch of leaves (under a virtual loss) for Python to
   evaluate (a learned evaluator, a Python rollout), and :func:`finish_pending` backs them up;
+* the backup: the simulation result on the path, plus (``minimax_weight > 0``, UCT with
+  compiled leaves) implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, "Monte
+  Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", CIG 2014): each
+  node also keeps the minimax value of the leaf evaluations in its subtree (:func:`minimax_backup`),
+  and UCT selection mixes it into the mean, ``(1 - w) * Q + w * V`` (:mod:`agents.mcts.selection`);
 * the selection rule (UCT or PUCT) and the root mask (``root_mask[action] == 0`` excludes a root
   move: how the immediate-win and block-loss checks restrict a reused tree without discarding it).
 
@@ -78,6 +83,9 @@ class LoopSettings(NamedTuple):
         solver: MCTS-Solver on.
         cutoff: compiled playouts stop after this many moves (heuristic score); -1: never.
         max_children: the largest child block (legal actions or chance outcomes).
+        minimax_weight: weight ``w`` of the implicit minimax value in UCT selection; 0: off
+            (the tree's ``minimax`` array may then be empty), else the array must cover the
+            tree's node slots (:meth:`~agents.mcts.tree.Tree.track_minimax`).
     """
 
     c: float
@@ -88,6 +96,7 @@ class LoopSettings(NamedTuple):
     solver: bool
     cutoff: int
     max_children: int
+    minimax_weight: float
 
 
 class Scratch(NamedTuple):
@@ -267,6 +276,57 @@ def backup(t, path, depth, result, use_solver):
             settle_proven(t.links, t.flags, node, path[d + 1], use_solver)
 
 
+@njit(cache=True)  # not inlined: off by default, kept out of the hot loop's body
+def minimax_backup(t, path, depth, leaf_value):
+    """Implicit minimax backup: the leaf ``path[depth]`` takes ``leaf_value`` (player 0's
+    view); each node above takes the best value of its visited children for its player to
+    move (a chance node: their probability-weighted mean), up to the first node whose value
+    does not change (the nodes above it then keep theirs). A child's new value at least as
+    good for the mover as the node's is the node's new value without a scan of the children
+    (their best can only be that value now); otherwise the children are scanned."""
+    links, flags, minimax = t.links, t.flags, t.minimax
+    minimax[path[depth]] = leaf_value
+    for d in range(depth - 1, -1, -1):
+        node = path[d]
+        player = flags[node, PLAYER]
+        changed = minimax[path[d + 1]]
+        if (player == 0 and changed >= minimax[node]) or (player == 1 and changed <= minimax[node]):
+            if changed == minimax[node]:
+                return
+            minimax[node] = changed
+            continue
+        first = links[node, FIRST_CHILD]
+        best = np.inf if player == 1 else -np.inf
+        total = 0.0
+        weights = 0.0
+        for child in range(first, first + links[node, NUM_CHILDREN]):
+            if links[child, VISITS] == 0:
+                continue
+            value = np.float64(minimax[child])
+            if player == CHANCE:
+                total += t.prior[child] * value
+                weights += t.prior[child]
+            elif player == 1:
+                best = min(best, value)
+            else:
+                best = max(best, value)
+        if player == CHANCE:
+            best = total / weights
+        new = np.float32(best)
+        if new == minimax[node]:
+            return
+        minimax[node] = new
+
+
+@njit(cache=True, inline="always")
+def back_up(t, path, depth, result, leaf_value, cfg):
+    """:func:`backup` of ``result``, and with ``cfg.minimax_weight > 0`` the
+    :func:`minimax_backup` of ``leaf_value`` (both from player 0's view)."""
+    backup(t, path, depth, result, cfg.solver)
+    if cfg.minimax_weight > 0.0:
+        minimax_backup(t, path, depth, leaf_value)
+
+
 @njit(cache=True, inline="always")
 def simulate(k, playout, s, cfg, rng):
     """Play ``s.state`` with the compiled leaf policy; return the result (player 0's view).
@@ -319,10 +379,14 @@ def evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status):
     if cfg.leaf == LEAF_EXTERNAL:
         leave_pending(t, s, pending, depth, status)
         return 0
+    # The leaf's implicit minimax value is its heuristic (the outcome itself at cutoff 0).
+    leaf_value = 0.0
+    if cfg.minimax_weight > 0.0 and cfg.cutoff != 0:
+        leaf_value = k.heuristic(s.state, 0)
     outcome = simulate(k, playout, s, cfg, rng)
-    if outcome != outcome:  # NaN from a heuristic: stop, the caller raises
+    if outcome != outcome or leaf_value != leaf_value:  # NaN from a heuristic: the caller raises
         return -1
-    backup(t, s.path, depth, outcome, cfg.solver)
+    back_up(t, s.path, depth, outcome, outcome if cfg.cutoff == 0 else leaf_value, cfg)
     return 1
 
 
@@ -354,7 +418,7 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
         if status == SEARCH_FAILED:
             return -1
         if status == HAS_RESULT:
-            backup(t, s.path, depth, s.result[0], cfg.solver)
+            back_up(t, s.path, depth, s.result[0], s.result[0], cfg)
             done += 1
         elif status != EXPANDED_ALL:  # NEEDS_SIMULATION or NEEDS_EVALUATION
             outcome = evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status)
@@ -381,7 +445,8 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
                 t.flags[new, PLAYER] = mover
                 s.path[depth + 1] = new
                 if mover == TERMINAL:
-                    backup(t, s.path, depth + 1, score_terminal(k, t, s, cfg, new), cfg.solver)
+                    result = score_terminal(k, t, s, cfg, new)
+                    back_up(t, s.path, depth + 1, result, result, cfg)
                     done += 1
                 else:
                     outcome = evaluate_leaf(

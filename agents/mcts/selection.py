@@ -57,15 +57,30 @@ def _uct_scale(links, node, c):
 
 
 @njit(cache=True, inline="always")
+def _inverses(visits):
+    """``(1 / n, 1 / sqrt(n))`` of a visit count ``n >= 1`` (``uint32``), from the tables when
+    small."""
+    if visits < TABLE_SIZE_U32:
+        return INVERSE[visits], INVERSE_SQRT[visits]
+    inverse = 1.0 / visits
+    return inverse, math.sqrt(inverse)
+
+
+@njit(cache=True, inline="always")
 def _uct_score(value_sum, child, visits, offset, sign, scale):
     """``Q + scale / sqrt(n)`` for the mover (``offset``/``sign`` map player 0's mean to it)."""
-    if visits < TABLE_SIZE_U32:
-        inverse = INVERSE[visits]
-        inverse_sqrt = INVERSE_SQRT[visits]
-    else:
-        inverse = 1.0 / visits
-        inverse_sqrt = math.sqrt(inverse)
+    inverse, inverse_sqrt = _inverses(visits)
     return offset + sign * value_sum[child] * inverse + scale * inverse_sqrt
+
+
+@njit(cache=True, inline="always")
+def _mixed_score(t, child, visits, offset, sign, scale, weight):
+    """``(1 - weight) * Q + weight * V + scale / sqrt(n)`` for the mover (``V``: the child's
+    implicit minimax value; ``offset``/``sign`` map player 0's values to the mover's)."""
+    inverse, inverse_sqrt = _inverses(visits)
+    q = offset + sign * t.value_sum[child] * inverse
+    v = offset + sign * t.minimax[child]
+    return (1.0 - weight) * q + weight * v + scale * inverse_sqrt
 
 
 @njit(cache=True, inline="always")
@@ -94,10 +109,15 @@ def select_uct_fast(links, value_sum, node, player, c):
 
 
 @njit(cache=True, inline="always")
-def select_uct_checked(t, node, player, c, use_solver, root_mask, masked):
+def select_uct_checked(t, node, player, c, use_solver, root_mask, masked, weight):
     """UCT as :func:`select_uct_fast`, also skipping masked root moves and (``use_solver``)
-    children proven lost for ``player`` unless all are (then the most visited of those)."""
+    children proven lost for ``player`` unless all are (then the most visited of those).
+
+    With ``weight > 0`` (implicit minimax backups), a child's ``Q`` is
+    ``(1 - weight) * Q + weight * V``, ``V`` its implicit minimax value (``t.minimax``) for
+    ``player``; ``weight == 0`` computes exactly the plain rule."""
     links = t.links
+    mixed = weight > 0.0
     offset = np.float64(player)
     sign = 1.0 - 2.0 * offset
     scale = _uct_scale(links, node, c)
@@ -117,7 +137,10 @@ def select_uct_checked(t, node, player, c, use_solver, root_mask, masked):
             continue
         if visits == 0:
             return np.int64(child)
-        score = _uct_score(t.value_sum, child, visits, offset, sign, scale)
+        if mixed:
+            score = _mixed_score(t, child, visits, offset, sign, scale, weight)
+        else:
+            score = _uct_score(t.value_sum, child, visits, offset, sign, scale)
         if score > best_score:
             best_score = score
             best = np.int64(child)
@@ -160,8 +183,9 @@ def select_child(t, node, player, cfg, root_mask):
     masked = node == ROOT and root_mask.shape[0] > 0
     if cfg.selection == SELECT_PUCT:
         return select_puct(t, node, player, cfg.c, cfg.solver, root_mask, masked)
-    if cfg.solver or masked:
-        return select_uct_checked(t, node, player, cfg.c, cfg.solver, root_mask, masked)
+    if cfg.solver or masked or cfg.minimax_weight > 0.0:
+        weight = cfg.minimax_weight
+        return select_uct_checked(t, node, player, cfg.c, cfg.solver, root_mask, masked, weight)
     return select_uct_fast(t.links, t.value_sum, node, player, cfg.c)
 
 

@@ -20,6 +20,17 @@ Per node:
                                 node, the outcome's probability
 =================  ==========  ==============================================================
 
+and, only in a tree that tracks implicit minimax values (``minimax_weight > 0``, see
+:meth:`Tree.track_minimax`; otherwise the array is empty and costs nothing):
+
+=================  ==========  ==============================================================
+ ``minimax[n]``     float32     implicit minimax value **from player 0's view**: the leaf
+                                evaluation of the node's state while it is a leaf, then the
+                                best of its visited children for the player to move there
+                                (at a chance node, their probability-weighted mean); written
+                                when the node is first evaluated, read only once visited
+=================  ==========  ==============================================================
+
 Storing values from one fixed view makes the backup independent of the turn order: every node on
 the path adds the same number, and selection converts it to the view of the player to move at the
 parent (``current_player`` of the parent state), so a player may move several times in a row.
@@ -52,6 +63,8 @@ UNPROVEN, PROVEN_WIN_0, PROVEN_WIN_1, PROVEN_DRAW = 0, 1, 2, 3
 
 #: Memory of one node in bytes.
 BYTES_PER_NODE = NUM_LINKS * 4 + NUM_FLAGS * 1 + 8 + 4
+#: Bytes the implicit minimax value adds to a node of a tree that tracks it.
+MINIMAX_BYTES_PER_NODE = 4
 #: Bytes one node slot may cost at the peak: its arrays, the second set of arrays re-rooting
 #: keeps (:meth:`Tree.reroot`) and the ``int64`` id buffer of that copy. A memory bound of ``B``
 #: bytes allows ``B // MEMORY_PER_NODE`` slots, so the tree, its spare and a copy in progress
@@ -63,7 +76,7 @@ GROWTH_SECONDS_PER_NODE = BYTES_PER_NODE / 0.3e9
 
 
 #: Attributes of :class:`Tree` holding one entry per node slot.
-_NODE_ARRAYS = ("links", "flags", "value_sum", "prior")
+_NODE_ARRAYS = ("links", "flags", "value_sum", "prior", "minimax")
 
 
 class TreeArrays(NamedTuple):
@@ -75,6 +88,7 @@ class TreeArrays(NamedTuple):
     value_sum: np.ndarray
     prior: np.ndarray
     count: np.ndarray
+    minimax: np.ndarray  # empty unless the tree tracks implicit minimax values
 
 
 class Tree:
@@ -91,8 +105,28 @@ class Tree:
         self.value_sum = np.empty(capacity, np.float64)
         self.prior = np.empty(capacity, np.float32)
         self.count = np.zeros(1, np.int64)
+        self.minimax = np.empty(0, np.float32)  # see track_minimax
         self._spare: Tree | None = None
         self.clear()
+
+    @property
+    def tracks_minimax(self) -> bool:
+        """Whether the tree holds implicit minimax values (:meth:`track_minimax`)."""
+        return len(self.minimax) > 0
+
+    def track_minimax(self) -> None:
+        """Give every node slot an implicit minimax value (``minimax_weight > 0``); kept by
+        :meth:`ensure` and :meth:`reroot` from then on. Nodes already visited start from their
+        mean result (a tree searched without the values), unvisited ones from 0.5."""
+        if len(self.minimax) == self.capacity:
+            return
+        used = self.num_nodes
+        self.minimax = np.empty(self.capacity, np.float32)
+        visits = self.links[:used, VISITS]
+        self.minimax[:used] = np.where(
+            visits > 0, self.value_sum[:used] / np.maximum(visits, 1), 0.5
+        )
+        self._spare = None
 
     @property
     def capacity(self) -> int:
@@ -131,6 +165,8 @@ class Tree:
         self._spare = None
         for name in _NODE_ARRAYS:
             old = getattr(self, name)
+            if len(old) == 0:  # minimax values not tracked
+                continue
             new = np.empty((capacity, *old.shape[1:]), old.dtype)
             new[:used] = old[:used]
             setattr(self, name, new)
@@ -142,8 +178,10 @@ class Tree:
         return sum(getattr(t, name).nbytes for t in sets for name in _NODE_ARRAYS)
 
     def arrays(self) -> TreeArrays:
-        """``(links, flags, value_sum, prior, count)`` for the compiled functions."""
-        return TreeArrays(self.links, self.flags, self.value_sum, self.prior, self.count)
+        """``(links, flags, value_sum, prior, count, minimax)`` for the compiled functions."""
+        return TreeArrays(
+            self.links, self.flags, self.value_sum, self.prior, self.count, self.minimax
+        )
 
     def children(self, node: int = ROOT) -> np.ndarray:
         """Ids of the allocated children of ``node`` (empty if not expanded)."""
@@ -178,16 +216,13 @@ class Tree:
         spare = self._spare
         if spare is None or len(spare.value_sum) != self.capacity:
             spare = Tree(self.capacity)
-        spare.count[0] = copy_subtree(*self.arrays()[:4], node, *spare.arrays()[:4])
-        old = (self.links, self.flags, self.value_sum, self.prior, self.count)
-        self.links, self.flags, self.value_sum, self.prior, self.count = (
-            spare.links,
-            spare.flags,
-            spare.value_sum,
-            spare.prior,
-            spare.count,
-        )
-        spare.links, spare.flags, spare.value_sum, spare.prior, spare.count = old
+            if self.tracks_minimax:
+                spare.track_minimax()
+        spare.count[0] = copy_subtree(self.arrays(), node, spare.arrays())
+        for name in (*_NODE_ARRAYS, "count"):
+            mine, theirs = getattr(self, name), getattr(spare, name)
+            setattr(self, name, theirs)
+            setattr(spare, name, mine)
         self._spare = spare
 
     def __getstate__(self) -> dict:
@@ -227,11 +262,17 @@ def attach_children(t, node, actions, priors, size, num_expanded):
 
 
 @njit(cache=True)
-def copy_subtree(links, flags, value_sum, prior, top, new_links, new_flags, new_value, new_prior):
-    """Copy the subtree under ``top`` into the new arrays (breadth first, ``top`` -> 0).
+def copy_subtree(t, top, new):
+    """Copy the subtree under ``top`` of tree ``t`` into the arrays of ``new`` (both
+    :class:`TreeArrays`; breadth first, ``top`` -> 0; minimax values when ``t`` tracks them).
 
     Children blocks stay contiguous. Returns the number of nodes written.
     """
+    links, flags, value_sum, prior = t.links, t.flags, t.value_sum, t.prior
+    new_links, new_flags, new_value, new_prior = new.links, new.flags, new.value_sum, new.prior
+    minimax = t.minimax.shape[0] > 0
+    if minimax:
+        new.minimax[0] = t.minimax[top]
     new_links[0, :] = links[top, :]
     new_flags[0, :] = flags[top, :]
     new_value[0] = value_sum[top]
@@ -254,6 +295,8 @@ def copy_subtree(links, flags, value_sum, prior, top, new_links, new_flags, new_
                 new_flags[count, :] = flags[child, :]
                 new_value[count] = value_sum[child]
                 new_prior[count] = prior[child]
+                if minimax:
+                    new.minimax[count] = t.minimax[child]
                 new_links[count, PARENT] = head
                 old_ids[count] = child
                 count += 1
