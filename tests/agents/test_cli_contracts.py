@@ -107,14 +107,15 @@ def test_two_agents_with_one_spec_and_long_specs_line_up():
     assert header.index("win rate") == rows[0].index("[") - 6
 
 
-def test_version_and_help_percent():
+def test_version_and_help_percent(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0
-    help_text = subprocess.run(
-        [sys.executable, "-m", "agents.frontends.cli", "match", "--help"],
-        capture_output=True, text=True, cwd=ROOT, check=True,
-    ).stdout  # fmt: skip
+    assert capsys.readouterr().out.startswith("mcts-envs ")
+    with pytest.raises(SystemExit) as done:
+        main(["match", "--help"])  # argparse prints the help to stdout, as in a terminal
+    assert done.value.code == 0
+    help_text = capsys.readouterr().out
     assert "95%" in help_text and "95%%" not in help_text
 
 
@@ -156,12 +157,17 @@ def test_user_agents_join_through_agent_module(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "A  first" in done.stdout
-    bad = subprocess.run(
-        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "first", "random",
-         "--agent-module", "no_such_module_here"],
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+
+
+def test_an_agent_module_that_cannot_be_imported_is_a_usage_error(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    status, text = run_cli(
+        "match", "tictactoe", "first", "random", "--agent-module", "no_such_module_here",
+        "--out", str(out),
     )  # fmt: skip
-    assert bad.returncode == 2 and "no_such_module_here" in bad.stderr
+    error = capsys.readouterr().err
+    assert status == 2 and text == "" and not out.exists()
+    assert "no_such_module_here" in error and "Traceback" not in error
 
 
 def _children(pid: int) -> list[int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import shlex
 import subprocess
-import sys
 
 import pytest
 
@@ -20,6 +19,7 @@ ataxx = pytest.importorskip("ataxx")
 import mcts_envs  # noqa: E402
 from agents import spec as spec_module  # noqa: E402
 from agents.frontends import uai  # noqa: E402
+from agents.frontends.cli import main  # noqa: E402
 from agents.frontends.uai import GoLimits, UAIEngine, parse_go  # noqa: E402
 from tests.agents.test_uai import ENV, ROOT, Pipe, engine_argv  # noqa: E402
 
@@ -69,16 +69,11 @@ def test_the_agent_option_refuses_programs_files_and_unknown_kinds(tmp_path):
     assert not pwned.exists()
 
 
-def test_allow_unsafe_agents_is_explicit_and_documented(tmp_path):
-    help_text = subprocess.run(
-        [sys.executable, "-m", "agents", "uai", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        check=True,
-    ).stdout
-    assert "--allow-unsafe-agents" in help_text
+def test_allow_unsafe_agents_is_explicit_and_documented(tmp_path, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["uai", "--help"])
+    assert done.value.code == 0
+    assert "--allow-unsafe-agents" in capsys.readouterr().out
     # with the flag, the Agent option may name a program (here: one that is not an engine)
     pwned = tmp_path / "pwned"
     process = subprocess.run(
@@ -135,19 +130,13 @@ def test_go_numbers_are_clamped():
     )
 
 
-def test_the_engine_refuses_a_seed_out_of_range_on_the_command_line():
-    process = subprocess.run(
-        [*engine_argv("random"), "--seed", "-1"],
-        input="quit\n",
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=ENV,
-        timeout=120,
-    )
-    assert process.returncode == 2
-    assert "Seed must be an integer from 0 to 2147483647" in process.stderr
-    assert "Traceback" not in process.stderr
+def test_the_engine_refuses_a_seed_out_of_range_on_the_command_line(capsys):
+    out = io.StringIO()
+    status = main(["uai", "--agent", "random", "--seed", "-1"], out=out, keys=io.StringIO("quit\n"))
+    error = capsys.readouterr().err
+    assert status == 2 and out.getvalue() == ""
+    assert "Seed must be an integer from 0 to 2147483647" in error
+    assert "Traceback" not in error
 
 
 class FailingAgent:
