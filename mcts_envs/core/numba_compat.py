@@ -1,6 +1,6 @@
 """Every use of numba internals in the package, in one place, checked when it is imported.
 
-Three speed-ups rely on numba details that are not public API:
+Three speed-ups and one repair rely on numba details that are not public API:
 
 * **Stable dispatcher identities** (:func:`pin_identity`). Compiled generic code (searches,
   playout batches) takes a game's kernel dispatchers as arguments, so numba's on-disk cache keys
@@ -21,6 +21,10 @@ Three speed-ups rely on numba details that are not public API:
   import turns them into plain arrays (slower, no numba internals; compiled code then lives in
   its own cache directory so the two builds never mix).
 
+* **A cache index that survives vanished dispatchers** (:data:`CAN_GUARD_INDEX`): numba's save
+  of a cache index no longer fails on an entry whose key names a dispatcher that no longer
+  exists (see :func:`_save_index_of_live_entries`); the entry is dropped.
+
 Supported numba versions are bounded in ``pyproject.toml`` to the tested range.
 """
 
@@ -37,6 +41,7 @@ from typing import Any
 import numba
 import numpy as np
 from numba import njit, types
+from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
 #: Environment variable that turns borrowed views off (see the module docstring).
@@ -64,6 +69,38 @@ if not CAN_PIN:
         RuntimeWarning,
         stacklevel=2,
     )
+
+
+def _save_index_of_live_entries(cache_file: Any, overloads: dict) -> None:
+    """numba's ``IndexDataCacheFile._save_index``, but entries whose key names a dispatcher
+    that no longer exists in this process are dropped instead of failing the compile.
+
+    Generic compiled code takes kernels as arguments, so its cache index keys hold dispatcher
+    types; loading the index rebuilds the dispatchers of other processes' entries (a game's
+    kernel whose code has changed since, a user's game defined in a script), which nothing keeps
+    alive, and numba's save of the index then raised ``ReferenceError: underlying object has
+    vanished`` from the compile of an unrelated function. A dropped entry only costs the
+    process that needs it a compile (it is added back then)."""
+    try:
+        _SAVE_INDEX(cache_file, overloads)
+    except ReferenceError:
+        live = {}
+        for key, name in overloads.items():
+            try:
+                cache_file._dump(key)
+            except ReferenceError:
+                continue
+            live[key] = name
+        _SAVE_INDEX(cache_file, live)
+
+
+_INDEX_FILE = getattr(caching, "IndexDataCacheFile", None)
+_SAVE_INDEX = getattr(_INDEX_FILE, "_save_index", None)
+#: Whether the cache-index guard (:func:`_save_index_of_live_entries`) is installed: numba's
+#: private ``IndexDataCacheFile._save_index`` and ``_dump`` exist in the installed numba.
+CAN_GUARD_INDEX = _SAVE_INDEX is not None and hasattr(_INDEX_FILE, "_dump")
+if CAN_GUARD_INDEX:
+    _INDEX_FILE._save_index = _save_index_of_live_entries
 
 
 def pin_identity(dispatcher: Any) -> Any:
