@@ -87,8 +87,14 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
     "ultimate_tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=2", "alphabeta:depth=4"),
     "pentago_twist": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
     "ataxx": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
-    # Tantrix: no minimax2 or alpha-beta tier, MCTS to 1,000 iterations (7 moves/s here)
-    "tantrix": ("random", *(f"mcts:iterations={n}" for n in (10, 100, 1000))),
+    # Tantrix: no minimax2 tier (its expectimax over the draw takes minutes a game) and MCTS to
+    # 1,000 iterations (7 moves/s here); alpha-beta at depth 2 takes about 20 ms a move
+    "tantrix": (
+        "random",
+        *(f"mcts:iterations={n}" for n in (10, 100, 1000)),
+        "alphabeta:depth=1",
+        "alphabeta:depth=2",
+    ),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).
 DEFAULT_GAMES_PER_PAIR = 20
