@@ -50,7 +50,7 @@ def _fast(tree, node, player, c):
 
 @njit
 def _checked(tree, node, player, c, mask):
-    return select_uct_checked(tree, node, player, c, False, mask, False)
+    return select_uct_checked(tree, node, player, c, False, mask, False, 0.0)
 
 
 def _random_tree(generator: np.random.Generator) -> Tree:

@@ -95,6 +95,8 @@ def decisions(game_name: str, options: dict, moves: int = 4) -> list[str]:
 CASES: dict[str, tuple[str, dict, int]] = {
     "ataxx-defaults": ("ataxx", {}, 4),
     "tictactoe-defaults": ("tictactoe", {}, 2),
+    # the Tic-Tac-Toe row before expand=all: the same decisions as then
+    "tictactoe-expand-one": ("tictactoe", dict(expand="one"), 2),
     "ultimate_tictactoe-defaults": ("ultimate_tictactoe", {}, 4),
     "pentago_twist-defaults": ("pentago_twist", {}, 4),
     "tantrix-defaults": ("tantrix", {}, 4),
@@ -117,7 +119,11 @@ CASES: dict[str, tuple[str, dict, int]] = {
         dict(evaluator=uniform_evaluator, dirichlet_alpha=0.5, dirichlet_fraction=0.3, c_puct=2.0),
         4,
     ),
-    "tictactoe-python-rollout": ("tictactoe", dict(rollout=first_legal, rollout_cutoff=None), 2),
+    "tictactoe-python-rollout": (
+        "tictactoe",
+        dict(rollout=first_legal, rollout_cutoff=None, expand="one"),
+        2,
+    ),
     "tictactoe-win-in-one": ("tictactoe", {}, 5),
     "tantrix-memory": ("tantrix", dict(max_memory_mb=1.0), 4),
 }
@@ -130,7 +136,8 @@ EXPECTED: dict[str, list[str]] = {
     "pentago_twist-defaults": ["16/300/256/3d55e5e437", "12/300/240/119f5ce56e/reused"],
     "tantrix-defaults": ["61492/300/51/c52d82114c", "59502/300/1/fac7bebab1/new"],
     "tantrix-memory": ["61502/1/51/12c188d208", "57521/1/55/b45c35696c/new"],
-    "tictactoe-defaults": ["4/300/7/343fd89165", "2/2/1/b5b0e46938/reused"],
+    "tictactoe-defaults": ["4/300/7/d4544ffbff", "2/300/1/bf19d2d19c/reused"],
+    "tictactoe-expand-one": ["4/300/7/343fd89165", "2/2/1/b5b0e46938/reused"],
     "tictactoe-python-rollout": ["6/86/7/c290a0e998", "8/0/1/b72f7b851f/new"],
     "tictactoe-win-in-one": ["6/0/1/758138448b"],
     "ultimate-cutoff": ["20/300/8/8b8912a090", "9/300/8/fc3c6a8c66/reused"],

@@ -85,7 +85,7 @@ def test_defaults_sweep_quick(tmp_path):
     main(["--quick", "--out", str(tmp_path)])
     summary = json.loads((tmp_path / "summary.json").read_text())
     run = summary["games"]["tictactoe"]
-    assert run["table_row"] == "c=0.5,rollout_cutoff=0"  # the row the defaults apply
+    assert run["table_row"] == "c=0.5,expand=all,rollout_cutoff=0"  # the row the defaults apply
     assert run["recommended"].startswith("mcts:iterations=50")
     assert run["default_games"] == 2 and "beats_default" in run
     records = read_records(tmp_path / "tictactoe" / "results_perfect.jsonl")
