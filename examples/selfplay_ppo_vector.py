@@ -48,9 +48,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from agents.evaluation.arena import play_match
 
 from agents.base import ForwardModelAgent
+from agents.evaluation.arena import play_match
 from agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
