@@ -276,6 +276,11 @@ class Game(Protocol):
         """Extra facts for the env's ``infos`` after each step, or ``None`` for none."""
         ...
 
+    def moves_played(self, state: np.ndarray) -> int | None:
+        """The decisions of both players made before ``state`` (chance outcomes not counted),
+        read off the position's own counters, or ``None`` if the position does not tell."""
+        ...
+
 
 def sample_chance_outcome(game: Game, state: np.ndarray, generator: np.random.Generator) -> int:
     """One outcome of the chance node ``state``, drawn with ``generator`` by the game's
@@ -317,7 +322,7 @@ class KernelGame(Game):
     that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`)
     and ``json_module`` (the dotted name of the module that converts states to and from JSON; see
     :mod:`mcts_envs.core.json_state`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
-    ``normalise_move_text``) and ``step_info``.
+    ``normalise_move_text``), ``step_info`` and ``moves_played``.
     """
 
     info: GameInfo
@@ -534,6 +539,19 @@ class KernelGame(Game):
                 f"from the position its record {text[:RECORD_QUOTE_LIMIT]!r} describes"
             )
         return state
+
+    def moves_played(self, state: np.ndarray) -> int | None:
+        """The decisions of both players made before ``state`` (chance outcomes not counted),
+        counted from the game's start and read off the position itself (right after a
+        position set up mid-game), or ``None`` if the position does not tell; a game whose
+        state counts its decisions overrides this (here: ``None`` for every valid state).
+
+        Raises:
+            StateTypeError: if ``state`` is not a state array of the game.
+            InvalidStateError: if a word is out of range.
+        """
+        self.check_state(state)
+        return None
 
     # -- JSON view (mcts_envs.core.json_state; per game in games/<game>/json_state.py) ---------
     def to_json(self, state: np.ndarray) -> dict[str, Any]:

@@ -9,7 +9,7 @@ position.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,25 +18,10 @@ from mcts_envs.core.game import Game
 
 
 def moves_played(game: Game, state: np.ndarray) -> int | None:
-    """The decisions of both players made before ``state`` (chance outcomes not counted), read
-    from the position's own counters, or ``None`` for a game whose position has none.
-
-    ``moves_played`` of the JSON view where the game has it (Tic-Tac-Toe, Ultimate Tic-Tac-Toe,
-    Pentago Twist), the FEN's full-move number and side to move (Ataxx:
-    ``2 * (fullmove_number - 1)``, plus 1 with ``o`` to move; passes count), the tiles on the
-    board (Tantrix: every decision places one tile).
-    """
-    return _moves_in_json(game.to_json(state))
-
-
-def _moves_in_json(obj: dict[str, Any]) -> int | None:
-    if "moves_played" in obj:
-        return int(obj["moves_played"])
-    if "fullmove_number" in obj and obj.get("to_move") in ("x", "o"):
-        return 2 * (int(obj["fullmove_number"]) - 1) + (obj["to_move"] == "o")
-    if obj.get("game") == "tantrix":
-        return len(obj["board"])
-    return None
+    """``game.moves_played(state)``: the decisions of both players made before ``state``
+    (chance outcomes not counted), read off the position by the game, or ``None`` for a game
+    whose position does not tell (see :meth:`mcts_envs.core.game.Game.moves_played`)."""
+    return game.moves_played(state)
 
 
 class KnownMove(NamedTuple):
@@ -80,7 +65,7 @@ class MoveHistory:
         self.start = np.array(state, copy=True)
         self.state = self.start.copy()
         self.moves: list[KnownMove] = []
-        self.start_moves = moves_played(game, self.start)
+        self.start_moves = game.moves_played(self.start)
         if self.start_moves is None and game.key(self.start) == game.key(game.initial_state()):
             self.start_moves = 0
 
@@ -103,7 +88,7 @@ class MoveHistory:
 
     def move_number(self) -> int | None:
         """The number of the next decision in the game (1 before the first), or ``None``."""
-        played = moves_played(self.game, self.state)
+        played = self.game.moves_played(self.state)
         if played is None and self.start_moves is not None:
             played = self.start_moves + sum(move.player != CHANCE for move in self.moves)
         return None if played is None else played + 1

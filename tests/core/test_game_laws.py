@@ -57,6 +57,8 @@ def test_laws_on_random_games(game):
             np.testing.assert_array_equal(np.flatnonzero(mask), legal)
             assert np.all(np.diff(legal) > 0), "legal actions are increasing and unique"
             assert len(legal) <= info.max_legal_actions
+            played = game.moves_played(state)
+            assert played is None or played == decisions, "the position counts its decisions"
             if player in (0, 1):
                 decisions += 1
                 assert len(legal) > 0, "a player node has a legal action"

@@ -11,6 +11,7 @@ import mcts_envs.text as text
 from mcts_envs.core.constants import CHANCE
 from mcts_envs.records import replay_states
 from mcts_envs.text.history import MoveHistory, moves_played
+from tests.agents.toy_games import ALL_TREES, CHANCE_GAME, TreeGame
 from tests.text.test_text_env import play_middle_moves
 
 GAMES = mcts_envs.list_games()
@@ -179,3 +180,22 @@ def test_follow_refuses_another_games_history():
     env.reset()
     with pytest.raises(mcts_envs.InvalidOptionError, match="follows ataxx"):
         env.follow(MoveHistory(mcts_envs.make_game("ataxx")))
+
+
+def test_a_game_without_move_counters_or_json_view_is_followed_from_its_start():
+    # A Game of its own (no JSON view, a position that does not count its decisions): the
+    # history counts the decisions it was informed of.
+    game = TreeGame(ALL_TREES.index(CHANCE_GAME))
+    history = MoveHistory(game)
+    assert game.moves_played(history.state) is None and history.start_moves == 0
+    decisions = 0
+    while not game.is_terminal(history.state):
+        assert history.move_number() == decisions + 1
+        player = game.current_player(history.state)
+        if player == CHANCE:
+            history.inform(int(game.chance_outcomes(history.state)[0][-1]))
+        else:
+            history.inform(int(game.legal_actions(history.state)[-1]))
+            decisions += 1
+    assert history.move_number() == decisions + 1 == 3  # two decisions around a draw
+    assert any(move.player == CHANCE for move in history.moves)

@@ -111,6 +111,12 @@ class Ataxx(KernelGame):
         self._check_state_type(state)
         return bin(int(state[k.X_BOARD])).count("1"), bin(int(state[k.O_BOARD])).count("1")
 
+    def moves_played(self, state: np.ndarray) -> int:
+        """From the FEN's clocks: ``2 * (fullmove_number - 1)``, plus 1 with ``o`` to move
+        (passes are decisions and count)."""
+        self.check_state(state)
+        return 2 * (int(state[k.FULLMOVE]) - 1) + int(state[k.SIDE])
+
     # -- moves as text ------------------------------------------------------------------------
     def move_to_uai(self, state: np.ndarray, action: int) -> str:
         """The UAI string of a legal ``action`` in ``state`` (``"b6"``, ``"a7c5"`` or ``"0000"``).

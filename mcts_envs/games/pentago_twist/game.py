@@ -107,6 +107,12 @@ class PentagoTwist(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(6, 6)
 
+    def moves_played(self, state: np.ndarray) -> int:
+        """The stones on the board (every move places one; a twist moves stones, never removes
+        one)."""
+        self.check_state(state)
+        return bin(int(state[k.WHITE]) | int(state[k.BLACK])).count("1")
+
     notation = (
         "square (a-f from the left, 1-6 from the bottom), quadrant (tl tr bl br) and rotate "
         "(clockwise) or flip (left-right), e.g. 'c4 tl rotate' or 'c4tlr'"

@@ -39,7 +39,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
         "board": grid_rows(board, ".wb"),
         "to_move": "wb"[int(state[k.TO_MOVE])],
         "status": STATUS_NAMES[int(state[k.STATUS])],
-        "moves_played": int(np.count_nonzero(board)),
+        "moves_played": game.moves_played(state),
     }
 
 

@@ -147,6 +147,11 @@ class Tantrix(KernelGame):
             result[self._axial_of_index(state, index)] = ((code - 1) // 6 + 1, (code - 1) % 6)
         return result
 
+    def moves_played(self, state: np.ndarray) -> int:
+        """The tiles on the board (every decision places one; the deal and the draws are
+        chance outcomes)."""
+        return int(self.check_state(state)[k.NUM_PLACED])
+
     def hands(self, state: np.ndarray) -> tuple[list[int], list[int]]:
         """Both hands as lists of tile numbers (1-56), in slot order."""
         self.check_state(state)

@@ -64,6 +64,11 @@ class TicTacToe(KernelGame):
                     cells[cell] = player + 1
         return cells.reshape(3, 3)
 
+    def moves_played(self, state: np.ndarray) -> int:
+        """The marks on the board (every move places one)."""
+        self.check_state(state)
+        return bin(int(state[0]) | int(state[1])).count("1")
+
     notation = "a square: column a-c from the left, row 1-3 from the bottom (b2 is the centre)"
 
     def action_to_string(self, state: np.ndarray, action: int) -> str:

@@ -40,7 +40,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
         "board": grid_rows(board, ".xo"),
         "to_move": "xo"[int(state[2])],
         "status": STATUS_NAMES[int(state[3])],
-        "moves_played": int(np.count_nonzero(board)),
+        "moves_played": game.moves_played(state),
     }
 
 

@@ -83,6 +83,10 @@ class UltimateTicTacToe(KernelGame):
                 owners[board] = 3
         return owners
 
+    def moves_played(self, state: np.ndarray) -> int:
+        """The marks on the grid (the state's ply counter: every move places one)."""
+        return int(self.check_state(state)[k.PLY])
+
     notation = (
         "a square of the 9x9 grid: column a-i from the left, row 1-9 from the bottom "
         "(e5 is the centre of the centre board)"

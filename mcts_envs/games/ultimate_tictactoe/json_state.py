@@ -58,7 +58,7 @@ def to_json(game: Any, state: np.ndarray) -> dict[str, Any]:
         "target_board": None if target < 0 else target,
         "local_boards": [LOCAL_NAMES[int(v)] for v in game.board_owners(state)],
         "status": STATUS_NAMES[int(state[k.STATUS])],
-        "moves_played": int(state[k.PLY]),
+        "moves_played": game.moves_played(state),
     }
 
 
