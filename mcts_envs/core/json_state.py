@@ -100,6 +100,13 @@ def side_property(symbols: str) -> dict[str, Any]:
     }
 
 
+def status_names(first: str, second: str) -> tuple[str, str, str, str]:
+    """The JSON names of the built-in games' shared status code (:mod:`mcts_envs.core.outcomes`:
+    0 ongoing, 1 ``player_0`` won, 2 ``player_1`` won, 3 draw), indexed by the code, the sides
+    named ``first`` (``player_0``) and ``second``: ``("ongoing", "x_won", "o_won", "draw")``."""
+    return ("ongoing", f"{first}_won", f"{second}_won", "draw")
+
+
 def status_property(names: tuple[str, ...]) -> dict[str, Any]:
     """The schema of the derived result so far, one of ``names``."""
     return {"enum": list(names), "description": "derived: the result so far"}

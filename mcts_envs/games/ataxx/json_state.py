@@ -17,12 +17,13 @@ from mcts_envs.core.json_state import (
     grid_property,
     grid_rows,
     side_property,
+    status_names,
     status_property,
 )
 from mcts_envs.games.ataxx import kernels as k
 from mcts_envs.games.ataxx.game import MAX_CLOCK
 
-STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
+STATUS_NAMES = status_names("x", "o")
 
 PROPERTIES: dict[str, Any] = {
     "board": grid_property(7, ".xo", "7 rows from rank 7 (top) to rank 1, files a-g"),

@@ -15,11 +15,12 @@ from mcts_envs.core.json_state import (
     grid_property,
     grid_rows,
     side_property,
+    status_names,
     status_property,
 )
 from mcts_envs.games.pentago_twist import kernels as k
 
-STATUS_NAMES = ("ongoing", "white_won", "black_won", "draw")
+STATUS_NAMES = status_names("white", "black")
 
 PROPERTIES: dict[str, Any] = {
     "board": grid_property(

@@ -16,11 +16,12 @@ from mcts_envs.core.json_state import (
     grid_property,
     grid_rows,
     side_property,
+    status_names,
     status_property,
 )
 
 #: By the kernel status (``ONGOING``, ``X_WON``, ``O_WON``, ``DRAW``).
-STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
+STATUS_NAMES = status_names("x", "o")
 
 PROPERTIES: dict[str, Any] = {
     "board": grid_property(

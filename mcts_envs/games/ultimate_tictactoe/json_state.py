@@ -17,11 +17,12 @@ from mcts_envs.core.json_state import (
     grid_property,
     grid_rows,
     side_property,
+    status_names,
     status_property,
 )
 from mcts_envs.games.ultimate_tictactoe import kernels as k
 
-STATUS_NAMES = ("ongoing", "x_won", "o_won", "draw")
+STATUS_NAMES = status_names("x", "o")
 LOCAL_NAMES = ("open", "x", "o", "drawn")
 
 PROPERTIES: dict[str, Any] = {
