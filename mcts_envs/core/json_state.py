@@ -37,11 +37,10 @@ from typing import Any
 import numpy as np
 
 from mcts_envs.core.errors import InvalidRecordError
+from mcts_envs.core.quoting import quote
 
 #: The JSON Schema dialect of :func:`json_schema`.
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-#: Longest prefix of a bad value quoted in an error message.
-VALUE_QUOTE_LIMIT = 60
 
 _JSON_TYPES = {
     "object": dict,
@@ -170,8 +169,8 @@ def state_from_json(game: Any, obj: object) -> np.ndarray:
     for key, value in obj.items():
         if key != "game" and written[key] != value:
             raise InvalidRecordError(
-                f"{name}: JSON state field {key!r} is {_quote(value)} but the position gives "
-                f"{_quote(written[key])} (a derived field must agree, or be left out)"
+                f"{name}: JSON state field {key!r} is {quote(value)} but the position gives "
+                f"{quote(written[key])} (a derived field must agree, or be left out)"
             )
     return state
 
@@ -191,10 +190,10 @@ def check_json(value: object, schema: dict[str, Any], game_name: str, path: str 
         return InvalidRecordError(f"{game_name}: JSON state field {where}: {problem}{tail}")
 
     if "const" in schema and not _same(value, schema["const"]):
-        raise fail(f"must be {_quote(schema['const'])}, got {_quote(value)}")
+        raise fail(f"must be {quote(schema['const'])}, got {quote(value)}")
     if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
-        options = ", ".join(_quote(option) for option in schema["enum"])
-        raise fail(f"{_quote(value)} is not one of {options}")
+        options = ", ".join(quote(option) for option in schema["enum"])
+        raise fail(f"{quote(value)} is not one of {options}")
     if "type" in schema:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(_has_type(value, kind) for kind in types):
@@ -209,7 +208,7 @@ def check_json(value: object, schema: dict[str, Any], game_name: str, path: str 
             if unknown:
                 allowed = ", ".join(properties)
                 raise fail(
-                    f"unknown field(s) {', '.join(_quote(key) for key in unknown[:8])} "
+                    f"unknown field(s) {', '.join(quote(key) for key in unknown[:8])} "
                     f"(fields: {allowed})"
                 )
         for key, item in value.items():
@@ -226,7 +225,7 @@ def check_json(value: object, schema: dict[str, Any], game_name: str, path: str 
     elif isinstance(value, str):
         pattern = schema.get("pattern")
         if pattern is not None and re.search(pattern, value) is None:
-            raise fail(f"{_quote(value)} does not match {pattern}")
+            raise fail(f"{quote(value)} does not match {pattern}")
     elif _has_type(value, "number"):
         if "minimum" in schema and value < schema["minimum"]:
             raise fail(f"{value} is below the minimum {schema['minimum']}")
@@ -260,8 +259,3 @@ def _type_name(value: object) -> str:
     if isinstance(value, float):
         return "number"
     return f"a Python {type(value).__name__}"
-
-
-def _quote(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= VALUE_QUOTE_LIMIT else text[: VALUE_QUOTE_LIMIT - 3] + "..."
