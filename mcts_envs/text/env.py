@@ -25,6 +25,7 @@ from mcts_envs.core.errors import (
     EnvUsageError,
     IllegalActionError,
     InvalidOptionError,
+    ResetRequiredError,
 )
 from mcts_envs.core.registry import get_entry, make
 from mcts_envs.core.seeding import check_seed
@@ -305,7 +306,7 @@ class TextEnv(AECEnv):
 
     def _require_reset(self, what: str) -> None:
         if not self._started:
-            raise EnvUsageError(f"{self.metadata['name']}: call reset() before {what}")
+            raise ResetRequiredError(f"{self.metadata['name']}: call reset() before {what}")
 
     # -- episode ------------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -331,7 +332,8 @@ class TextEnv(AECEnv):
         are not known; setting the base env's position directly has the same effect.
 
         Raises:
-            EnvUsageError: before ``reset()``, or once every agent has left a finished game.
+            ResetRequiredError: (an ``EnvUsageError``) before ``reset()``.
+            EnvUsageError: once every agent has left a finished game.
             StateTypeError: if ``state`` is not a state array of this game.
             InvalidStateError: if ``state`` is not a valid position (nothing changes).
         """
@@ -366,7 +368,8 @@ class TextEnv(AECEnv):
         the end of ``history``, as after :meth:`set_game_state`; ``history`` is not changed.
 
         Raises:
-            EnvUsageError: before ``reset()``, or once every agent has left a finished game.
+            ResetRequiredError: (an ``EnvUsageError``) before ``reset()``.
+            EnvUsageError: once every agent has left a finished game.
             InvalidOptionError: if ``history`` follows another game.
             InvalidStateError: if its position is not a valid position (nothing changes).
         """
@@ -404,7 +407,8 @@ class TextEnv(AECEnv):
             ActionTypeError: if a live agent's answer is not a str (nothing changes).
             IllegalActionError: with ``invalid="raise"``, if the answer names no legal move (the
                 record keeps the answer; nothing else changes).
-            EnvUsageError: before ``reset()`` or once every agent has left.
+            ResetRequiredError: (an ``EnvUsageError``) before ``reset()``.
+            EnvUsageError: once every agent has left.
         """
         self._require_reset("step()")
         self._sync()
@@ -513,7 +517,7 @@ class TextEnv(AECEnv):
                 move and has not yet answered (or moved) in this game.
 
         Raises:
-            EnvUsageError: before ``reset()``.
+            ResetRequiredError: (an ``EnvUsageError``) before ``reset()``.
             KeyError: for an unknown agent.
         """
         self._require_reset("observe()")
@@ -657,7 +661,7 @@ class TextEnv(AECEnv):
         forfeit, ``forfeit`` (``{"seat", "reason", "line", "message"}``, ``returns`` ``null``).
 
         Raises:
-            EnvUsageError: before ``reset()``.
+            ResetRequiredError: (an ``EnvUsageError``) before ``reset()``.
         """
         self._require_reset("record()")
         record = self.base_env.record()

@@ -10,7 +10,7 @@ from pettingzoo.test import api_test
 
 import mcts_envs
 import mcts_envs.text as text
-from mcts_envs import ActionTypeError, IllegalActionError, InvalidOptionError
+from mcts_envs import ActionTypeError, IllegalActionError, InvalidOptionError, ResetRequiredError
 
 GAMES = mcts_envs.list_games()
 
@@ -184,6 +184,10 @@ def test_bad_options_and_answers_are_refused():
     with pytest.raises(InvalidOptionError, match="non-negative int"):
         text.env("tictactoe", invalid="retry", retries=-1)
     env = text.env("tictactoe")
+    for call in (lambda: env.observe("player_0"), lambda: env.step("b2"), env.record):
+        # the raw env's and SafeEnv's error (also PettingZoo's AssertionError)
+        with pytest.raises(ResetRequiredError, match=r"text_tictactoe_v0: call reset\(\) before"):
+            call()
     env.reset()
     with pytest.raises(ActionTypeError, match="an answer is a str, got int"):
         env.step(4)
