@@ -19,6 +19,12 @@ from typing import Any
 from mcts_envs.core.errors import UnknownGameError
 
 
+def pettingzoo_id(name: str, version: int | str) -> str:
+    """The id under which PettingZoo's registry knows version ``version`` of game ``name``'s
+    env, e.g. ``"mcts_envs/tictactoe-v0"``."""
+    return f"mcts_envs/{name}-v{version}"
+
+
 @dataclass(frozen=True)
 class RegistryEntry:
     """How to build one game and its env.
@@ -44,8 +50,8 @@ class RegistryEntry:
 
     @property
     def pettingzoo_id(self) -> str:
-        """The id under which PettingZoo's registry knows the env."""
-        return f"mcts_envs/{self.name}-v{self.version}"
+        """The id under which PettingZoo's registry knows the env (:func:`pettingzoo_id`)."""
+        return pettingzoo_id(self.name, self.version)
 
 
 _ENTRIES: dict[str, RegistryEntry] = {}
@@ -77,7 +83,7 @@ def register_builtin_envs() -> None:
     """Register the built-in envs with PettingZoo by entry point (imports none of them)."""
     for name, module in _BUILTIN_GAMES.items():
         version = module.rsplit("_v", 1)[1]
-        _register_with_pettingzoo(f"mcts_envs/{name}-v{version}", f"mcts_envs.{module}:env")
+        _register_with_pettingzoo(pettingzoo_id(name, version), f"mcts_envs.{module}:env")
 
 
 def env_name(name: str) -> str:

@@ -60,6 +60,13 @@ def test_env_modules_import_as_submodules(module):
     assert imported.__doc__ and "Observation" in imported.__doc__
 
 
+def test_pettingzoo_knows_each_game_under_the_id_of_its_entry_only():
+    # The ids registered at import (by entry point) and when a game registers are one id.
+    ids = {mcts_envs.core.registry.get_entry(name).pettingzoo_id for name in GAMES}
+    assert {key for key in pettingzoo.aec_registry if key.startswith("mcts_envs/")} == ids
+    assert "mcts_envs/tictactoe-v0" in ids
+
+
 def test_pettingzoo_make_accepts_max_cycles_and_truncates():
     env = pettingzoo.make("aec", "mcts_envs/tictactoe-v0", max_cycles=2)
     env.reset(seed=0)
