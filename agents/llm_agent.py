@@ -267,14 +267,14 @@ class LLMAgent(ForwardModelAgent):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key is not None:
             headers["Authorization"] = f"Bearer {self._key}"
+        where = f"{self.base_url}/chat/completions"
         request = urllib.request.Request(
-            f"{self.base_url}/chat/completions",
+            where,
             data=json.dumps(self.request_body(prompt)).encode("utf-8"),
             headers=headers,
             method="POST",
         )
         deadline = time.monotonic() + self.timeout
-        where = f"{self.base_url}/chat/completions"
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 body = _read_until(response, deadline, self.timeout)
@@ -286,18 +286,13 @@ class LLMAgent(ForwardModelAgent):
                     f"llm: {message} (check base_url, model= and the key in ${self.key_env})"
                 ) from None
             raise _RequestError(message, "http error") from None
-        except TimeoutError:
-            raise _RequestError(
-                f"no answer from {where} within timeout={self.timeout:g} s", "timeout"
-            ) from None
-        except urllib.error.URLError as error:
-            if isinstance(error.reason, TimeoutError):
+        except OSError as error:  # a URLError (its reason), a timeout, a refused connection
+            reason = error.reason if isinstance(error, urllib.error.URLError) else error
+            if isinstance(reason, TimeoutError):
                 raise _RequestError(
                     f"no answer from {where} within timeout={self.timeout:g} s", "timeout"
                 ) from None
-            raise _RequestError(f"cannot reach {where}: {error.reason}", "connection") from None
-        except (ConnectionError, OSError) as error:
-            raise _RequestError(f"cannot reach {where}: {error}", "connection") from None
+            raise _RequestError(f"cannot reach {where}: {reason}", "connection") from None
         try:
             content = json.loads(body.decode("utf-8"))["choices"][0]["message"]["content"]
         except (UnicodeDecodeError, json.JSONDecodeError, KeyError, IndexError, TypeError):
