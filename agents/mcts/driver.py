@@ -74,6 +74,7 @@ __all__ = [
     "SearchSettings",
     "default_max_memory_mb",
     "engine",
+    "leaf_kind",
     "loop_plan",
     "run_search",
 ]
@@ -160,6 +161,19 @@ def max_depth(game) -> int:
     return 4 * game.info.max_game_length + 16
 
 
+def leaf_kind(rollout: Any, evaluator: Any = None) -> int:
+    """How a search with these options evaluates its leaves: ``LEAF_EXTERNAL`` in Python (an
+    ``evaluator``, or a Python rollout policy), else compiled: ``LEAF_MINIMAX2`` for
+    ``"minimax2"``, ``LEAF_PLAYOUT`` for ``"random"`` or an ``@njit`` rollout."""
+    if evaluator is not None:
+        return LEAF_EXTERNAL
+    if rollout == "minimax2":
+        return LEAF_MINIMAX2
+    if rollout == "random" or isinstance(rollout, Dispatcher):
+        return LEAF_PLAYOUT
+    return LEAF_EXTERNAL  # a Python rollout policy
+
+
 class LoopPlan(NamedTuple):
     """An :class:`~agents.mcts.defaults.MCTSConfig` translated for one game: what the compiled
     loop and its driver need, as ints, floats and kernels (see :func:`loop_plan`).
@@ -210,16 +224,9 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
     buffer and tree sizes, the budget. Called once per :class:`Engine`."""
     external = config.evaluator is not None
     rollout, playout = config.rollout, game.kernels.random_playout
-    if external:
-        leaf = LEAF_EXTERNAL
-    elif rollout == "random":
-        leaf = LEAF_PLAYOUT
-    elif rollout == "minimax2":
-        leaf = LEAF_MINIMAX2
-    elif isinstance(rollout, Dispatcher):
-        leaf, playout = LEAF_PLAYOUT, pin_identity(rollout)
-    else:
-        leaf = LEAF_EXTERNAL  # a Python rollout policy
+    leaf = leaf_kind(rollout, config.evaluator)
+    if leaf == LEAF_PLAYOUT and isinstance(rollout, Dispatcher):
+        playout = pin_identity(rollout)
     block = search_buffer_size(game)
     batch = config.batch_size if external else (1 if leaf == LEAF_EXTERNAL else 0)
     room = 2 * block * (batch + 1)
