@@ -30,7 +30,7 @@ from numba.core.dispatcher import Dispatcher
 from agents.base import search_buffer_size
 from agents.mcts.counting import CountingEvaluator, counts_of
 from agents.mcts.defaults import MCTSConfig
-from agents.mcts.final import RootSummary, choose, summarise_root
+from agents.mcts.final import RootSummary, choose, mover_value, summarise_root
 from agents.mcts.puct import RootNoise, external_values
 from agents.mcts.reuse import KeptTree
 from agents.mcts.search import (
@@ -378,14 +378,15 @@ class Engine:
         if it has one, else its mean), or, without visits there, the estimate of this player's
         last search (its sign flipped if the other player made it), or 0 without either."""
         tree, reused = kept.take(self.game, state, self.plan.capacity, deadline)
+        # the compiled helpers' Python functions: nothing is compiled in this timed decision
+        rank, value_for = proven_rank.py_func, mover_value.py_func
         visits = int(tree.links[ROOT, VISITS])
         proven = int(tree.flags[ROOT, PROVEN])
         solved = self.config.solver and proven != UNPROVEN
         if solved:
-            value = float(proven_rank(proven, player) - RANK_DRAW)
+            value = float(rank(proven, player) - RANK_DRAW)
         elif visits > 0:
-            mean = float(tree.value_sum[ROOT]) / visits
-            value = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+            value = value_for(float(tree.value_sum[ROOT]) / visits, player)
         elif kept.estimate is not None:
             last_player, last_value = kept.estimate
             value = last_value if last_player == player else -last_value
@@ -395,8 +396,7 @@ class Engine:
         child_visits = 0.0 if child == NO_NODE else float(tree.links[child, VISITS])
         child_mean = np.nan
         if child_visits > 0:
-            mean = float(tree.value_sum[child]) / child_visits
-            child_mean = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+            child_mean = value_for(float(tree.value_sum[child]) / child_visits, player)
         kept.estimate = (player, value)
         return SearchResult(
             action=action,
