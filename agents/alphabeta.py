@@ -9,24 +9,24 @@ Chance nodes are expectimax nodes (the probability-weighted mean of their outcom
 full window) and do not count as a ply of depth.
 
 The search is one recursive ``@njit`` function taking the game's compiled kernels as arguments, so
-it runs compiled for every built-in game, and it is kept in numba's disk cache: a new process
-loads it instead of compiling it (the kernels' identities are pinned by
-:class:`~mcts_envs.core.game.KernelGame`). Two things keep it cacheable: the clock is read through
-a named libc symbol (:func:`mcts_envs.core.numba_compat.clock_seconds`), not a ctypes function pointer, which numba cannot
-cache; and the recursion is compiled for one signature only (the root passes ``ply`` as an
-``int64``, not the literal ``1``: a cached recursion whose entry signature differs from the
-recursive one crashed on load). Move ordering: the transposition-table move (the best
-move of the previous, shallower iteration) first, then the children by the mover's static
+it runs compiled for every built-in game, and it is kept in numba's disk cache: a new process loads
+it instead of compiling it (the kernels' identities are pinned by
+:class:`~mcts_envs.core.game.KernelGame`). Two things keep it cacheable: the clock is read through a
+named libc symbol (:func:`mcts_envs.core.numba_compat.clock_seconds`), not a ctypes function
+pointer, which numba cannot cache; and the recursion is compiled for one signature only (the root
+passes ``ply`` as an ``int64``, not the literal ``1``: a cached recursion whose entry signature
+differs from the recursive one crashed on load). Move ordering: the transposition-table move (the
+best move of the previous, shallower iteration) first, then the children by the mover's static
 heuristic. The transposition table is a fixed-size array table (always-replace) of
-:data:`BYTES_PER_ENTRY` bytes per entry, indexed by the low bits of the game's 64-bit
-``hash_state`` kernel, salted, and verified by the whole salted hash (two distinct positions share
-an entry with probability about ``2**-64``); it stores bounds, depths and moves, never states. The
-table is allocated zeroed (the operating system maps its pages on first use, so even the largest
-table costs nothing up front) and never rewritten: a new salt empties it (``keep_table=False``).
-A time budget is checked inside the compiled search every :data:`CLOCK_EVERY` nodes and every
-:data:`CLOCK_EVERY` children in move ordering (where the platform's monotonic clock is
-reachable; elsewhere each deepening iteration gets a node limit estimated from the measured node
-rate); an iteration that runs out is discarded.
+:data:`BYTES_PER_ENTRY` bytes per entry, indexed by the low bits of the game's 64-bit ``hash_state``
+kernel, salted, and verified by the whole salted hash (two distinct positions share an entry with
+probability about ``2**-64``); it stores bounds, depths and moves, never states. The table is
+allocated zeroed (the operating system maps its pages on first use, so even the largest table costs
+nothing up front) and never rewritten: a new salt empties it (``keep_table=False``). A time budget
+is checked inside the compiled search every :data:`CLOCK_EVERY` nodes and every :data:`CLOCK_EVERY`
+children in move ordering (where the platform's monotonic clock is reachable; elsewhere each
+deepening iteration gets a node limit estimated from the measured node rate); an iteration that runs
+out is discarded.
 
 The compiled search releases the GIL (``nogil``), so other Python threads run while it searches,
 and it reads a stop flag (a one-element ``int64`` array, :func:`new_stop_flag`) at the same

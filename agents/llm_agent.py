@@ -3,14 +3,16 @@
 ``llm:model=NAME,base_url=URL,temperature=0,retries=2,timeout=30`` asks the chat-completions
 endpoint ``POST {base_url}/chat/completions`` (llama.cpp's ``llama-server``, vLLM, Ollama and
 hosted APIs all serve it) for each decision. The prompt is the text env's
-(:class:`mcts_envs.text.TextEnv`: rules on the first move of a game, the position with
-coordinates, the opponent's last move, the legal moves, how to answer); the answer is read by the
-text env's parser and invalid-answer policy (``invalid="retry"`` with ``retries``): an invalid
-answer is asked again with the error in the next prompt, and the answer after the last retry
-forfeits. An endpoint that times out, refuses the connection or answers an HTTP error (other than
-401, 403 and 404, which end the run: the key, the model or the URL is wrong) uses up a retry the
-same way. The forfeit is a :class:`ForfeitError`: the game loop records the game as lost
-(``termination: "forfeit"``) and the match or tournament goes on.
+(:class:`mcts_envs.text.TextEnv`: rules on the first move of a game, the position with coordinates,
+the opponent's last move, the legal moves, how to answer), in the game the agent follows through
+``restart`` and ``inform`` (as the game loop calls them: every action, the agent's own moves
+included; a position the informed actions do not reach is shown as set up, earlier moves unknown);
+the answer is read by the text env's parser and invalid-answer policy (``invalid="retry"`` with
+``retries``): an invalid answer is asked again with the error in the next prompt, and the answer
+after the last retry forfeits. An endpoint that times out, refuses the connection or answers an
+HTTP error (other than 401, 403 and 404, which end the run: the key, the model or the URL is wrong)
+uses up a retry the same way. The forfeit is a :class:`ForfeitError`: the game loop records the
+game as lost (``termination: "forfeit"``) and the match or tournament goes on.
 
 The key comes from the environment variable ``OPENAI_API_KEY`` (or the one named by
 ``key_env=``), never from the spec; without one no ``Authorization`` header is sent (local
@@ -137,7 +139,7 @@ class LLMAgent(ForwardModelAgent):
         self._fresh = True
         self._start: np.ndarray | None = None
         self._history: Any = None  # a mcts_envs.text.MoveHistory once the game is followed
-        self._own_move: tuple[np.ndarray, int] | None = None  # the last answer, not yet informed
+        self._informed: list[int] = []  # actions informed before the history (the game) is known
 
     # -- the game -----------------------------------------------------------------------------
     def restart(self, state: np.ndarray) -> None:
@@ -147,27 +149,25 @@ class LLMAgent(ForwardModelAgent):
         self._fresh = True
         self._start = None if np.asarray(state).size == 0 else np.array(state, copy=True)
         self._history = None
-        self._own_move = None
+        self._informed = []
 
     def inform(self, action: int) -> None:
-        """Follow the game: the prompts report the moves and chance outcomes informed (a
-        caller that informs only the opponent's moves gets the agent's own answer put first)."""
-        own, self._own_move = self._own_move, None
-        history = self._history
-        if history is None:
-            return
-        if own is not None and int(action) != own[1] and np.array_equal(own[0], history.state):
-            history.inform(own[1])
-        history.inform(int(action))
+        """Follow the game: ``action`` (a move, the agent's own included, or a chance outcome)
+        was played from the state last decided or informed; the prompts report it."""
+        if self._history is None:
+            self._informed.append(int(action))
+        else:
+            self._history.inform(int(action))
 
     def reset(self) -> None:
         """Same as :meth:`restart` (the next decision starts a new conversation)."""
         self.restart(np.empty(0))
 
     def _text_env(self, game: Game, state: np.ndarray) -> Any:
-        """The text env in position ``state``, following the moves known since the last
+        """The text env in position ``state``, following the actions informed since the last
         :meth:`restart` (so the prompt names the opponent's moves and the chance outcomes, and
-        gives the rules once per game)."""
+        gives the rules once per game). A ``state`` they do not reach (a caller that does not
+        inform the agent) is a jump: the prompt shows it as set up, earlier moves unknown."""
         from mcts_envs.text import MoveHistory, TextEnv
 
         env = self._env
@@ -186,28 +186,13 @@ class LLMAgent(ForwardModelAgent):
         if history is None or history.game.info.name != game.info.name:
             start = self._start if self._start is not None else game.initial_state()
             history = self._history = MoveHistory(env.game, start)
+            for action in self._informed:
+                history.inform(action)
+            self._informed = []
         if not np.array_equal(history.state, state):
-            self._catch_up(history, state)
+            history.restart(state)
         env.follow(history)
         return env
-
-    def _catch_up(self, history: Any, state: np.ndarray) -> None:
-        """Bring ``history`` to ``state`` when a caller did not :meth:`inform` the agent: by
-        its own last move and one decision after it, if they lead there; else a jump (the moves
-        before ``state`` are unknown)."""
-        game = history.game
-        own, self._own_move = self._own_move, None
-        if own is not None and np.array_equal(own[0], history.state):
-            history.inform(own[1])
-        if np.array_equal(history.state, state):
-            return
-        current = history.state
-        if game.current_player(current) >= 0 and not game.is_terminal(current):
-            for action in game.legal_actions(current):
-                if np.array_equal(game.apply(current, int(action)), state):
-                    history.inform(int(action))
-                    return
-        history.restart(state)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Ask the model for a move at ``state`` (retrying invalid answers per the policy).
@@ -249,9 +234,7 @@ class LLMAgent(ForwardModelAgent):
                 start,
             )
             if last["move"] is not None:
-                action = int(game.string_to_action(state, last["move"]))
-                self._own_move = (np.array(state, copy=True), action)
-                return action
+                return int(game.string_to_action(state, last["move"]))
             failures += 1
             if env.outcome() is not None or failures > self.retries:
                 self._fresh = True
@@ -284,14 +267,14 @@ class LLMAgent(ForwardModelAgent):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key is not None:
             headers["Authorization"] = f"Bearer {self._key}"
+        where = f"{self.base_url}/chat/completions"
         request = urllib.request.Request(
-            f"{self.base_url}/chat/completions",
+            where,
             data=json.dumps(self.request_body(prompt)).encode("utf-8"),
             headers=headers,
             method="POST",
         )
         deadline = time.monotonic() + self.timeout
-        where = f"{self.base_url}/chat/completions"
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 body = _read_until(response, deadline, self.timeout)
@@ -303,18 +286,13 @@ class LLMAgent(ForwardModelAgent):
                     f"llm: {message} (check base_url, model= and the key in ${self.key_env})"
                 ) from None
             raise _RequestError(message, "http error") from None
-        except TimeoutError:
-            raise _RequestError(
-                f"no answer from {where} within timeout={self.timeout:g} s", "timeout"
-            ) from None
-        except urllib.error.URLError as error:
-            if isinstance(error.reason, TimeoutError):
+        except OSError as error:  # a URLError (its reason), a timeout, a refused connection
+            reason = error.reason if isinstance(error, urllib.error.URLError) else error
+            if isinstance(reason, TimeoutError):
                 raise _RequestError(
                     f"no answer from {where} within timeout={self.timeout:g} s", "timeout"
                 ) from None
-            raise _RequestError(f"cannot reach {where}: {error.reason}", "connection") from None
-        except (ConnectionError, OSError) as error:
-            raise _RequestError(f"cannot reach {where}: {error}", "connection") from None
+            raise _RequestError(f"cannot reach {where}: {reason}", "connection") from None
         try:
             content = json.loads(body.decode("utf-8"))["choices"][0]["message"]["content"]
         except (UnicodeDecodeError, json.JSONDecodeError, KeyError, IndexError, TypeError):

@@ -110,8 +110,9 @@ def _take(f, value, bests, alphas, betas, maximising):
 def lookahead(state, root, depth, alpha, beta, stats):
     """Alpha-beta value of ``state`` for ``root`` searched ``depth`` placements deep.
 
-    An explicit stack of frames (one state and move list per ply). Returns 0.0 with ``stats[ABORTED]`` set once more than
-    ``stats[NODE_LIMIT]`` nodes were visited (the caller discards the iteration).
+    An explicit stack of frames (one state and move list per ply). Returns 0.0 with
+    ``stats[ABORTED]`` set once more than ``stats[NODE_LIMIT]`` nodes were visited (the caller
+    discards the iteration).
     """
     frames = depth + 1
     states = np.empty((frames, state.shape[0]), np.int64)

@@ -22,15 +22,15 @@ An engine found dead before a move (it exited while idle) is started again, with
 :meth:`EnginePool.close` (at the latest when the interpreter exits; an engine whose parent
 died also ends, as its standard input closes).
 
-An engine that fails *during* a move loses that game, as in cutechess: an illegal or
-unparseable ``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before
-answering (a crash), or no answer within the move's time plus ``timeout`` seconds.
-:meth:`UAIAgent.act_state` then raises :class:`EngineForfeitError`, which carries the reason and
-the engine's line; the match and tournament loops (:func:`agents.evaluation.arena.play_game`,
-:func:`agents.evaluation.tournament.play_task`) record the game as lost with a ``forfeit`` entry (see
-:meth:`EngineForfeitError.forfeit`) and play on. A crashed or silent engine is ended (a late
-answer must not reach the next game); the next game starts a new one. An engine that cannot
-start (in ``prepare``, before any game) stops the match with an :class:`EngineError`.
+An engine that fails *during* a move loses that game, as in cutechess: an illegal or unparseable
+``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before answering (a
+crash), or no answer within the move's time plus ``timeout`` seconds. :meth:`UAIAgent.act_state`
+then raises :class:`EngineForfeitError`, which carries the reason and the engine's line; the one
+game loop of matches and tournaments (:func:`agents.evaluation.games.play_game`) records the game as
+lost with a ``forfeit`` entry (see :meth:`EngineForfeitError.forfeit`) and plays on. A crashed or
+silent engine is ended (a late answer must not reach the next game); the next game starts a new one.
+An engine that cannot start (in ``prepare``, before any game) stops the match with an
+:class:`EngineError`.
 
 Think time: :attr:`UAIAgent.last_think_seconds` is the time from ``go`` to ``bestmove`` (the
 loops' ``timing.think_seconds`` measures the whole decision: that plus a pipe write). With

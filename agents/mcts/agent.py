@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import numpy as np
-from numba.core.dispatcher import Dispatcher
 
 from agents.base import (
     MAX_ITERATIONS,
@@ -25,9 +24,10 @@ from agents.base import (
 )
 from agents.mcts.defaults import GENERIC, PER_GAME, MCTSConfig, resolve
 from agents.mcts.defaults import describe as describe_defaults
-from agents.mcts.driver import Engine, engine
+from agents.mcts.driver import Engine, engine, leaf_kind
 from agents.mcts.parallel import RootParallel
 from agents.mcts.reuse import KeptTree
+from agents.mcts.search import LEAF_EXTERNAL
 from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, VISITS, Tree
 from agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
@@ -202,8 +202,8 @@ class MCTSAgent(ForwardModelAgent):
             minimax_weight = float(
                 check_number("mcts", "minimax_weight", minimax_weight, 0.0, 1.0, integer=False)
             )
-            python_rollout = callable(rollout) and not isinstance(rollout, Dispatcher)
-            if minimax_weight > 0 and (evaluator is not None or python_rollout):
+            given_rollout = "random" if rollout is PER_GAME else rollout  # rows name compiled ones
+            if minimax_weight > 0 and leaf_kind(given_rollout, evaluator) == LEAF_EXTERNAL:
                 raise InvalidOptionError(
                     "mcts: minimax_weight needs compiled leaf evaluations (a random, minimax2 "
                     "or @njit rollout, or a rollout_cutoff): not with an evaluator or a Python "

@@ -1,11 +1,11 @@
 """Counting the evaluator calls of one search (for :class:`~agents.result.SearchResult`).
 
 Each search engine (:class:`agents.mcts.driver.Engine`) wraps the config's evaluator in a
-:class:`CountingEvaluator` (its ``evaluator`` attribute; the config keeps the user's evaluator),
-and each search result reports the difference of the counts across the search: how many batched calls the search
-made and how many leaves they held, whatever the evaluator is (a
-:class:`~agents.learned.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers count
-their own calls the same way and return them with their summaries.
+:class:`CountingEvaluator` (its ``evaluator`` attribute; the config keeps the user's evaluator), and
+each search result reports the difference of the counts across the search: how many batched calls
+the search made and how many leaves they held, whatever the evaluator is (a
+:class:`~agents.learned.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers
+count their own calls the same way and return them with their summaries.
 """
 
 from __future__ import annotations
@@ -43,5 +43,6 @@ def counts_of(evaluator: Any) -> tuple[int, int]:
 
 
 def unwrap(evaluator: Any) -> Any:
-    """Kept one release (unused since the config holds the user's evaluator): the evaluator inside a :class:`CountingEvaluator` (anything else as it is)."""
+    """Kept one release (unused since the config holds the user's evaluator): the evaluator
+    inside a :class:`CountingEvaluator` (anything else as it is)."""
     return evaluator.evaluator if isinstance(evaluator, CountingEvaluator) else evaluator

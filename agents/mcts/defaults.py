@@ -44,16 +44,17 @@ plain search, on every game. Measured on Ataxx (the game whose heuristic it was 
 load 11-20, seat-alternated, Wilson 95% intervals): against the plain default at equal iterations
 (1,000 a move, 40 games each) ``w=0.1`` scores 0.55 [0.40, 0.69] and ``w=0.3`` 0.65 [0.50, 0.78]
 (``w=0.1`` at 3,000: 0.63 [0.46, 0.78] over 30), but it costs 13-15% of the simulations per second,
-and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=0.1`` 0.51
-[0.36, 0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it adds nothing measurable to the default under
-the same load: 0.1 s, ``w=0.1`` 0.825 [0.74, 0.89] over 100 games (seed 2912) where the default
-scores 0.85 [0.71, 0.93] over 40 (seed 2911); 1 s, both 0.60 [0.39, 0.78] over 20 (seed 2913).
+and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=0.1`` 0.51 [0.36,
+0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it adds nothing measurable
+to the default under the same load: 0.1 s, ``w=0.1`` 0.825 [0.74, 0.89] over 100 games (seed 2912)
+where the default scores 0.85 [0.71, 0.93] over 40 (seed 2911); 1 s, both 0.60 [0.39, 0.78] over 20
+(seed 2913).
 
-Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named
-above; the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but
-Tic-Tac-Toe), ``rollout="random"``, ``scores="binary"``, ``final="visits"``, ``solver=True``. Games not in the table (a user's own
-:class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults before per-game
-defaults existed.
+Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named above;
+the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but Tic-Tac-Toe),
+``rollout="random"``, ``scores="binary"``, ``final="visits"``, ``solver=True``. Games not in the
+table (a user's own :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults
+before per-game defaults existed.
 
 This module imports nothing from the package: the docs build loads it from its file, outside
 ``sys.modules``, which is also why its annotations are evaluated (no ``from __future__ import

@@ -30,7 +30,7 @@ from numba.core.dispatcher import Dispatcher
 from agents.base import search_buffer_size
 from agents.mcts.counting import CountingEvaluator, counts_of
 from agents.mcts.defaults import MCTSConfig
-from agents.mcts.final import RootSummary, choose, summarise_root
+from agents.mcts.final import RootSummary, choose, mover_value, summarise_root
 from agents.mcts.puct import RootNoise, external_values
 from agents.mcts.reuse import KeptTree
 from agents.mcts.search import (
@@ -74,6 +74,7 @@ __all__ = [
     "SearchSettings",
     "default_max_memory_mb",
     "engine",
+    "leaf_kind",
     "loop_plan",
     "run_search",
 ]
@@ -160,6 +161,19 @@ def max_depth(game) -> int:
     return 4 * game.info.max_game_length + 16
 
 
+def leaf_kind(rollout: Any, evaluator: Any = None) -> int:
+    """How a search with these options evaluates its leaves: ``LEAF_EXTERNAL`` in Python (an
+    ``evaluator``, or a Python rollout policy), else compiled: ``LEAF_MINIMAX2`` for
+    ``"minimax2"``, ``LEAF_PLAYOUT`` for ``"random"`` or an ``@njit`` rollout."""
+    if evaluator is not None:
+        return LEAF_EXTERNAL
+    if rollout == "minimax2":
+        return LEAF_MINIMAX2
+    if rollout == "random" or isinstance(rollout, Dispatcher):
+        return LEAF_PLAYOUT
+    return LEAF_EXTERNAL  # a Python rollout policy
+
+
 class LoopPlan(NamedTuple):
     """An :class:`~agents.mcts.defaults.MCTSConfig` translated for one game: what the compiled
     loop and its driver need, as ints, floats and kernels (see :func:`loop_plan`).
@@ -210,16 +224,9 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
     buffer and tree sizes, the budget. Called once per :class:`Engine`."""
     external = config.evaluator is not None
     rollout, playout = config.rollout, game.kernels.random_playout
-    if external:
-        leaf = LEAF_EXTERNAL
-    elif rollout == "random":
-        leaf = LEAF_PLAYOUT
-    elif rollout == "minimax2":
-        leaf = LEAF_MINIMAX2
-    elif isinstance(rollout, Dispatcher):
-        leaf, playout = LEAF_PLAYOUT, pin_identity(rollout)
-    else:
-        leaf = LEAF_EXTERNAL  # a Python rollout policy
+    leaf = leaf_kind(rollout, config.evaluator)
+    if leaf == LEAF_PLAYOUT and isinstance(rollout, Dispatcher):
+        playout = pin_identity(rollout)
     block = search_buffer_size(game)
     batch = config.batch_size if external else (1 if leaf == LEAF_EXTERNAL else 0)
     room = 2 * block * (batch + 1)
@@ -371,14 +378,15 @@ class Engine:
         if it has one, else its mean), or, without visits there, the estimate of this player's
         last search (its sign flipped if the other player made it), or 0 without either."""
         tree, reused = kept.take(self.game, state, self.plan.capacity, deadline)
+        # the compiled helpers' Python functions: nothing is compiled in this timed decision
+        rank, value_for = proven_rank.py_func, mover_value.py_func
         visits = int(tree.links[ROOT, VISITS])
         proven = int(tree.flags[ROOT, PROVEN])
         solved = self.config.solver and proven != UNPROVEN
         if solved:
-            value = float(proven_rank(proven, player) - RANK_DRAW)
+            value = float(rank(proven, player) - RANK_DRAW)
         elif visits > 0:
-            mean = float(tree.value_sum[ROOT]) / visits
-            value = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+            value = value_for(float(tree.value_sum[ROOT]) / visits, player)
         elif kept.estimate is not None:
             last_player, last_value = kept.estimate
             value = last_value if last_player == player else -last_value
@@ -388,8 +396,7 @@ class Engine:
         child_visits = 0.0 if child == NO_NODE else float(tree.links[child, VISITS])
         child_mean = np.nan
         if child_visits > 0:
-            mean = float(tree.value_sum[child]) / child_visits
-            child_mean = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+            child_mean = value_for(float(tree.value_sum[child]) / child_visits, player)
         kept.estimate = (player, value)
         return SearchResult(
             action=action,

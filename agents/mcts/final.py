@@ -104,6 +104,13 @@ def root_children(tree, root_mask, actions, visits, sums, proven):
     return size
 
 
+@njit(cache=True, inline="always")
+def mover_value(mean, player):
+    """A mean result from player 0's view (in [0, 1]) as the value for ``player`` in [-1, 1]
+    (NaN stays NaN)."""
+    return 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+
+
 @njit(cache=True)
 def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, probs, means):
     """Choose the child to play; fill ``probs`` (over the children) and ``means`` (each child's
@@ -173,7 +180,7 @@ def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, p
         total += visits[i]
         wins += proven_rank(proven[i], player) == RANK_WIN
         mean = sums[i] / visits[i] if visits[i] > 0 else np.nan
-        means[i] = 2.0 * (mean if player == 0 else 1.0 - mean) - 1.0
+        means[i] = mover_value(mean, player)
     for i in range(size):
         if solved and value == 1.0:
             probs[i] = 1.0 / wins if proven_rank(proven[i], player) == RANK_WIN else 0.0
@@ -182,8 +189,7 @@ def final_choice(children, player, by_mean, use_solver, root_visits, root_sum, p
         else:
             probs[i] = 1.0 / size
     if not solved and root_visits > 0:
-        root_mean = root_sum / root_visits
-        value = 2.0 * (root_mean if player == 0 else 1.0 - root_mean) - 1.0
+        value = mover_value(root_sum / root_visits, player)
     return index, value
 
 

@@ -137,7 +137,9 @@ def test_the_opponents_move_reaches_the_next_prompt(server):
     agent = make_agent(spec(server, "legal"), seed=0)
     game = mcts_envs.make_game("tictactoe")
     state = game.initial_state()
-    state = game.apply(state, agent.act_state(game, state))
+    own = agent.act_state(game, state)
+    state = game.apply(state, own)
+    agent.inform(own)  # a caller informs every move played, the agent's own too (Agent.inform)
     reply = game.string_to_action(state, "b2")
     state = game.apply(state, reply)
     agent.inform(reply)
@@ -148,6 +150,36 @@ def test_the_opponents_move_reaches_the_next_prompt(server):
     fresh = make_agent(spec(server, "legal"), seed=0)
     fresh.act_state(game, state)
     assert game.to_text(state) in fresh.transcript[-1]["prompt"]
+
+
+def test_the_prompts_follow_the_moves_informed_not_the_answers_given(server):
+    """A caller that plays another move than the agent's answer (and informs it) gets prompts
+    of the game played: the agent follows what it is informed of, it does not guess."""
+    agent = make_agent(spec(server, "legal"), seed=0)
+    game = mcts_envs.make_game("tictactoe")
+    state = game.initial_state()
+    agent.restart(state)
+    answer = agent.act_state(game, state)
+    played = next(int(a) for a in game.legal_actions(state) if a != answer)
+    state = game.apply(state, played)
+    agent.inform(played)
+    reply = next(int(a) for a in game.legal_actions(state) if a != answer)
+    reply_name = game.action_to_string(state, reply)
+    state = game.apply(state, reply)
+    agent.inform(reply)
+    agent.act_state(game, state)
+    prompt = agent.transcript[-1]["prompt"]
+    assert f"Your opponent's last move: {reply_name}" in prompt
+    assert "set up" not in prompt and "Rules of" not in prompt
+
+
+def test_moving_second_the_first_prompt_names_the_opponents_first_move(server):
+    """Through the game loop, a move informed before the agent's first decision is reported."""
+    record = play(spec(server, "legal"), colour=1)
+    game = mcts_envs.make_game("tictactoe")
+    first = game.action_to_string(game.initial_state(), record["actions"][0])
+    prompt = record["transcripts"]["1"][0]["prompt"]
+    assert f"Your opponent's last move: {first}" in prompt and "set up" not in prompt
 
 
 def test_garbage_is_retried_then_forfeits_and_the_record_keeps_it(server):

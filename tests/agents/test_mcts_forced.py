@@ -98,3 +98,23 @@ def test_a_forced_tantrix_move_keeps_the_tree_and_reports_its_value():
     after = TANTRIX.apply(state, result.action)
     if child >= 0 and TANTRIX.current_player(after) >= 0:  # the next decision is in the tree
         assert agent.search(TANTRIX, after).reused
+
+
+def test_a_forced_move_in_a_proven_subtree_reports_the_proof_and_compiles_nothing():
+    """The forced decision reads the kept proof through the Python functions of the compiled
+    helpers: a decision under a time budget never compiles (``prepare`` did that)."""
+    from agents.mcts.final import mover_value
+    from agents.mcts.solver import proven_rank
+
+    game, forced = one_empty_cell()
+    parent = game.initial_state()
+    for cell in (0, 1, 2, 4, 3, 5, 7):  # O to move, 6 and 8 empty; 6 is then X's forced reply
+        parent = game.apply(parent, cell)
+    agent = make_agent(f"mcts:seconds={BUDGET},iterations=None,win_check=false", seed=0)
+    agent.prepare(game)
+    assert agent.search(game, parent).solved  # two plies to the end: every line proven
+    agent.inform(6)
+    result = agent.search(game, forced)
+    assert result.action == 8 and result.simulations == 0 and result.reused
+    assert result.solved and result.value == 0.0  # a proven draw
+    assert not proven_rank.signatures and not mover_value.signatures
