@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
+from agents.evaluation.stats import Z_95
 from agents.evaluation.tournament import (
     GameRules,
     GameTask,
@@ -73,8 +74,6 @@ LADDER_FORMAT = 1
 LADDER_ANCHOR = "random"
 #: Virtual draws of a newcomer against each anchor it met (keeps its estimate finite).
 PRIOR_DRAWS = 1.0
-#: z of a two-sided 95% interval.
-Z_95 = 1.959963984540054
 
 #: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
 _SEARCH_LADDER = (
