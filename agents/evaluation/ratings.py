@@ -457,17 +457,18 @@ def rate(
     elo = fit_bradley_terry(points, index[anchor], prior_draws)
     samples = np.empty((bootstrap, len(agents)))
     generator = np.random.default_rng(seed)
-    grouped = [
-        (index[s.a], index[s.b], [list(games.values()) for games in s.pairs.values()])
-        for s in stats
-    ]
+    # per pairing, the points of A and of B in each game pair (sums of halves: exact in any order)
+    grouped = []
+    for s in stats:
+        scored = np.array([sum(games.values()) for games in s.pairs.values()])
+        conceded = np.array([len(games) for games in s.pairs.values()]) - scored
+        grouped.append((index[s.a], index[s.b], scored, conceded))
     for sample in range(bootstrap):
         resampled = np.zeros_like(points)
-        for i, j, pairs in grouped:
-            for pick in generator.integers(len(pairs), size=len(pairs)):
-                scored = sum(pairs[pick])
-                resampled[i, j] += scored
-                resampled[j, i] += len(pairs[pick]) - scored
+        for i, j, scored, conceded in grouped:
+            picks = generator.integers(len(scored), size=len(scored))
+            resampled[i, j] += scored[picks].sum()
+            resampled[j, i] += conceded[picks].sum()
         samples[sample] = fit_bradley_terry(resampled, index[anchor], prior_draws)
     if bootstrap:
         low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])
