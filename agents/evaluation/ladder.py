@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
-from agents.evaluation.stats import Z_95
+from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
     GameTask,
@@ -477,24 +477,15 @@ def estimate_elo(
 
 
 @dataclass
-class AnchorTally:
-    """A newcomer's games against one anchor (from its view)."""
+class AnchorTally(WinDrawLoss):
+    """A newcomer's games against one anchor (from its view; games and points from
+    :class:`~agents.evaluation.stats.WinDrawLoss`)."""
 
     anchor: Anchor
     wins: int = 0
     draws: int = 0
     losses: int = 0
     forfeits: int = 0
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        """Wins plus half the draws."""
-        return self.wins + 0.5 * self.draws
 
 
 @dataclass
@@ -547,13 +538,7 @@ def _tallies(ladder: Ladder, records: Iterable[dict[str, Any]]) -> list[AnchorTa
     tallies = {a.spec: AnchorTally(a) for a in ladder.anchors}
     for record in records:
         tally = tallies[record["agents"][1]]
-        result = record.get("result")
-        if result == "a":
-            tally.wins += 1
-        elif result == "b":
-            tally.losses += 1
-        elif result == "draw":
-            tally.draws += 1
+        tally.count(record.get("result"))
         forfeit = record.get("forfeit")
         if isinstance(forfeit, dict) and forfeit.get("seat") == record.get("seat_a"):
             tally.forfeits += 1

@@ -34,6 +34,7 @@ import numpy as np
 
 from agents.evaluation.stats import (
     Z_95,
+    WinDrawLoss,
     elo_from_score,
     format_elo,
     format_elo_interval,
@@ -73,8 +74,9 @@ PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
 @dataclass
-class PairingStats:
-    """Results of agent ``a`` against agent ``b``.
+class PairingStats(WinDrawLoss):
+    """Results of agent ``a`` against agent ``b`` (games, score and its interval from
+    :class:`~agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         a, b: the agents.
@@ -89,16 +91,6 @@ class PairingStats:
     losses: int = 0
     pairs: dict[Hashable, dict[int, float]] = field(default_factory=dict)
 
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points of ``a`` per game (0.5 with no game)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
-
     def add(self, points: float, pair: Hashable, colour: int) -> None:
         """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in game pair ``pair``, with
         ``colour`` (0 or 1) telling the pair's two games apart."""
@@ -112,7 +104,7 @@ class PairingStats:
 
     def elo(self) -> tuple[float, float, float]:
         """Elo of ``a`` minus ``b``: ``(estimate, low, high)`` from the score's Wilson interval."""
-        low, high = score_interval(self.wins, self.draws, self.losses)
+        low, high = self.score_interval()
         return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
 
     def pentanomial(self) -> np.ndarray:
@@ -387,7 +379,7 @@ class RatingTable:
             f"{'score [95%]':<21}  Elo [95%]",
         ]
         for pairing in self.pairings:
-            low, high = score_interval(pairing.wins, pairing.draws, pairing.losses)
+            low, high = pairing.score_interval()
             elo, elo_low, elo_high = pairing.elo()
             lines.append(
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
