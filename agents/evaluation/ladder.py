@@ -43,10 +43,10 @@ from agents.evaluation.tournament import (
     open_results,
     plan_tournament,
     play_task,
+    prepare_agents,
     run_tournament,
     task_seeds,
 )
-from agents.preparation import first_decision, prepare_spec
 from agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
@@ -385,7 +385,7 @@ def build_ladder(
     with open_results(playing, resume=resume, overwrite=True) as results:
         opening = plan.tasks[0].opening
         if workers == 1:
-            _prepare(name, plan.specs, announce)
+            prepare_agents(name, plan.specs, announce=announce)
             backend: Any = LocalBackend()
         else:
             backend = make_backend("process", workers, plan.specs, opening)
@@ -430,16 +430,6 @@ def build_ladder(
     target.write_text(json.dumps(obj, indent=1) + "\n", encoding="utf-8")
     playing.unlink()
     return Ladder(name, fitted.anchors, info, target)
-
-
-def _prepare(game: str, specs: Iterable[str], announce: Callable[[str], None] | None) -> None:
-    """Compile each agent of ``specs`` for ``game`` before its first game (once per process)."""
-    game_object = make_game(game)
-    state = first_decision(game_object)
-    for spec in specs:
-        if announce is not None:
-            announce(f"preparing {spec} for {game}...")
-        prepare_spec(game_object, spec, state)
 
 
 # -- rating a newcomer --------------------------------------------------------------------------
@@ -651,7 +641,7 @@ def rate_on_ladder(
                 )
             for agent_spec in (spec, anchor) if len(done) < 2 else ():
                 if agent_spec not in prepared:
-                    _prepare(name, [agent_spec], announce)
+                    prepare_agents(name, [agent_spec], announce=announce)
                     prepared.add(agent_spec)
             played = {r["colour"] for r in done}
             for colour in (0, 1):

@@ -172,3 +172,10 @@ def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
         ["ladder", "tictactoe", "firstlegal", "--games", "2", "--agent-module", "my_ladder_agents"]
     )
     assert status == 0 and "firstlegal on the tictactoe ladder" in capsys.readouterr().out
+
+
+def test_rating_announces_compiling_as_a_match_does_only_when_it_compiles():
+    rate_on_ladder("tictactoe", "random", games=2, seed=1)  # compiled (or loaded) now
+    lines: list[str] = []
+    rate_on_ladder("tictactoe", "random", games=2, seed=1, announce=lines.append)
+    assert len(lines) == 1 and lines[0].startswith("pair 1/1: against ")
