@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -37,8 +37,10 @@ __all__ = [
     "parse_clock",
     "play_game",
     "prepare_agents",
+    "result_of",
     "set_move_seconds",
     "task_seeds",
+    "winner_of",
 ]
 
 #: Spawn-key tags that keep the seed streams of openings, chance and agents apart.
@@ -249,6 +251,16 @@ def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
     return None
 
 
+def winner_of(returns: Sequence[float]) -> int | None:
+    """The seat with the higher return of a finished game, ``None`` for a draw (equal returns)."""
+    return None if returns[0] == returns[1] else int(returns[1] > returns[0])
+
+
+def result_of(winner: int | None, seat_a: int) -> str:
+    """A record's ``result`` from agent A's view: ``"a"``, ``"b"``, or ``"draw"`` (no winner)."""
+    return "draw" if winner is None else ("a" if winner == seat_a else "b")
+
+
 def _transcripts(seated: list[Any]) -> dict[str, Any]:
     """``{"transcripts": {seat: entries}}`` for the seated agents that keep a ``transcript`` (an
     LLM's prompts and answers), or nothing."""
@@ -350,8 +362,8 @@ def play_game(
     finished = game.current_player(state) == TERMINAL
     returns = [float(r) for r in game.returns(state)] if finished else None
     if returns is not None:
-        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
-    result = "draw" if winner is None else ("a" if winner == seat_a else "b")
+        winner = winner_of(returns)
+    result = result_of(winner, seat_a)
     players = [task.spec_a, task.spec_b] if seat_a == 0 else [task.spec_b, task.spec_a]
     timing: dict[str, Any] = {"think_seconds": [round(t, 6) for t in think]}
     if base is not None:

@@ -50,7 +50,9 @@ from agents.evaluation.games import (
     parse_clock,
     play_game,
     prepare_agents,
+    result_of,
     task_seeds,
+    winner_of,
 )
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -592,8 +594,7 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
     if termination not in _TERMINATIONS or (termination == "end") != (returns is not None):
         return f"its 'termination' {quote(termination)} does not fit its 'returns'"
     if returns is not None:
-        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
-        wanted = {"draw" if winner is None else ("a" if winner == colour else "b")}
+        wanted = {result_of(winner_of(returns), colour)}
     else:  # stopped: a draw at the move cap, a win on material or time
         wanted = {"draw"} if termination == "move cap" else {"a", "b"}
     if result not in wanted:
