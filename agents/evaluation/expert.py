@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -272,14 +273,46 @@ def play_recorded_game(
     return play_game(task, rules, agents), recorder
 
 
+def final_returns(record: dict[str, Any]) -> tuple[bool, list[float]]:
+    """``(finished, returns)`` of a game record as the datasets give outcomes: whether the game
+    reached its end, and its returns per seat (``[0.0, 0.0]`` for a game cut before its end)."""
+    finished = record["termination"] == "end"
+    return finished, (record["returns"] if finished else [0.0, 0.0])
+
+
+def play_expert_games(
+    config: ExpertConfig,
+    play: Callable[[ExpertConfig, GameTask, GameRules], dict[str, Any]],
+    workers: int = 1,
+    backend: str | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The games of a checked ``config`` (the match ``config.spec`` vs ``config.opponent``, or vs
+    itself) played on the evaluation backends: ``play(config, task, rules)`` of each game, as the
+    games finish (in any order; each result carries what the caller needs to sort it).
+
+    The agents are prepared (compiled) in this process first (``announce`` is told, see
+    :func:`~agents.evaluation.games.prepare_agents`).
+    """
+    from agents.evaluation.tournament import StopFlag, plan_match
+
+    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
+    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
+    opening = plan.tasks[0].opening
+    runner = make_backend(
+        backend, workers, plan.specs, opening, play=functools.partial(play, config)
+    )
+    prepare_agents(config.game, plan.specs, opening, announce)
+    return runner.run(iter(plan.tasks), plan.rules, StopFlag())
+
+
 def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
     """Play one game of ``config`` with the one game loop; its record, plus ``expert``: the rows
     of the expert's decisions (arrays of the file format, no symmetry images yet) and the keys of
     the positions it decided in."""
     game = make_game(config.game)
     record, recorder = play_recorded_game(config, task, rules, RecordingExpert)
-    finished = record["termination"] == "end"
-    returns = record["returns"] if finished else [0.0, 0.0]
+    finished, returns = final_returns(record)
     rows = recorder.rows
     count = len(rows["actions"])
     record["expert"] = {
@@ -367,18 +400,10 @@ def generate_expert_data(
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
-    from agents.evaluation.tournament import StopFlag, plan_match
-
     config = check_config(config)
     check_workers(workers)
-    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
-    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
-    opening = plan.tasks[0].opening
-    play = functools.partial(expert_task_record, config)
-    runner = make_backend(backend, workers, plan.specs, opening, play=play)
     announce = (lambda text: print(text, file=sys.stderr, flush=True)) if progress else None
-    prepare_agents(config.game, plan.specs, opening, announce)
-    records = runner.run(iter(plan.tasks), plan.rules, StopFlag())
+    records = play_expert_games(config, expert_task_record, workers, backend, announce)
     if progress:
         from tqdm import tqdm
 
