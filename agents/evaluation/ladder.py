@@ -37,15 +37,18 @@ from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
 from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
-    GameTask,
     LocalBackend,
+    Openings,
+    TaskList,
+    TournamentPlan,
+    done_keys,
     make_backend,
     open_results,
     plan_tournament,
     play_task,
     prepare_agents,
+    record_key,
     run_tournament,
-    task_seeds,
 )
 from agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
@@ -552,23 +555,18 @@ def next_anchor(ladder: Ladder, tallies: Sequence[AnchorTally]) -> int:
     )
 
 
-def _check_resumed(records: list[dict[str, Any]], spec: str, ladder: Ladder, seed: int) -> None:
-    for number, record in enumerate(records, start=1):
-        agents = record.get("agents", [None, None])
-        anchor = agents[1]
-        specs = [a.spec for a in ladder.anchors]
-        ok = record.get("game") == ladder.game and agents[0] == spec and anchor in specs
-        if ok:
-            pairing = specs.index(anchor)
-            seeds = task_seeds(seed, pairing, record["pair"], record["colour"])
-            seed_field = record.get("seed") or {}
-            ok = [seed_field.get("a"), seed_field.get("b"), seed_field.get("chance")] == list(seeds)
-        if not ok:
-            raise InvalidRecordError(
-                f"record {number} of the results file is not a ladder game of {spec} on the "
-                f"{ladder.game} ladder with seed {seed}; resume with the same arguments, or write "
-                "to another file"
-            )
+def ladder_plan(
+    spec: str, ladder: Ladder, games: int, seed: int, records: Iterable[dict[str, Any]] = ()
+) -> TournamentPlan:
+    """Every game a rating of ``spec`` on ``ladder`` may play: pairing ``k`` is ``spec`` against
+    anchor ``k``, game pairs ``0 .. games / 2 - 1`` (or up to the highest pair of a resumed file's
+    ``records``) from the initial position, seeds as in a tournament with the master ``seed``.
+    The rating plays one pairing of each game pair, chosen as it goes."""
+    pairings = tuple((spec, anchor.spec) for anchor in ladder.anchors)
+    pairs = max([games // 2, *(record_key(record)[2] // 2 + 1 for record in records)])
+    openings = Openings(make_game(ladder.game), None, seed)
+    tasks = TaskList(pairings, openings, seed, 2 * pairs * len(pairings))
+    return TournamentPlan(GameRules(ladder.game), pairings, tasks, seed)
 
 
 def rate_on_ladder(
@@ -614,13 +612,16 @@ def rate_on_ladder(
             f"--games must be even and >= 2 (game pairs with colours swapped), got {games!r}"
         )
     make_agent(spec, seed=0)
-    game_object = make_game(name)
-    opening = game_object.to_text(game_object.initial_state())
-    rules = GameRules(name)
     results = open_results(out, resume, overwrite) if out is not None else None
     records: list[dict[str, Any]] = list(results.records) if results is not None else []
     try:
-        _check_resumed(records, spec, ladder, seed)
+        plan = ladder_plan(spec, ladder, games, seed, records)
+        done_keys(
+            plan,
+            records,
+            results.lines if results is not None else (),
+            what=f"a ladder game of {quote(spec)} on the {ladder.game} ladder with seed {seed}",
+        )
         by_pair: dict[int, list[dict[str, Any]]] = {}
         for record in records:
             by_pair.setdefault(record["pair"], []).append(record)
@@ -647,16 +648,7 @@ def rate_on_ladder(
             for colour in (0, 1):
                 if colour in played:
                     continue
-                task = GameTask(
-                    anchor_index,
-                    spec,
-                    anchor,
-                    pair,
-                    colour,
-                    opening,
-                    task_seeds(seed, anchor_index, pair, colour),
-                )
-                record = play_task(task, rules)
+                record = play_task(plan.tasks.task(anchor_index, pair, colour), plan.rules)
                 records.append(record)
                 if results is not None:
                     results.append(record)

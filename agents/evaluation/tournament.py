@@ -603,7 +603,10 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
 
 
 def done_keys(
-    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+    plan: TournamentPlan,
+    records: Iterable[dict[str, Any]],
+    lines: Sequence[int] = (),
+    what: str = "a game of this tournament",
 ) -> set[tuple[str, str, int]]:
     """The keys of the games of ``plan`` that ``records`` already hold.
 
@@ -611,6 +614,7 @@ def done_keys(
         plan: the tournament.
         records: records read back (checked by :func:`open_results`).
         lines: their line numbers, for messages (default: their positions).
+        what: what each record should be, for messages (e.g. a ladder names its run).
 
     Raises:
         InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds,
@@ -625,7 +629,7 @@ def done_keys(
         if problem:
             raise InvalidRecordError(
                 f"{where} of the results file ({quote(key[0])} vs {quote(key[1])}, game "
-                f"{key[2]}) is not a game of this tournament: {problem}; resume with the same "
+                f"{key[2]}) is not {what}: {problem}; resume with the same "
                 "arguments, or write to another file"
             )
         done.add(key)

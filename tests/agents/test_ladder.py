@@ -179,3 +179,24 @@ def test_rating_announces_compiling_as_a_match_does_only_when_it_compiles():
     lines: list[str] = []
     rate_on_ladder("tictactoe", "random", games=2, seed=1, announce=lines.append)
     assert len(lines) == 1 and lines[0].startswith("pair 1/1: against ")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda record: record.pop("pair"),
+        lambda record: record.update(result={"a": "b", "b": "a", "draw": "a"}[record["result"]]),
+        lambda record: record.update(players=record["players"][::-1]),
+    ],
+    ids=["no pair", "result against returns", "seats swapped"],
+)
+def test_a_resumed_rating_checks_each_game_as_a_tournament_does(tmp_path, edit):
+    out = tmp_path / "games.jsonl"
+    rate_on_ladder("tictactoe", "random", games=2, seed=4, out=out)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    edit(records[0])
+    text = "".join(json.dumps(record) + "\n" for record in records)
+    out.write_text(text)
+    with pytest.raises(InvalidRecordError, match=r"line 1 .* not a ladder game of 'random'"):
+        rate_on_ladder("tictactoe", "random", games=4, seed=4, out=out, resume=True)
+    assert out.read_text() == text
