@@ -29,6 +29,7 @@ from mcts_envs.core.registry import make_game
 from mcts_envs.records import make_record, move_cap, quote
 
 __all__ = [
+    "TERMINATIONS",
     "Adjudication",
     "GameRules",
     "GameTask",
@@ -49,6 +50,8 @@ CHANCE_STREAM = 2
 AGENT_STREAM = 3
 #: With a clock, a move may use the time left divided by this (plus most of the increment).
 _MOVES_TO_GO = 20
+#: How :func:`play_game` can end a game (a record's ``termination``); only ``"end"`` has returns.
+TERMINATIONS = ("end", "move cap", "material", "time", "forfeit")
 
 
 # -- settings -----------------------------------------------------------------------------------

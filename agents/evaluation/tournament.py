@@ -42,6 +42,7 @@ from agents.evaluation.backends.process import ProcessBackend
 from agents.evaluation.backends.workers import MAX_GAMES, check_count
 from agents.evaluation.games import (
     OPENING_STREAM,
+    TERMINATIONS,
     Adjudication,
     GameRules,
     GameTask,
@@ -465,8 +466,6 @@ _LEFT_AS_IS = (
     "only a last line without its newline is a write cut by a crash, so the file is left as it "
     "is; resume with the same arguments, or write to another file"
 )
-#: How a tournament game can end (``termination``); only ``end`` has returns.
-_TERMINATIONS = ("end", "move cap", "material", "time", "forfeit")
 
 
 def _refusal(reason: str) -> InvalidRecordError:
@@ -591,7 +590,7 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
             return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
     returns, result = record["returns"], record.get("result")
     termination = record.get("termination")
-    if termination not in _TERMINATIONS or (termination == "end") != (returns is not None):
+    if termination not in TERMINATIONS or (termination == "end") != (returns is not None):
         return f"its 'termination' {quote(termination)} does not fit its 'returns'"
     if returns is not None:
         wanted = {result_of(winner_of(returns), colour)}
