@@ -56,7 +56,6 @@ Rows are ordered by game, then ply, then symmetry.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -65,7 +64,14 @@ import numpy as np
 
 from agents.evaluation.backends import make_backend
 from agents.evaluation.backends.workers import check_count, check_workers
-from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
+from agents.evaluation.games import (
+    Adjudication,
+    GameRules,
+    GameTask,
+    announce_to_stderr,
+    play_game,
+    prepare_agents,
+)
 from agents.spec import make_agent
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
 from mcts_envs.core.errors import InvalidRecordError
@@ -402,7 +408,7 @@ def generate_expert_data(
     """
     config = check_config(config)
     check_workers(workers)
-    announce = (lambda text: print(text, file=sys.stderr, flush=True)) if progress else None
+    announce = announce_to_stderr if progress else None
     records = play_expert_games(config, expert_task_record, workers, backend, announce)
     if progress:
         from tqdm import tqdm

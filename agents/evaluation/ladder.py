@@ -26,13 +26,13 @@ import gzip
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.games import announce_to_stderr
 from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
 from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
@@ -60,6 +60,7 @@ __all__ = [
     "LADDER_DIR",
     "Ladder",
     "LadderResult",
+    "announce_to_stderr",
     "build_ladder",
     "fit_ladder",
     "load_ladder",
@@ -658,8 +659,3 @@ def rate_on_ladder(
     tallies = _tallies(ladder, records)
     elo, low, high = _estimate(tallies)
     return LadderResult(spec, ladder, elo, low, high, tallies, records)
-
-
-def announce_to_stderr(text: str) -> None:
-    """Print a progress line to stderr."""
-    print(text, file=sys.stderr, flush=True)

@@ -200,3 +200,11 @@ def test_a_resumed_rating_checks_each_game_as_a_tournament_does(tmp_path, edit):
     with pytest.raises(InvalidRecordError, match=r"line 1 .* not a ladder game of 'random'"):
         rate_on_ladder("tictactoe", "random", games=4, seed=4, out=out, resume=True)
     assert out.read_text() == text
+
+
+def test_progress_goes_to_stderr_through_the_one_announcer(capsys):
+    from agents.evaluation import expert, games, ladder
+
+    assert ladder.announce_to_stderr is games.announce_to_stderr is expert.announce_to_stderr
+    games.announce_to_stderr("compiling x")
+    assert capsys.readouterr() == ("", "compiling x\n")
