@@ -26,7 +26,6 @@ from agents.evaluation.backends import make_backend
 from agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
 from agents.evaluation.stats import (
     WinDrawLoss,
-    elo_from_score,
     format_elo,
     format_elo_interval,
     wilson_interval,
@@ -106,8 +105,7 @@ class MatchResult:
 
     def elo_interval(self) -> tuple[float, float, float]:
         """Elo of A relative to B: ``(estimate, low, high)`` from the score and its interval."""
-        low, high = self.a.score_interval()
-        return elo_from_score(self.a.score), elo_from_score(low), elo_from_score(high)
+        return self.a.elo()
 
     def summary(self) -> str:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.

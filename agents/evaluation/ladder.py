@@ -284,8 +284,7 @@ def fit_ladder(
     games = dict.fromkeys(order, 0)
     points = dict.fromkeys(order, 0.0)
     for pairing in tally(records).values():  # the real games only (not the prior's)
-        scored = pairing.wins + 0.5 * pairing.draws
-        for name, got in ((pairing.a, scored), (pairing.b, pairing.games - scored)):
+        for name, got in ((pairing.a, pairing.points), (pairing.b, pairing.games - pairing.points)):
             if name in games:
                 games[name] += pairing.games
                 points[name] += got

@@ -75,8 +75,8 @@ PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 @dataclass
 class PairingStats(WinDrawLoss):
-    """Results of agent ``a`` against agent ``b`` (games, score and its interval from
-    :class:`~agents.evaluation.stats.WinDrawLoss`).
+    """Results of agent ``a`` against agent ``b`` (games, score, its interval and the Elo of ``a``
+    minus ``b`` from :class:`~agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         a, b: the agents.
@@ -101,11 +101,6 @@ class PairingStats(WinDrawLoss):
         else:
             self.draws += 1
         self.pairs.setdefault(pair, {})[colour] = points
-
-    def elo(self) -> tuple[float, float, float]:
-        """Elo of ``a`` minus ``b``: ``(estimate, low, high)`` from the score's Wilson interval."""
-        low, high = self.score_interval()
-        return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
 
     def pentanomial(self) -> np.ndarray:
         """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points (LL, LD, DD+WL, WD, WW)."""
@@ -304,9 +299,8 @@ def _points_matrix(stats: Iterable[PairingStats], index: dict[str, int]) -> np.n
     points = np.zeros((len(index), len(index)))
     for pairing in stats:
         i, j = index[pairing.a], index[pairing.b]
-        scored = pairing.wins + 0.5 * pairing.draws
-        points[i, j] += scored
-        points[j, i] += pairing.games - scored
+        points[i, j] += pairing.points
+        points[j, i] += pairing.games - pairing.points
     return points
 
 

@@ -77,7 +77,8 @@ def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
 
 
 class WinDrawLoss:
-    """What follows from one side's wins, draws and losses: games, points, score and its interval.
+    """What follows from one side's wins, draws and losses: games, points, score, its interval
+    and Elo.
 
     A base for the tallies of matches, tournaments and ladders (a dataclass deriving from it
     declares the ``wins``, ``draws`` and ``losses`` fields, ints).
@@ -105,6 +106,12 @@ class WinDrawLoss:
     def score_interval(self) -> tuple[float, float]:
         """Wilson 95% interval of the score (:func:`score_interval`: exact ends at 0 and 1)."""
         return score_interval(self.wins, self.draws, self.losses)
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo of this side minus the other: ``(estimate, low, high)`` from the score and the ends
+        of its interval (:func:`elo_from_score`: infinite where the score is 0 or 1)."""
+        low, high = self.score_interval()
+        return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
 
     def count(self, result: object, side: str = "a") -> None:
         """Count one game of ``side`` (``"a"`` or ``"b"``) with a record's ``result`` (``"a"``,

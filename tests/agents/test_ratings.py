@@ -216,5 +216,9 @@ def test_match_ladder_and_pairing_tallies_count_a_results_file_alike():
         assert (stats.wins, stats.draws, stats.losses, stats.games) == (3, 1, 1, 5)
         assert stats.points == 3.5 and stats.score == 0.7
         assert stats.score_interval() == r.score_interval(3, 1, 1)
+        assert stats.elo() == pytest.approx(
+            tuple(r.elo_from_score(x) for x in (0.7, *r.score_interval(3, 1, 1)))
+        )
+    assert match.elo_interval() == match.a.elo()
     assert (match.b.wins, match.b.draws, match.b.losses, match.b.score) == (1, 1, 3, 0.3)
     assert AgentStats("z").score == 0.5 and AgentStats("z").score_interval() == (0.0, 1.0)
