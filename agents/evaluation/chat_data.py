@@ -46,7 +46,6 @@ from agents.evaluation.games import GameRules, GameTask
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.text import TextEnv
-from mcts_envs.text.history import MoveHistory
 
 #: Decimals kept of visit fractions and values.
 DECIMALS = 6
@@ -66,27 +65,16 @@ class ChatRecorder(RecordingExpert):
         super().__init__(expert, temperature_moves, move_seed)
         self.chat: list[dict[str, Any]] = []
         self.text_env: TextEnv | None = None
-        self.history: MoveHistory | None = None
 
     def prepare(self, game: Game) -> None:
         """Prepare the expert and the text env of ``game``."""
         super().prepare(game)
         self.text_env = TextEnv(game.info.name, invalid="raise")
         self.text_env.reset(seed=0)  # no chance is drawn: follow() puts in each position
-        self.history = MoveHistory(game)
-
-    def restart(self, state: np.ndarray) -> None:
-        """Start following a game at ``state`` (the prompts know no earlier move)."""
-        super().restart(state)
-        self.history.restart(state)
-
-    def inform(self, action: int) -> None:
-        """Follow one action (a decision or a chance outcome)."""
-        super().inform(action)
-        self.history.inform(action)
 
     def _prompt(self) -> str:
-        """The text env's prompt for the agent on move, in the game followed so far."""
+        """The text env's prompt for the agent on move, in the game followed since its opening
+        (:attr:`history`: the prompts know no earlier move)."""
         env = self.text_env
         env.follow(self.history)
         return str(env.observe(env.agent_selection))

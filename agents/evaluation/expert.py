@@ -80,6 +80,7 @@ from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
 from mcts_envs.records import move_cap
+from mcts_envs.text.history import MoveHistory
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1
@@ -200,7 +201,9 @@ def move_seed(task: GameTask) -> int:
 class RecordingExpert:
     """The expert as an agent that records its search targets at each of its decisions.
 
-    It follows the game (``restart``/``inform``) to know the ply, asks the expert for its visit
+    It follows the game (``restart``/``inform``) in a
+    :class:`~mcts_envs.text.history.MoveHistory` (:attr:`history`: the moves since the opening,
+    which a subclass may use, e.g. for prompts) to know the ply, asks the expert for its visit
     distribution and value (:func:`search_targets`), and plays a move drawn from it at the
     temperature of :func:`~agents.temperature.alphazero_temperature`.
     """
@@ -211,26 +214,26 @@ class RecordingExpert:
         self.moves = np.random.default_rng(move_seed)
         self.rows: dict[str, list] = {name: [] for name in ROW_FIELDS}
         self.keys: set[bytes] = set()
-        self.game: Game | None = None
-        self.state: np.ndarray | None = None
+        self.history: MoveHistory | None = None
         self.ply = 0
 
     def prepare(self, game: Game) -> None:
         """Prepare the expert."""
-        self.game = game
         self.expert.prepare(game)
+        self.history = MoveHistory(game)
 
     def restart(self, state: np.ndarray) -> None:
         """Start following a game at ``state``."""
         self.expert.restart(state)
-        self.state, self.ply = np.array(state, copy=True), 0
+        self.history.restart(state)
+        self.ply = 0
 
     def inform(self, action: int) -> None:
         """Follow one action (a decision or a chance outcome)."""
         self.expert.inform(action)
-        if self.game.current_player(self.state) != CHANCE:
+        self.history.inform(action)
+        if self.history.moves[-1].player != CHANCE:
             self.ply += 1
-        self.state = self.game.apply(self.state, action)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Record the expert's targets at ``state`` and play a move drawn from them."""
