@@ -37,7 +37,6 @@ from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
 from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
-    LocalBackend,
     Openings,
     TaskList,
     TournamentPlan,
@@ -387,11 +386,9 @@ def build_ladder(
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     with open_results(playing, resume=resume, overwrite=True) as results:
         opening = plan.tasks[0].opening
-        if workers == 1:
-            prepare_agents(name, plan.specs, announce=announce)
-            backend: Any = LocalBackend()
-        else:
-            backend = make_backend("process", workers, plan.specs, opening)
+        backend = make_backend(None, workers, plan.specs, opening)
+        # in this process first, as a match or tournament does: workers load numba's disk cache
+        prepare_agents(name, plan.specs, opening, announce)
         total = len(plan.tasks)
 
         def progress(record: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ from agents.evaluation.ladder import (
 from agents.evaluation.tournament import GameRules, plan_tournament
 from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.records import game_identity
 from tests.agents.chat_endpoint import chat_server
 
 SHIPPED = sorted(path.stem for path in LADDER_DIR.glob("*.json"))
@@ -138,6 +139,18 @@ def test_a_small_build_writes_a_ladder_and_keeps_existing_files(tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({"format": 99}))
     with pytest.raises(InvalidRecordError, match="not a ladder file"):
         load_ladder(tmp_path / "bad.json")
+
+
+def test_a_build_in_two_worker_processes_writes_the_ladder_of_one(tmp_path):
+    anchors = ["random", "minimax2"]
+    one = build_ladder("tictactoe", tmp_path, anchors=anchors, games_per_pair=4, bootstrap=20)
+    (tmp_path / "two").mkdir()
+    two = build_ladder(
+        "tictactoe", tmp_path / "two", anchors=anchors, games_per_pair=4, bootstrap=20, workers=2
+    )
+    assert two.anchors == one.anchors and "--workers 2" in two.info["command"]
+    identities = [list(map(game_identity, read_ladder_records(x))) for x in (one, two)]
+    assert identities[0] == identities[1]
 
 
 @pytest.mark.slow
