@@ -216,14 +216,6 @@ def iterate_match(
     options = options or MatchOptions()
     for module in options.agent_modules:
         import_agent_module(module)
-    if options.max_moves is not None and (
-        isinstance(options.max_moves, bool)
-        or not isinstance(options.max_moves, int)
-        or options.max_moves < 1
-    ):
-        raise InvalidOptionError(
-            f"max_moves must be None or an int >= 1, got {options.max_moves!r}"
-        )
     rules = GameRules(get_entry(game).name, adjudication=Adjudication(max_moves=options.max_moves))
     plan = plan_match(rules, spec_a, spec_b, num_games, 0 if options.seed is None else options.seed)
     tasks = pending_tasks(plan, options.done)
