@@ -25,10 +25,9 @@ import numpy as np
 from agents.evaluation.backends import make_backend
 from agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
 from agents.evaluation.stats import (
-    elo_from_score,
+    WinDrawLoss,
     format_elo,
     format_elo_interval,
-    score_interval,
     wilson_interval,
 )
 from agents.evaluation.tournament import StopFlag, pending_tasks, plan_match
@@ -54,8 +53,9 @@ __all__ = [
 
 
 @dataclass
-class AgentStats:
-    """Results of one agent over a match.
+class AgentStats(WinDrawLoss):
+    """Results of one agent over a match (games, score and its interval from
+    :class:`~agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         spec: the agent's spec.
@@ -72,27 +72,13 @@ class AgentStats:
     think_seconds: float = 0.0
 
     @property
-    def games(self) -> int:
-        """Finished games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
     def win_rate(self) -> float:
         """Wins / games (0 if no games)."""
         return self.wins / self.games if self.games else 0.0
 
-    @property
-    def score(self) -> float:
-        """(wins + draws / 2) / games (0.5 if no games)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
-
     def win_interval(self) -> tuple[float, float]:
         """Wilson 95% interval of the win rate."""
         return wilson_interval(self.wins, self.games)
-
-    def score_interval(self) -> tuple[float, float]:
-        """Wilson 95% interval of the score (draws count half; exact ends at 0 and 1)."""
-        return score_interval(self.wins, self.draws, self.losses)
 
     @property
     def moves_per_second(self) -> float:
@@ -119,8 +105,7 @@ class MatchResult:
 
     def elo_interval(self) -> tuple[float, float, float]:
         """Elo of A relative to B: ``(estimate, low, high)`` from the score and its interval."""
-        low, high = self.a.score_interval()
-        return elo_from_score(self.a.score), elo_from_score(low), elo_from_score(high)
+        return self.a.elo()
 
     def summary(self) -> str:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.
@@ -187,15 +172,8 @@ def summarize(
             seconds, moves = seat_think(record, seat)
             stats.think_seconds += seconds
             stats.moves += moves
-        if record["result"] == "a":
-            a.wins += 1
-            b.losses += 1
-        elif record["result"] == "b":
-            b.wins += 1
-            a.losses += 1
-        elif record["result"] == "draw":
-            a.draws += 1
-            b.draws += 1
+        a.count(record["result"], "a")
+        b.count(record["result"], "b")
     return MatchResult(game, a, b, kept)
 
 
@@ -238,14 +216,6 @@ def iterate_match(
     options = options or MatchOptions()
     for module in options.agent_modules:
         import_agent_module(module)
-    if options.max_moves is not None and (
-        isinstance(options.max_moves, bool)
-        or not isinstance(options.max_moves, int)
-        or options.max_moves < 1
-    ):
-        raise InvalidOptionError(
-            f"max_moves must be None or an int >= 1, got {options.max_moves!r}"
-        )
     rules = GameRules(get_entry(game).name, adjudication=Adjudication(max_moves=options.max_moves))
     plan = plan_match(rules, spec_a, spec_b, num_games, 0 if options.seed is None else options.seed)
     tasks = pending_tasks(plan, options.done)

@@ -24,7 +24,6 @@ same seed gives the same file, and the same games as the array dataset of the sa
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 from collections.abc import Iterator
@@ -33,20 +32,20 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.backends import make_backend
 from agents.evaluation.backends.workers import check_workers
 from agents.evaluation.expert import (
     ExpertConfig,
     ExpertMove,
     RecordingExpert,
     check_config,
+    final_returns,
+    play_expert_games,
     play_recorded_game,
 )
-from agents.evaluation.games import Adjudication, GameRules, GameTask, prepare_agents
+from agents.evaluation.games import GameRules, GameTask
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.text import TextEnv
-from mcts_envs.text.history import MoveHistory
 
 #: Decimals kept of visit fractions and values.
 DECIMALS = 6
@@ -66,27 +65,16 @@ class ChatRecorder(RecordingExpert):
         super().__init__(expert, temperature_moves, move_seed)
         self.chat: list[dict[str, Any]] = []
         self.text_env: TextEnv | None = None
-        self.history: MoveHistory | None = None
 
     def prepare(self, game: Game) -> None:
         """Prepare the expert and the text env of ``game``."""
         super().prepare(game)
         self.text_env = TextEnv(game.info.name, invalid="raise")
         self.text_env.reset(seed=0)  # no chance is drawn: follow() puts in each position
-        self.history = MoveHistory(game)
-
-    def restart(self, state: np.ndarray) -> None:
-        """Start following a game at ``state`` (the prompts know no earlier move)."""
-        super().restart(state)
-        self.history.restart(state)
-
-    def inform(self, action: int) -> None:
-        """Follow one action (a decision or a chance outcome)."""
-        super().inform(action)
-        self.history.inform(action)
 
     def _prompt(self) -> str:
-        """The text env's prompt for the agent on move, in the game followed so far."""
+        """The text env's prompt for the agent on move, in the game followed since its opening
+        (:attr:`history`: the prompts know no earlier move)."""
         env = self.text_env
         env.follow(self.history)
         return str(env.observe(env.agent_selection))
@@ -122,8 +110,7 @@ def play_chat_game(config: ExpertConfig, task: GameTask, rules: GameRules) -> li
     (:func:`agents.evaluation.expert.play_recorded_game`: the moves, seeds and chance draws of
     the same game of the array dataset) with a :class:`ChatRecorder`."""
     record, recorder = play_recorded_game(config, task, rules, ChatRecorder)
-    finished = record["termination"] == "end"
-    returns = record["returns"] if finished else [0.0, 0.0]
+    finished, returns = final_returns(record)
     rows = []
     for row in recorder.chat:
         rows.append(
@@ -158,20 +145,11 @@ def generate_chat_data(config: ExpertConfig, workers: int = 1) -> Iterator[dict[
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game (``symmetries``
             is refused: a prompt has no symmetry image).
     """
-    from agents.evaluation.tournament import StopFlag, plan_match
-
     config = check_config(config)
     if config.symmetries:
         raise InvalidOptionError("--format chat has no symmetry images; leave out --symmetries")
     check_workers(workers, "workers")
-    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
-    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
-    opening = plan.tasks[0].opening
-    backend = make_backend(
-        None, workers, plan.specs, opening, play=functools.partial(chat_task_record, config)
-    )
-    prepare_agents(config.game, plan.specs, opening)
-    played = sorted(backend.run(iter(plan.tasks), plan.rules, StopFlag()), key=lambda r: r["index"])
+    played = sorted(play_expert_games(config, chat_task_record, workers), key=lambda r: r["index"])
     for record in played:
         yield from record["chat"]
 

@@ -56,7 +56,7 @@ Rows are ordered by game, then ply, then symmetry.
 from __future__ import annotations
 
 import functools
-import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -64,7 +64,14 @@ import numpy as np
 
 from agents.evaluation.backends import make_backend
 from agents.evaluation.backends.workers import check_count, check_workers
-from agents.evaluation.games import Adjudication, GameRules, GameTask, play_game, prepare_agents
+from agents.evaluation.games import (
+    Adjudication,
+    GameRules,
+    GameTask,
+    announce_to_stderr,
+    play_game,
+    prepare_agents,
+)
 from agents.spec import make_agent
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
 from mcts_envs.core.errors import InvalidRecordError
@@ -73,6 +80,7 @@ from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.core.symmetry import game_symmetries
 from mcts_envs.records import move_cap
+from mcts_envs.text.history import MoveHistory
 
 #: Version of the ``.npz`` layout described in the module docstring.
 FORMAT_VERSION = 1
@@ -193,7 +201,9 @@ def move_seed(task: GameTask) -> int:
 class RecordingExpert:
     """The expert as an agent that records its search targets at each of its decisions.
 
-    It follows the game (``restart``/``inform``) to know the ply, asks the expert for its visit
+    It follows the game (``restart``/``inform``) in a
+    :class:`~mcts_envs.text.history.MoveHistory` (:attr:`history`: the moves since the opening,
+    which a subclass may use, e.g. for prompts) to know the ply, asks the expert for its visit
     distribution and value (:func:`search_targets`), and plays a move drawn from it at the
     temperature of :func:`~agents.temperature.alphazero_temperature`.
     """
@@ -204,26 +214,26 @@ class RecordingExpert:
         self.moves = np.random.default_rng(move_seed)
         self.rows: dict[str, list] = {name: [] for name in ROW_FIELDS}
         self.keys: set[bytes] = set()
-        self.game: Game | None = None
-        self.state: np.ndarray | None = None
+        self.history: MoveHistory | None = None
         self.ply = 0
 
     def prepare(self, game: Game) -> None:
         """Prepare the expert."""
-        self.game = game
         self.expert.prepare(game)
+        self.history = MoveHistory(game)
 
     def restart(self, state: np.ndarray) -> None:
         """Start following a game at ``state``."""
         self.expert.restart(state)
-        self.state, self.ply = np.array(state, copy=True), 0
+        self.history.restart(state)
+        self.ply = 0
 
     def inform(self, action: int) -> None:
         """Follow one action (a decision or a chance outcome)."""
         self.expert.inform(action)
-        if self.game.current_player(self.state) != CHANCE:
+        self.history.inform(action)
+        if self.history.moves[-1].player != CHANCE:
             self.ply += 1
-        self.state = self.game.apply(self.state, action)
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Record the expert's targets at ``state`` and play a move drawn from them."""
@@ -272,14 +282,46 @@ def play_recorded_game(
     return play_game(task, rules, agents), recorder
 
 
+def final_returns(record: dict[str, Any]) -> tuple[bool, list[float]]:
+    """``(finished, returns)`` of a game record as the datasets give outcomes: whether the game
+    reached its end, and its returns per seat (``[0.0, 0.0]`` for a game cut before its end)."""
+    finished = record["termination"] == "end"
+    return finished, (record["returns"] if finished else [0.0, 0.0])
+
+
+def play_expert_games(
+    config: ExpertConfig,
+    play: Callable[[ExpertConfig, GameTask, GameRules], dict[str, Any]],
+    workers: int = 1,
+    backend: str | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """The games of a checked ``config`` (the match ``config.spec`` vs ``config.opponent``, or vs
+    itself) played on the evaluation backends: ``play(config, task, rules)`` of each game, as the
+    games finish (in any order; each result carries what the caller needs to sort it).
+
+    The agents are prepared (compiled) in this process first (``announce`` is told, see
+    :func:`~agents.evaluation.games.prepare_agents`).
+    """
+    from agents.evaluation.tournament import StopFlag, plan_match
+
+    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
+    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
+    opening = plan.tasks[0].opening
+    runner = make_backend(
+        backend, workers, plan.specs, opening, play=functools.partial(play, config)
+    )
+    prepare_agents(config.game, plan.specs, opening, announce)
+    return runner.run(iter(plan.tasks), plan.rules, StopFlag())
+
+
 def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
     """Play one game of ``config`` with the one game loop; its record, plus ``expert``: the rows
     of the expert's decisions (arrays of the file format, no symmetry images yet) and the keys of
     the positions it decided in."""
     game = make_game(config.game)
     record, recorder = play_recorded_game(config, task, rules, RecordingExpert)
-    finished = record["termination"] == "end"
-    returns = record["returns"] if finished else [0.0, 0.0]
+    finished, returns = final_returns(record)
     rows = recorder.rows
     count = len(rows["actions"])
     record["expert"] = {
@@ -367,18 +409,10 @@ def generate_expert_data(
     Raises:
         UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
     """
-    from agents.evaluation.tournament import StopFlag, plan_match
-
     config = check_config(config)
     check_workers(workers)
-    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
-    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
-    opening = plan.tasks[0].opening
-    play = functools.partial(expert_task_record, config)
-    runner = make_backend(backend, workers, plan.specs, opening, play=play)
-    announce = (lambda text: print(text, file=sys.stderr, flush=True)) if progress else None
-    prepare_agents(config.game, plan.specs, opening, announce)
-    records = runner.run(iter(plan.tasks), plan.rules, StopFlag())
+    announce = announce_to_stderr if progress else None
+    records = play_expert_games(config, expert_task_record, workers, backend, announce)
     if progress:
         from tqdm import tqdm
 

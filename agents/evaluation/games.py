@@ -12,8 +12,9 @@ on any backend, in any order.
 from __future__ import annotations
 
 import math
+import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -29,16 +30,20 @@ from mcts_envs.core.registry import make_game
 from mcts_envs.records import make_record, move_cap, quote
 
 __all__ = [
+    "TERMINATIONS",
     "Adjudication",
     "GameRules",
     "GameTask",
     "TimeControl",
+    "announce_to_stderr",
     "build_agent",
     "parse_clock",
     "play_game",
     "prepare_agents",
+    "result_of",
     "set_move_seconds",
     "task_seeds",
+    "winner_of",
 ]
 
 #: Spawn-key tags that keep the seed streams of openings, chance and agents apart.
@@ -47,6 +52,8 @@ CHANCE_STREAM = 2
 AGENT_STREAM = 3
 #: With a clock, a move may use the time left divided by this (plus most of the increment).
 _MOVES_TO_GO = 20
+#: How :func:`play_game` can end a game (a record's ``termination``); only ``"end"`` has returns.
+TERMINATIONS = ("end", "move cap", "material", "time", "forfeit")
 
 
 # -- settings -----------------------------------------------------------------------------------
@@ -238,6 +245,12 @@ def prepare_agents(
     return seconds
 
 
+def announce_to_stderr(text: str) -> None:
+    """Print a progress line to stderr (an ``announce`` for :func:`prepare_agents` and the
+    commands that take one)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
     if margin is None:
         return None
@@ -247,6 +260,16 @@ def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:
     if stones[1] - stones[0] >= margin:
         return 1
     return None
+
+
+def winner_of(returns: Sequence[float]) -> int | None:
+    """The seat with the higher return of a finished game, ``None`` for a draw (equal returns)."""
+    return None if returns[0] == returns[1] else int(returns[1] > returns[0])
+
+
+def result_of(winner: int | None, seat_a: int) -> str:
+    """A record's ``result`` from agent A's view: ``"a"``, ``"b"``, or ``"draw"`` (no winner)."""
+    return "draw" if winner is None else ("a" if winner == seat_a else "b")
 
 
 def _transcripts(seated: list[Any]) -> dict[str, Any]:
@@ -350,8 +373,8 @@ def play_game(
     finished = game.current_player(state) == TERMINAL
     returns = [float(r) for r in game.returns(state)] if finished else None
     if returns is not None:
-        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
-    result = "draw" if winner is None else ("a" if winner == seat_a else "b")
+        winner = winner_of(returns)
+    result = result_of(winner, seat_a)
     players = [task.spec_a, task.spec_b] if seat_a == 0 else [task.spec_b, task.spec_a]
     timing: dict[str, Any] = {"think_seconds": [round(t, 6) for t in think]}
     if base is not None:

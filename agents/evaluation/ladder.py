@@ -26,26 +26,29 @@ import gzip
 import json
 import math
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agents.evaluation.games import announce_to_stderr
 from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
+from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
-    GameTask,
-    LocalBackend,
+    Openings,
+    TaskList,
+    TournamentPlan,
+    done_keys,
     make_backend,
     open_results,
     plan_tournament,
     play_task,
+    prepare_agents,
+    record_key,
     run_tournament,
-    task_seeds,
 )
-from agents.preparation import first_decision, prepare_spec
 from agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
@@ -56,6 +59,7 @@ __all__ = [
     "LADDER_DIR",
     "Ladder",
     "LadderResult",
+    "announce_to_stderr",
     "build_ladder",
     "fit_ladder",
     "load_ladder",
@@ -73,8 +77,6 @@ LADDER_FORMAT = 1
 LADDER_ANCHOR = "random"
 #: Virtual draws of a newcomer against each anchor it met (keeps its estimate finite).
 PRIOR_DRAWS = 1.0
-#: z of a two-sided 95% interval.
-Z_95 = 1.959963984540054
 
 #: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
 _SEARCH_LADDER = (
@@ -281,8 +283,7 @@ def fit_ladder(
     games = dict.fromkeys(order, 0)
     points = dict.fromkeys(order, 0.0)
     for pairing in tally(records).values():  # the real games only (not the prior's)
-        scored = pairing.wins + 0.5 * pairing.draws
-        for name, got in ((pairing.a, scored), (pairing.b, pairing.games - scored)):
+        for name, got in ((pairing.a, pairing.points), (pairing.b, pairing.games - pairing.points)):
             if name in games:
                 games[name] += pairing.games
                 points[name] += got
@@ -385,11 +386,9 @@ def build_ladder(
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     with open_results(playing, resume=resume, overwrite=True) as results:
         opening = plan.tasks[0].opening
-        if workers == 1:
-            _prepare(name, plan.specs, announce)
-            backend: Any = LocalBackend()
-        else:
-            backend = make_backend("process", workers, plan.specs, opening)
+        backend = make_backend(None, workers, plan.specs, opening)
+        # in this process first, as a match or tournament does: workers load numba's disk cache
+        prepare_agents(name, plan.specs, opening, announce)
         total = len(plan.tasks)
 
         def progress(record: dict[str, Any]) -> None:
@@ -433,16 +432,6 @@ def build_ladder(
     return Ladder(name, fitted.anchors, info, target)
 
 
-def _prepare(game: str, specs: Iterable[str], announce: Callable[[str], None] | None) -> None:
-    """Compile each agent of ``specs`` for ``game`` before its first game (once per process)."""
-    game_object = make_game(game)
-    state = first_decision(game_object)
-    for spec in specs:
-        if announce is not None:
-            announce(f"preparing {spec} for {game}...")
-        prepare_spec(game_object, spec, state)
-
-
 # -- rating a newcomer --------------------------------------------------------------------------
 
 
@@ -478,24 +467,15 @@ def estimate_elo(
 
 
 @dataclass
-class AnchorTally:
-    """A newcomer's games against one anchor (from its view)."""
+class AnchorTally(WinDrawLoss):
+    """A newcomer's games against one anchor (from its view; games and points from
+    :class:`~agents.evaluation.stats.WinDrawLoss`)."""
 
     anchor: Anchor
     wins: int = 0
     draws: int = 0
     losses: int = 0
     forfeits: int = 0
-
-    @property
-    def games(self) -> int:
-        """Games played."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        """Wins plus half the draws."""
-        return self.wins + 0.5 * self.draws
 
 
 @dataclass
@@ -548,13 +528,7 @@ def _tallies(ladder: Ladder, records: Iterable[dict[str, Any]]) -> list[AnchorTa
     tallies = {a.spec: AnchorTally(a) for a in ladder.anchors}
     for record in records:
         tally = tallies[record["agents"][1]]
-        result = record.get("result")
-        if result == "a":
-            tally.wins += 1
-        elif result == "b":
-            tally.losses += 1
-        elif result == "draw":
-            tally.draws += 1
+        tally.count(record.get("result"))
         forfeit = record.get("forfeit")
         if isinstance(forfeit, dict) and forfeit.get("seat") == record.get("seat_a"):
             tally.forfeits += 1
@@ -578,23 +552,18 @@ def next_anchor(ladder: Ladder, tallies: Sequence[AnchorTally]) -> int:
     )
 
 
-def _check_resumed(records: list[dict[str, Any]], spec: str, ladder: Ladder, seed: int) -> None:
-    for number, record in enumerate(records, start=1):
-        agents = record.get("agents", [None, None])
-        anchor = agents[1]
-        specs = [a.spec for a in ladder.anchors]
-        ok = record.get("game") == ladder.game and agents[0] == spec and anchor in specs
-        if ok:
-            pairing = specs.index(anchor)
-            seeds = task_seeds(seed, pairing, record["pair"], record["colour"])
-            seed_field = record.get("seed") or {}
-            ok = [seed_field.get("a"), seed_field.get("b"), seed_field.get("chance")] == list(seeds)
-        if not ok:
-            raise InvalidRecordError(
-                f"record {number} of the results file is not a ladder game of {spec} on the "
-                f"{ladder.game} ladder with seed {seed}; resume with the same arguments, or write "
-                "to another file"
-            )
+def ladder_plan(
+    spec: str, ladder: Ladder, games: int, seed: int, records: Iterable[dict[str, Any]] = ()
+) -> TournamentPlan:
+    """Every game a rating of ``spec`` on ``ladder`` may play: pairing ``k`` is ``spec`` against
+    anchor ``k``, game pairs ``0 .. games / 2 - 1`` (or up to the highest pair of a resumed file's
+    ``records``) from the initial position, seeds as in a tournament with the master ``seed``.
+    The rating plays one pairing of each game pair, chosen as it goes."""
+    pairings = tuple((spec, anchor.spec) for anchor in ladder.anchors)
+    pairs = max([games // 2, *(record_key(record)[2] // 2 + 1 for record in records)])
+    openings = Openings(make_game(ladder.game), None, seed)
+    tasks = TaskList(pairings, openings, seed, 2 * pairs * len(pairings))
+    return TournamentPlan(GameRules(ladder.game), pairings, tasks, seed)
 
 
 def rate_on_ladder(
@@ -640,13 +609,16 @@ def rate_on_ladder(
             f"--games must be even and >= 2 (game pairs with colours swapped), got {games!r}"
         )
     make_agent(spec, seed=0)
-    game_object = make_game(name)
-    opening = game_object.to_text(game_object.initial_state())
-    rules = GameRules(name)
     results = open_results(out, resume, overwrite) if out is not None else None
     records: list[dict[str, Any]] = list(results.records) if results is not None else []
     try:
-        _check_resumed(records, spec, ladder, seed)
+        plan = ladder_plan(spec, ladder, games, seed, records)
+        done_keys(
+            plan,
+            records,
+            results.lines if results is not None else (),
+            what=f"a ladder game of {quote(spec)} on the {ladder.game} ladder with seed {seed}",
+        )
         by_pair: dict[int, list[dict[str, Any]]] = {}
         for record in records:
             by_pair.setdefault(record["pair"], []).append(record)
@@ -667,22 +639,13 @@ def rate_on_ladder(
                 )
             for agent_spec in (spec, anchor) if len(done) < 2 else ():
                 if agent_spec not in prepared:
-                    _prepare(name, [agent_spec], announce)
+                    prepare_agents(name, [agent_spec], announce=announce)
                     prepared.add(agent_spec)
             played = {r["colour"] for r in done}
             for colour in (0, 1):
                 if colour in played:
                     continue
-                task = GameTask(
-                    anchor_index,
-                    spec,
-                    anchor,
-                    pair,
-                    colour,
-                    opening,
-                    task_seeds(seed, anchor_index, pair, colour),
-                )
-                record = play_task(task, rules)
+                record = play_task(plan.tasks.task(anchor_index, pair, colour), plan.rules)
                 records.append(record)
                 if results is not None:
                     results.append(record)
@@ -692,8 +655,3 @@ def rate_on_ladder(
     tallies = _tallies(ladder, records)
     elo, low, high = _estimate(tallies)
     return LadderResult(spec, ladder, elo, low, high, tallies, records)
-
-
-def announce_to_stderr(text: str) -> None:
-    """Print a progress line to stderr."""
-    print(text, file=sys.stderr, flush=True)

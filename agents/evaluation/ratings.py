@@ -34,6 +34,7 @@ import numpy as np
 
 from agents.evaluation.stats import (
     Z_95,
+    WinDrawLoss,
     elo_from_score,
     format_elo,
     format_elo_interval,
@@ -73,8 +74,9 @@ PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 
 
 @dataclass
-class PairingStats:
-    """Results of agent ``a`` against agent ``b``.
+class PairingStats(WinDrawLoss):
+    """Results of agent ``a`` against agent ``b`` (games, score, its interval and the Elo of ``a``
+    minus ``b`` from :class:`~agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         a, b: the agents.
@@ -89,16 +91,6 @@ class PairingStats:
     losses: int = 0
     pairs: dict[Hashable, dict[int, float]] = field(default_factory=dict)
 
-    @property
-    def games(self) -> int:
-        """Games counted."""
-        return self.wins + self.draws + self.losses
-
-    @property
-    def score(self) -> float:
-        """Points of ``a`` per game (0.5 with no game)."""
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
-
     def add(self, points: float, pair: Hashable, colour: int) -> None:
         """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in game pair ``pair``, with
         ``colour`` (0 or 1) telling the pair's two games apart."""
@@ -109,11 +101,6 @@ class PairingStats:
         else:
             self.draws += 1
         self.pairs.setdefault(pair, {})[colour] = points
-
-    def elo(self) -> tuple[float, float, float]:
-        """Elo of ``a`` minus ``b``: ``(estimate, low, high)`` from the score's Wilson interval."""
-        low, high = score_interval(self.wins, self.draws, self.losses)
-        return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
 
     def pentanomial(self) -> np.ndarray:
         """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points (LL, LD, DD+WL, WD, WW)."""
@@ -312,9 +299,8 @@ def _points_matrix(stats: Iterable[PairingStats], index: dict[str, int]) -> np.n
     points = np.zeros((len(index), len(index)))
     for pairing in stats:
         i, j = index[pairing.a], index[pairing.b]
-        scored = pairing.wins + 0.5 * pairing.draws
-        points[i, j] += scored
-        points[j, i] += pairing.games - scored
+        points[i, j] += pairing.points
+        points[j, i] += pairing.games - pairing.points
     return points
 
 
@@ -387,7 +373,7 @@ class RatingTable:
             f"{'score [95%]':<21}  Elo [95%]",
         ]
         for pairing in self.pairings:
-            low, high = score_interval(pairing.wins, pairing.draws, pairing.losses)
+            low, high = pairing.score_interval()
             elo, elo_low, elo_high = pairing.elo()
             lines.append(
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
@@ -457,17 +443,18 @@ def rate(
     elo = fit_bradley_terry(points, index[anchor], prior_draws)
     samples = np.empty((bootstrap, len(agents)))
     generator = np.random.default_rng(seed)
-    grouped = [
-        (index[s.a], index[s.b], [list(games.values()) for games in s.pairs.values()])
-        for s in stats
-    ]
+    # per pairing, the points of A and of B in each game pair (sums of halves: exact in any order)
+    grouped = []
+    for s in stats:
+        scored = np.array([sum(games.values()) for games in s.pairs.values()])
+        conceded = np.array([len(games) for games in s.pairs.values()]) - scored
+        grouped.append((index[s.a], index[s.b], scored, conceded))
     for sample in range(bootstrap):
         resampled = np.zeros_like(points)
-        for i, j, pairs in grouped:
-            for pick in generator.integers(len(pairs), size=len(pairs)):
-                scored = sum(pairs[pick])
-                resampled[i, j] += scored
-                resampled[j, i] += len(pairs[pick]) - scored
+        for i, j, scored, conceded in grouped:
+            picks = generator.integers(len(scored), size=len(scored))
+            resampled[i, j] += scored[picks].sum()
+            resampled[j, i] += conceded[picks].sum()
         samples[sample] = fit_bradley_terry(resampled, index[anchor], prior_draws)
     if bootstrap:
         low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])

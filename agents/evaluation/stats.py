@@ -15,6 +15,7 @@ from mcts_envs.core.errors import InvalidOptionError
 
 __all__ = [
     "Z_95",
+    "WinDrawLoss",
     "elo_from_score",
     "format_elo",
     "format_elo_interval",
@@ -73,6 +74,54 @@ def score_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
     if losses == games:
         low = 0.0
     return low, high
+
+
+class WinDrawLoss:
+    """What follows from one side's wins, draws and losses: games, points, score, its interval
+    and Elo.
+
+    A base for the tallies of matches, tournaments and ladders (a dataclass deriving from it
+    declares the ``wins``, ``draws`` and ``losses`` fields, ints).
+    """
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        """Games counted."""
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def score(self) -> float:
+        """Points per game (0.5 with no game)."""
+        return self.points / self.games if self.games else 0.5
+
+    def score_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the score (:func:`score_interval`: exact ends at 0 and 1)."""
+        return score_interval(self.wins, self.draws, self.losses)
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo of this side minus the other: ``(estimate, low, high)`` from the score and the ends
+        of its interval (:func:`elo_from_score`: infinite where the score is 0 or 1)."""
+        low, high = self.score_interval()
+        return elo_from_score(self.score), elo_from_score(low), elo_from_score(high)
+
+    def count(self, result: object, side: str = "a") -> None:
+        """Count one game of ``side`` (``"a"`` or ``"b"``) with a record's ``result`` (``"a"``,
+        ``"b"`` or ``"draw"``); any other result (an unfinished game) counts as nothing."""
+        if result == side:
+            self.wins += 1
+        elif result == "draw":
+            self.draws += 1
+        elif result in ("a", "b"):
+            self.losses += 1
 
 
 def elo_from_score(score: float) -> float:

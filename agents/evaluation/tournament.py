@@ -42,6 +42,7 @@ from agents.evaluation.backends.process import ProcessBackend
 from agents.evaluation.backends.workers import MAX_GAMES, check_count
 from agents.evaluation.games import (
     OPENING_STREAM,
+    TERMINATIONS,
     Adjudication,
     GameRules,
     GameTask,
@@ -50,7 +51,9 @@ from agents.evaluation.games import (
     parse_clock,
     play_game,
     prepare_agents,
+    result_of,
     task_seeds,
+    winner_of,
 )
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -463,8 +466,6 @@ _LEFT_AS_IS = (
     "only a last line without its newline is a write cut by a crash, so the file is left as it "
     "is; resume with the same arguments, or write to another file"
 )
-#: How a tournament game can end (``termination``); only ``end`` has returns.
-_TERMINATIONS = ("end", "move cap", "material", "time", "forfeit")
 
 
 def _refusal(reason: str) -> InvalidRecordError:
@@ -589,11 +590,10 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
             return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
     returns, result = record["returns"], record.get("result")
     termination = record.get("termination")
-    if termination not in _TERMINATIONS or (termination == "end") != (returns is not None):
+    if termination not in TERMINATIONS or (termination == "end") != (returns is not None):
         return f"its 'termination' {quote(termination)} does not fit its 'returns'"
     if returns is not None:
-        winner = None if returns[0] == returns[1] else int(returns[1] > returns[0])
-        wanted = {"draw" if winner is None else ("a" if winner == colour else "b")}
+        wanted = {result_of(winner_of(returns), colour)}
     else:  # stopped: a draw at the move cap, a win on material or time
         wanted = {"draw"} if termination == "move cap" else {"a", "b"}
     if result not in wanted:
@@ -602,7 +602,10 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
 
 
 def done_keys(
-    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+    plan: TournamentPlan,
+    records: Iterable[dict[str, Any]],
+    lines: Sequence[int] = (),
+    what: str = "a game of this tournament",
 ) -> set[tuple[str, str, int]]:
     """The keys of the games of ``plan`` that ``records`` already hold.
 
@@ -610,6 +613,7 @@ def done_keys(
         plan: the tournament.
         records: records read back (checked by :func:`open_results`).
         lines: their line numbers, for messages (default: their positions).
+        what: what each record should be, for messages (e.g. a ladder names its run).
 
     Raises:
         InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds,
@@ -624,7 +628,7 @@ def done_keys(
         if problem:
             raise InvalidRecordError(
                 f"{where} of the results file ({quote(key[0])} vs {quote(key[1])}, game "
-                f"{key[2]}) is not a game of this tournament: {problem}; resume with the same "
+                f"{key[2]}) is not {what}: {problem}; resume with the same "
                 "arguments, or write to another file"
             )
         done.add(key)

@@ -93,6 +93,15 @@ def test_chat_rows_are_the_decisions_of_the_array_datasets_games():
     assert [row["outcome"] for row in rows] == data["outcomes"].tolist()
 
 
+def test_games_cut_by_max_moves_give_both_datasets_outcome_zero_unfinished():
+    config = ExpertConfig("tictactoe", "mcts:iterations=20", 2, seed=1, max_moves=3)
+    rows = list(generate_chat_data(config))
+    data = generate_expert_data(config)
+    assert [row["ply"] for row in rows] == data["ply"].tolist() == [0, 1, 2, 0, 1, 2]
+    assert [row["outcome"] for row in rows] == data["outcomes"].tolist() == [0.0] * 6
+    assert not any(row["finished"] for row in rows) and not data["finished"].any()
+
+
 def test_chat_refuses_symmetries_and_keeps_an_existing_file(tmp_path):
     existing = tmp_path / "keep.jsonl"
     existing.write_text("mine\n")

@@ -191,3 +191,17 @@ def test_the_default_temperature_gives_distinct_games_and_the_command_counts_the
         ExpertConfig("tictactoe", "mcts:iterations=400", 50, 0, None, False, 0)
     )
     assert greedy["summary"][1] < distinct / 2
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "tantrix"])
+def test_the_recorder_follows_the_game_once_and_counts_decisions_as_plies(game):
+    from agents.evaluation.expert import ExpertConfig, RecordingExpert, play_recorded_game
+    from agents.evaluation.tournament import GameRules, plan_match
+
+    config = ExpertConfig(game, "mcts:iterations=8", 1, seed=2, opponent="random", max_moves=10)
+    rules = GameRules(game)
+    task = plan_match(rules, config.spec, config.opponent, 1, config.seed).tasks[0]
+    record, recorder = play_recorded_game(config, task, rules, RecordingExpert)
+    assert [move.action for move in recorder.history.moves] == record["actions"]
+    assert recorder.ply == len(record["actions"]) - len(record["chance"])
+    assert recorder.rows["ply"] and recorder.rows["ply"] == sorted(set(recorder.rows["ply"]))

@@ -20,6 +20,7 @@ from agents.evaluation.ladder import (
 from agents.evaluation.tournament import GameRules, plan_tournament
 from agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.records import game_identity
 from tests.agents.chat_endpoint import chat_server
 
 SHIPPED = sorted(path.stem for path in LADDER_DIR.glob("*.json"))
@@ -140,6 +141,18 @@ def test_a_small_build_writes_a_ladder_and_keeps_existing_files(tmp_path):
         load_ladder(tmp_path / "bad.json")
 
 
+def test_a_build_in_two_worker_processes_writes_the_ladder_of_one(tmp_path):
+    anchors = ["random", "minimax2"]
+    one = build_ladder("tictactoe", tmp_path, anchors=anchors, games_per_pair=4, bootstrap=20)
+    (tmp_path / "two").mkdir()
+    two = build_ladder(
+        "tictactoe", tmp_path / "two", anchors=anchors, games_per_pair=4, bootstrap=20, workers=2
+    )
+    assert two.anchors == one.anchors and "--workers 2" in two.info["command"]
+    identities = [list(map(game_identity, read_ladder_records(x))) for x in (one, two)]
+    assert identities[0] == identities[1]
+
+
 @pytest.mark.slow
 def test_rebuilding_the_tictactoe_ladder_gives_the_shipped_one_and_rerates_two_anchors(tmp_path):
     shipped = load_ladder("tictactoe")
@@ -172,3 +185,39 @@ def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
         ["ladder", "tictactoe", "firstlegal", "--games", "2", "--agent-module", "my_ladder_agents"]
     )
     assert status == 0 and "firstlegal on the tictactoe ladder" in capsys.readouterr().out
+
+
+def test_rating_announces_compiling_as_a_match_does_only_when_it_compiles():
+    rate_on_ladder("tictactoe", "random", games=2, seed=1)  # compiled (or loaded) now
+    lines: list[str] = []
+    rate_on_ladder("tictactoe", "random", games=2, seed=1, announce=lines.append)
+    assert len(lines) == 1 and lines[0].startswith("pair 1/1: against ")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda record: record.pop("pair"),
+        lambda record: record.update(result={"a": "b", "b": "a", "draw": "a"}[record["result"]]),
+        lambda record: record.update(players=record["players"][::-1]),
+    ],
+    ids=["no pair", "result against returns", "seats swapped"],
+)
+def test_a_resumed_rating_checks_each_game_as_a_tournament_does(tmp_path, edit):
+    out = tmp_path / "games.jsonl"
+    rate_on_ladder("tictactoe", "random", games=2, seed=4, out=out)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    edit(records[0])
+    text = "".join(json.dumps(record) + "\n" for record in records)
+    out.write_text(text)
+    with pytest.raises(InvalidRecordError, match=r"line 1 .* not a ladder game of 'random'"):
+        rate_on_ladder("tictactoe", "random", games=4, seed=4, out=out, resume=True)
+    assert out.read_text() == text
+
+
+def test_progress_goes_to_stderr_through_the_one_announcer(capsys):
+    from agents.evaluation import expert, games, ladder
+
+    assert ladder.announce_to_stderr is games.announce_to_stderr is expert.announce_to_stderr
+    games.announce_to_stderr("compiling x")
+    assert capsys.readouterr() == ("", "compiling x\n")

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from agents.evaluation.arena import play_match
+from agents.evaluation.tournament import Adjudication, GameRules, plan_tournament
 from agents.frontends.cli import main
+from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.records import game_identity, read_records
 
 SPECS = ["mcts:iterations=30", "random"]
@@ -44,3 +48,14 @@ def test_a_match_resumes_like_a_tournament(tmp_path):
     assert main([*argv, "--games", "8", "--resume", "--no-progress"], out=io.StringIO()) == 0
     both = _identities(path)
     assert both[:4] == first and len(both) == 8
+
+
+def test_a_match_refuses_a_move_cap_as_a_tournament_does():
+    for bad in (0, True, 2.5, 10**6):
+        rules = GameRules("tictactoe", adjudication=Adjudication(max_moves=bad))
+        with pytest.raises(InvalidOptionError) as tournament:
+            plan_tournament(rules, ["random", "minimax2"], 2)
+        with pytest.raises(InvalidOptionError) as match:
+            play_match("tictactoe", "random", "minimax2", 2, max_moves=bad)
+        assert str(match.value) == str(tournament.value)
+        assert "from 1 to 900" in str(match.value)

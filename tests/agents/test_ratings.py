@@ -194,3 +194,31 @@ def test_record_between_reads_a_pairing_either_way_round():
     assert r.record_between(stats, "x", "y") == (2, 1, 1)
     assert r.record_between(stats, "y", "x") == (1, 1, 2)
     assert r.record_between(stats, "x", "q") is None
+
+
+def test_match_ladder_and_pairing_tallies_count_a_results_file_alike():
+    from agents.evaluation.arena import AgentStats, summarize
+    from agents.evaluation.ladder import Anchor, AnchorTally
+    from agents.evaluation.stats import WinDrawLoss
+
+    results = ["a", "b", "draw", "a", "a", None]  # None: an unfinished game counts as nothing
+    records = [
+        {"agents": ["x", "y"], "result": result, "index": k, "seat_a": k % 2}
+        for k, result in enumerate(results)
+    ]
+    match = summarize("tictactoe", "x", "y", records)
+    anchor = AnchorTally(Anchor("y", 0.0, -1.0, 1.0, 0, 0.5))
+    for record in records:
+        anchor.count(record["result"])
+    (pairing,) = r.tally(records).values()
+    for stats in (match.a, anchor, pairing):
+        assert isinstance(stats, WinDrawLoss)
+        assert (stats.wins, stats.draws, stats.losses, stats.games) == (3, 1, 1, 5)
+        assert stats.points == 3.5 and stats.score == 0.7
+        assert stats.score_interval() == r.score_interval(3, 1, 1)
+        assert stats.elo() == pytest.approx(
+            tuple(r.elo_from_score(x) for x in (0.7, *r.score_interval(3, 1, 1)))
+        )
+    assert match.elo_interval() == match.a.elo()
+    assert (match.b.wins, match.b.draws, match.b.losses, match.b.score) == (1, 1, 3, 0.3)
+    assert AgentStats("z").score == 0.5 and AgentStats("z").score_interval() == (0.0, 1.0)

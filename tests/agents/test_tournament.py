@@ -106,6 +106,20 @@ def test_resume_refuses_a_damaged_middle_line_and_another_tournament(plan, refer
         t.open_results(path, resume=False, overwrite=False)
 
 
+def test_resume_reads_each_result_as_the_game_loop_wrote_it(plan, reference):
+    from agents.evaluation.games import TERMINATIONS, result_of, winner_of
+
+    decided = [r for r in reference if r["result"] != "draw"]
+    assert {r["seat_a"] for r in decided} == {0, 1}  # A won or lost from both seats
+    for record in reference:
+        assert record["result"] == result_of(winner_of(record["returns"]), record["seat_a"])
+        assert record["termination"] == TERMINATIONS[0]  # "end": the only one with returns
+        assert t.done_keys(plan, [record])
+        other = {"a": "draw", "b": "a", "draw": "b"}[record["result"]]
+        with pytest.raises(InvalidRecordError, match="does not fit its returns"):
+            t.done_keys(plan, [{**record, "result": other}])
+
+
 def test_openings_from_a_file_cycle_over_the_pairs(tmp_path):
     path = tmp_path / "openings.txt"
     path.write_text("# two positions\nx../.../... o\n\nx../.o./... x\n")
