@@ -62,8 +62,9 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: Any) -> int:
     """Run ``mcts-envs ladder`` (``io``: a :class:`agents.frontends.CommandIO` or a stream)."""
-    from agents.evaluation.ladder import announce_to_stderr, build_ladder, rate_on_ladder
+    from agents.evaluation.ladder import build_ladder, rate_on_ladder
     from agents.spec import import_agent_module
+    from mcts_envs.core.compiling import print_to_stderr
 
     out = getattr(io, "out", io)
     for module in args.agent_module:
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace, io: Any) -> int:
             workers=args.workers,
             resume=args.resume,
             overwrite=args.overwrite,
-            announce=announce_to_stderr,
+            announce=print_to_stderr,
         )
         print(f"wrote {ladder.path} ({ladder.info['games']} games):", file=out)
         print(ladder.table(), file=out)
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace, io: Any) -> int:
         resume=args.resume,
         overwrite=args.overwrite,
         ladder=args.ladder,
-        announce=announce_to_stderr,
+        announce=print_to_stderr,
     )
     print(result.summary(), file=out)
     if args.out:

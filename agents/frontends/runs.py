@@ -116,6 +116,7 @@ def run_plan(
     from agents.evaluation import tournament as t
     from agents.evaluation.backends import make_backend
     from agents.evaluation.games import prepare_agents
+    from mcts_envs.core.compiling import print_to_stderr
 
     opening = plan.tasks[0].opening
     backend = make_backend(
@@ -128,34 +129,24 @@ def run_plan(
         results = t.ResultsFile(None)
     with results:
         if results.dropped_line is not None:
-            print(
+            print_to_stderr(
                 f"{args.out}: line {results.dropped_line} was cut by a crash (no newline at its "
-                "end); removed that cut part, its game is played again",
-                file=sys.stderr,
+                "end); removed that cut part, its game is played again"
             )
         done = len(t.done_keys(plan, results.records, results.lines))
         todo = len(plan.tasks) - done
         where = f" {done} already in {args.out}," if args.out else ""
-        print(
+        print_to_stderr(
             f"{plan.rules.game}: {len(plan.pairings)} pairing(s), {len(plan.tasks)} games;"
-            f"{where} {todo} to play on {backend.name} ({args.workers} worker(s))",
-            file=sys.stderr,
-            flush=True,
+            f"{where} {todo} to play on {backend.name} ({args.workers} worker(s))"
         )
         if todo:
             start = time.perf_counter()
-            seconds = prepare_agents(
-                plan.rules.game,
-                plan.specs,
-                opening,
-                lambda text: print(text, file=sys.stderr, flush=True),
-            )
-            print(
+            seconds = prepare_agents(plan.rules.game, plan.specs, opening, print_to_stderr)
+            print_to_stderr(
                 "prepared: "
                 + ", ".join(f"{spec} {took:.1f} s" for spec, took in seconds.items())
-                + f" (in all {time.perf_counter() - start:.1f} s)",
-                file=sys.stderr,
-                flush=True,
+                + f" (in all {time.perf_counter() - start:.1f} s)"
             )
         progress = _Progress(len(plan.tasks), done, focus, enabled=not args.no_progress)
         for record in results.records:
