@@ -11,8 +11,7 @@ import argparse
 from typing import Any
 
 from agents.frontends import CommandIO
-from agents.frontends.cli import EXIT_INTERRUPTED
-from agents.frontends.runs import add_run_arguments, run_plan
+from agents.frontends.runs import add_run_arguments, exit_status, run_plan
 
 
 def add_parser(commands: Any) -> None:
@@ -51,7 +50,4 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     print(result.summary(), file=io.out)
     if args.out:
         print(f"{len(records)} game records in {args.out}", file=io.out)
-    if outcome.interrupted:
-        print("interrupted: run the same command with --resume to play the rest", file=io.out)
-        return EXIT_INTERRUPTED
-    return 0
+    return exit_status(outcome, io)

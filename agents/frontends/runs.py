@@ -14,8 +14,9 @@ import time
 from typing import Any, NamedTuple
 
 from agents.frontends import CommandIO
+from agents.frontends.cli import EXIT_INTERRUPTED
 
-__all__ = ["RunOutcome", "add_run_arguments", "run_plan"]
+__all__ = ["RunOutcome", "add_run_arguments", "exit_status", "run_plan"]
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> None:
@@ -159,3 +160,12 @@ def run_plan(
         finally:
             progress.close()
         return RunOutcome(list(results.records), time.perf_counter() - start, stop.interrupted)
+
+
+def exit_status(outcome: RunOutcome, io: CommandIO) -> int:
+    """The exit status of a run: after Ctrl-C, print how to play the rest to ``io.out`` and
+    return :data:`~agents.frontends.cli.EXIT_INTERRUPTED`; else 0."""
+    if outcome.interrupted:
+        print("interrupted: run the same command with --resume to play the rest", file=io.out)
+        return EXIT_INTERRUPTED
+    return 0
