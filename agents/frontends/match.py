@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         import_agent_module(module)
     rules = t.GameRules(args.game, adjudication=t.Adjudication(max_moves=args.max_moves))
     plan = t.plan_match(rules, args.agent_a, args.agent_b, args.games, args.seed)
-    outcome = run_plan(plan, args, io, [], args.agent_a)
+    outcome = run_plan(plan, args, [], args.agent_a)
     records = sorted(outcome.records, key=lambda record: record["index"])
     result = summarize(plan.rules.game, args.agent_a, args.agent_b, records)
     result.seconds = outcome.seconds

@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agents.frontends import CommandIO
 from agents.frontends.cli import EXIT_INTERRUPTED
+
+if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no game code
+    from agents.evaluation.tournament import Monitor, TournamentPlan
 
 __all__ = ["RunOutcome", "add_run_arguments", "exit_status", "run_plan"]
 
@@ -99,15 +103,17 @@ class _Progress:
 
 
 def run_plan(
-    plan: Any, args: argparse.Namespace, io: CommandIO, monitors: list, focus: str
+    plan: TournamentPlan, args: argparse.Namespace, monitors: Sequence[Monitor], focus: str
 ) -> RunOutcome:
     """Open the results file, prepare the agents (printing each one's time), play what is missing.
 
+    Everything it prints (the plan, preparation times, the progress bar, a cut line removed)
+    goes to stderr; the caller prints the results.
+
     Args:
-        plan: a :class:`agents.evaluation.tournament.TournamentPlan`.
+        plan: the tournament (or the match, a tournament of one pairing).
         args: ``out``, ``resume``, ``overwrite``, ``backend``, ``workers``, ``address``,
             ``agent_module`` and ``no_progress`` (see :func:`add_run_arguments`).
-        io: where to print.
         monitors: told of every record (e.g. an SPRT that closes pairings).
         focus: the agent whose W/D/L and Elo the progress bar shows.
 

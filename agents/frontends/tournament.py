@@ -89,7 +89,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         rules, args.agents, args.games_per_pair, args.seed, args.gauntlet, args.openings
     )
     monitors = [SprtMonitor(sprt)] if sprt else []
-    outcome = run_plan(plan, args, io, monitors, args.gauntlet or plan.specs[0])
+    outcome = run_plan(plan, args, monitors, args.gauntlet or plan.specs[0])
     for monitor in monitors:
         for pairing, (llr, verdict) in sorted(monitor.decisions.items()):
             a, b = plan.pairings[pairing]
