@@ -2,7 +2,10 @@
 
 Each entry of :data:`COMMANDS` names a module of :mod:`agents.frontends` with
 ``add_parser(commands)`` and ``run(args, io)``. Errors of the package (:class:`MctsEnvsError`) and
-of the file system print one line to stderr and exit with status 2; Ctrl-C exits with 130.
+of the file system print one line to stderr and exit with status 2 (:data:`EXIT_ERROR`), or 1
+(:data:`EXIT_RUNTIME`) for a failure while running (a package error that is also a
+``RuntimeError``, such as a backend that does not start, or memory exhausted); Ctrl-C exits
+with 130 (:data:`EXIT_INTERRUPTED`).
 
 Examples::
 

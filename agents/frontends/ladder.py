@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from agents.frontends import CommandIO
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -60,12 +61,18 @@ def add_parser(commands: Any) -> None:
     build.add_argument("--workers", type=int, default=1, help="build: processes (default 1)")
 
 
-def run(args: argparse.Namespace, io: Any) -> int:
-    """Run ``mcts-envs ladder`` (``io``: a :class:`agents.frontends.CommandIO` or a stream)."""
-    from agents.evaluation.ladder import announce_to_stderr, build_ladder, rate_on_ladder
-    from agents.spec import import_agent_module
+def run(args: argparse.Namespace, io: CommandIO) -> int:
+    """Run ``mcts-envs ladder``: rate ``args.spec`` on the ladder of ``args.game``, or with
+    ``build GAME`` build a ladder; prints the result to ``io.out``, notices to stderr.
 
-    out = getattr(io, "out", io)
+    Raises:
+        MctsEnvsError: for bad arguments (before any game), or a resumed file of other games.
+    """
+    from agents.evaluation.ladder import build_ladder, rate_on_ladder
+    from agents.spec import import_agent_module
+    from mcts_envs.core.compiling import print_to_stderr
+
+    out = io.out
     for module in args.agent_module:
         import_agent_module(module)
     if args.game == "build":
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace, io: Any) -> int:
             workers=args.workers,
             resume=args.resume,
             overwrite=args.overwrite,
-            announce=announce_to_stderr,
+            announce=print_to_stderr,
         )
         print(f"wrote {ladder.path} ({ladder.info['games']} games):", file=out)
         print(ladder.table(), file=out)
@@ -98,7 +105,7 @@ def run(args: argparse.Namespace, io: Any) -> int:
         resume=args.resume,
         overwrite=args.overwrite,
         ladder=args.ladder,
-        announce=announce_to_stderr,
+        announce=print_to_stderr,
     )
     print(result.summary(), file=out)
     if args.out:

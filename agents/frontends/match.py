@@ -11,8 +11,7 @@ import argparse
 from typing import Any
 
 from agents.frontends import CommandIO
-from agents.frontends.cli import EXIT_INTERRUPTED
-from agents.frontends.runs import add_run_arguments, run_plan
+from agents.frontends.runs import add_run_arguments, exit_status, run_plan
 
 
 def add_parser(commands: Any) -> None:
@@ -44,14 +43,11 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         import_agent_module(module)
     rules = t.GameRules(args.game, adjudication=t.Adjudication(max_moves=args.max_moves))
     plan = t.plan_match(rules, args.agent_a, args.agent_b, args.games, args.seed)
-    outcome = run_plan(plan, args, io, [], args.agent_a)
+    outcome = run_plan(plan, args, [], args.agent_a)
     records = sorted(outcome.records, key=lambda record: record["index"])
     result = summarize(plan.rules.game, args.agent_a, args.agent_b, records)
     result.seconds = outcome.seconds
     print(result.summary(), file=io.out)
     if args.out:
         print(f"{len(records)} game records in {args.out}", file=io.out)
-    if outcome.interrupted:
-        print("interrupted: run the same command with --resume to play the rest", file=io.out)
-        return EXIT_INTERRUPTED
-    return 0
+    return exit_status(outcome, io)

@@ -3,9 +3,9 @@ warning (``ratings``, ``plot`` and ``replay`` share this)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
+from mcts_envs.core.compiling import print_to_stderr
 from mcts_envs.records import scan_records, validate_record
 
 __all__ = ["read_checked_records"]
@@ -24,9 +24,8 @@ def read_checked_records(path: str, command: str, validate: bool = True) -> list
         for record, number in zip(scan.records, scan.lines, strict=True):
             validate_record(record, f"{path}, line {number}")
     if scan.cut_line is not None:
-        print(
+        print_to_stderr(
             f"mcts-envs {command}: warning: {path}, line {scan.cut_line} is cut (no newline at "
-            f"its end, as a crash leaves it) and is skipped; {len(scan.records)} intact record(s)",
-            file=sys.stderr,
+            f"its end, as a crash leaves it) and is skipped; {len(scan.records)} intact record(s)"
         )
     return scan.records

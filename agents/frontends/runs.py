@@ -11,11 +11,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agents.frontends import CommandIO
+from agents.frontends.cli import EXIT_INTERRUPTED
 
-__all__ = ["RunOutcome", "add_run_arguments", "run_plan"]
+if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no game code
+    from agents.evaluation.tournament import Monitor, TournamentPlan
+
+__all__ = ["RunOutcome", "add_run_arguments", "exit_status", "run_plan"]
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> None:
@@ -98,15 +103,17 @@ class _Progress:
 
 
 def run_plan(
-    plan: Any, args: argparse.Namespace, io: CommandIO, monitors: list, focus: str
+    plan: TournamentPlan, args: argparse.Namespace, monitors: Sequence[Monitor], focus: str
 ) -> RunOutcome:
     """Open the results file, prepare the agents (printing each one's time), play what is missing.
 
+    Everything it prints (the plan, preparation times, the progress bar, a cut line removed)
+    goes to stderr; the caller prints the results.
+
     Args:
-        plan: a :class:`agents.evaluation.tournament.TournamentPlan`.
+        plan: the tournament (or the match, a tournament of one pairing).
         args: ``out``, ``resume``, ``overwrite``, ``backend``, ``workers``, ``address``,
             ``agent_module`` and ``no_progress`` (see :func:`add_run_arguments`).
-        io: where to print.
         monitors: told of every record (e.g. an SPRT that closes pairings).
         focus: the agent whose W/D/L and Elo the progress bar shows.
 
@@ -116,6 +123,7 @@ def run_plan(
     from agents.evaluation import tournament as t
     from agents.evaluation.backends import make_backend
     from agents.evaluation.games import prepare_agents
+    from mcts_envs.core.compiling import print_to_stderr
 
     opening = plan.tasks[0].opening
     backend = make_backend(
@@ -128,34 +136,24 @@ def run_plan(
         results = t.ResultsFile(None)
     with results:
         if results.dropped_line is not None:
-            print(
+            print_to_stderr(
                 f"{args.out}: line {results.dropped_line} was cut by a crash (no newline at its "
-                "end); removed that cut part, its game is played again",
-                file=sys.stderr,
+                "end); removed that cut part, its game is played again"
             )
         done = len(t.done_keys(plan, results.records, results.lines))
         todo = len(plan.tasks) - done
         where = f" {done} already in {args.out}," if args.out else ""
-        print(
+        print_to_stderr(
             f"{plan.rules.game}: {len(plan.pairings)} pairing(s), {len(plan.tasks)} games;"
-            f"{where} {todo} to play on {backend.name} ({args.workers} worker(s))",
-            file=sys.stderr,
-            flush=True,
+            f"{where} {todo} to play on {backend.name} ({args.workers} worker(s))"
         )
         if todo:
             start = time.perf_counter()
-            seconds = prepare_agents(
-                plan.rules.game,
-                plan.specs,
-                opening,
-                lambda text: print(text, file=sys.stderr, flush=True),
-            )
-            print(
+            seconds = prepare_agents(plan.rules.game, plan.specs, opening, print_to_stderr)
+            print_to_stderr(
                 "prepared: "
                 + ", ".join(f"{spec} {took:.1f} s" for spec, took in seconds.items())
-                + f" (in all {time.perf_counter() - start:.1f} s)",
-                file=sys.stderr,
-                flush=True,
+                + f" (in all {time.perf_counter() - start:.1f} s)"
             )
         progress = _Progress(len(plan.tasks), done, focus, enabled=not args.no_progress)
         for record in results.records:
@@ -168,3 +166,12 @@ def run_plan(
         finally:
             progress.close()
         return RunOutcome(list(results.records), time.perf_counter() - start, stop.interrupted)
+
+
+def exit_status(outcome: RunOutcome, io: CommandIO) -> int:
+    """The exit status of a run: after Ctrl-C, print how to play the rest to ``io.out`` and
+    return :data:`~agents.frontends.cli.EXIT_INTERRUPTED`; else 0."""
+    if outcome.interrupted:
+        print("interrupted: run the same command with --resume to play the rest", file=io.out)
+        return EXIT_INTERRUPTED
+    return 0

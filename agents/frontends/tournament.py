@@ -14,8 +14,7 @@ import argparse
 from typing import Any
 
 from agents.frontends import CommandIO
-from agents.frontends.cli import EXIT_INTERRUPTED
-from agents.frontends.runs import add_run_arguments, run_plan
+from agents.frontends.runs import add_run_arguments, exit_status, run_plan
 
 
 def add_parser(commands: Any) -> None:
@@ -90,7 +89,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         rules, args.agents, args.games_per_pair, args.seed, args.gauntlet, args.openings
     )
     monitors = [SprtMonitor(sprt)] if sprt else []
-    outcome = run_plan(plan, args, io, monitors, args.gauntlet or plan.specs[0])
+    outcome = run_plan(plan, args, monitors, args.gauntlet or plan.specs[0])
     for monitor in monitors:
         for pairing, (llr, verdict) in sorted(monitor.decisions.items()):
             a, b = plan.pairings[pairing]
@@ -98,7 +97,4 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     if outcome.records:
         print(rate(outcome.records, args.anchor, args.bootstrap).text(sprt), file=out)
     print(f"{len(outcome.records)} game records in {args.out}", file=out)
-    if outcome.interrupted:
-        print("interrupted: run the same command with --resume to play the rest", file=out)
-        return EXIT_INTERRUPTED
-    return 0
+    return exit_status(outcome, io)

@@ -70,15 +70,11 @@ def _env_game(name: str) -> None:
 
 
 def _forward_model(name: str) -> None:
-    from mcts_envs.core.playouts import run_random_playouts
+    from mcts_envs.core.playouts import random_playout_statistics
     from mcts_envs.core.registry import make_game
-    from mcts_envs.core.seeding import make_rng
 
     game = make_game(name)
-    kernels = game.kernels
-    run_random_playouts(
-        kernels.random_playout, kernels.returns, game.initial_state(), 1, make_rng(0)
-    )
+    random_playout_statistics(game, game.initial_state(), 1, 0)
 
 
 def _vector(name: str) -> None:
