@@ -68,12 +68,12 @@ from agents.evaluation.games import (
     Adjudication,
     GameRules,
     GameTask,
-    announce_to_stderr,
     play_game,
     prepare_agents,
 )
 from agents.spec import make_agent
 from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
+from mcts_envs.core.compiling import print_to_stderr
 from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.core.game import CHANCE, Game
 from mcts_envs.core.registry import make_game
@@ -411,7 +411,7 @@ def generate_expert_data(
     """
     config = check_config(config)
     check_workers(workers)
-    announce = announce_to_stderr if progress else None
+    announce = print_to_stderr if progress else None
     records = play_expert_games(config, expert_task_record, workers, backend, announce)
     if progress:
         from tqdm import tqdm

@@ -12,7 +12,6 @@ on any backend, in any order.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -35,7 +34,6 @@ __all__ = [
     "GameRules",
     "GameTask",
     "TimeControl",
-    "announce_to_stderr",
     "build_agent",
     "parse_clock",
     "play_game",
@@ -243,12 +241,6 @@ def prepare_agents(
             prepare_spec(game, spec, state)
         seconds[spec] = time.perf_counter() - start
     return seconds
-
-
-def announce_to_stderr(text: str) -> None:
-    """Print a progress line to stderr (an ``announce`` for :func:`prepare_agents` and the
-    commands that take one)."""
-    print(text, file=sys.stderr, flush=True)
 
 
 def _material_winner(game: Game, state: Any, margin: int | None) -> int | None:

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.games import announce_to_stderr
 from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
 from agents.evaluation.stats import Z_95, WinDrawLoss
 from agents.evaluation.tournament import (
@@ -59,7 +58,6 @@ __all__ = [
     "LADDER_DIR",
     "Ladder",
     "LadderResult",
-    "announce_to_stderr",
     "build_ladder",
     "fit_ladder",
     "load_ladder",

@@ -216,8 +216,9 @@ def test_a_resumed_rating_checks_each_game_as_a_tournament_does(tmp_path, edit):
 
 
 def test_progress_goes_to_stderr_through_the_one_announcer(capsys):
-    from agents.evaluation import expert, games, ladder
+    from agents.evaluation import expert
+    from mcts_envs.core import compiling
 
-    assert ladder.announce_to_stderr is games.announce_to_stderr is expert.announce_to_stderr
-    games.announce_to_stderr("compiling x")
+    assert expert.print_to_stderr is compiling.print_to_stderr
+    compiling.print_to_stderr("compiling x")
     assert capsys.readouterr() == ("", "compiling x\n")
