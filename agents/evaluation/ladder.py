@@ -310,12 +310,20 @@ def fit_ladder(
 
 
 def build_command(
-    game: str, anchors: Sequence[str], games_per_pair: int, seed: int, bootstrap: int, workers: int
+    game: str,
+    anchors: Sequence[str],
+    games_per_pair: int,
+    seed: int,
+    bootstrap: int,
+    workers: int,
+    agent_modules: Sequence[str] = (),
 ) -> str:
     """The command line that rebuilds a ladder into ``agents/data/ladders``."""
     parts = ["mcts-envs", "ladder", "build", game]
     if tuple(anchors) != DEFAULT_ANCHORS.get(game):
         parts += ["--anchors", "'" + ";".join(anchors) + "'"]
+    for module in agent_modules:
+        parts += ["--agent-module", module]
     parts += [
         "--games-per-pair",
         str(games_per_pair),
@@ -342,6 +350,7 @@ def build_ladder(
     resume: bool = False,
     overwrite: bool = False,
     announce: Callable[[str], None] | None = None,
+    agent_modules: Sequence[str] = (),
 ) -> Ladder:
     """Play the anchors' round robin and write ``<game>.json`` and ``<game>.records.jsonl.gz``.
 
@@ -359,6 +368,8 @@ def build_ladder(
         resume: continue an interrupted build's ``.records.jsonl``.
         overwrite: replace existing ladder files.
         announce: told what is being compiled and the progress.
+        agent_modules: modules that register anchor kinds (``--agent-module``), imported in
+            every worker process as well.
 
     Raises:
         InvalidOptionError: for bad arguments or existing files (without ``overwrite``/``resume``).
@@ -384,7 +395,7 @@ def build_ladder(
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
     with open_results(playing, resume=resume, overwrite=True) as results:
         opening = plan.tasks[0].opening
-        backend = make_backend(None, workers, plan.specs, opening)
+        backend = make_backend(None, workers, plan.specs, opening, agent_modules=agent_modules)
         # in this process first, as a match or tournament does: workers load numba's disk cache
         prepare_agents(name, plan.specs, opening, announce)
         total = len(plan.tasks)
@@ -416,7 +427,9 @@ def build_ladder(
         "fit": method,
         "games": len(records),
         "records": packed.name,
-        "command": build_command(name, anchors, games_per_pair, seed, bootstrap, workers),
+        "command": build_command(
+            name, anchors, games_per_pair, seed, bootstrap, workers, agent_modules
+        ),
         "build_seconds": round(time.perf_counter() - start, 1),
         "load_average": round(load, 1),
         "cpus": os.cpu_count(),

@@ -90,6 +90,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
             resume=args.resume,
             overwrite=args.overwrite,
             announce=print_to_stderr,
+            agent_modules=args.agent_module,
         )
         print(f"wrote {ladder.path} ({ladder.info['games']} games):", file=out)
         print(ladder.table(), file=out)

@@ -169,7 +169,8 @@ def test_rebuilding_the_tictactoe_ladder_gives_the_shipped_one_and_rerates_two_a
         assert result.low <= rebuilt.anchor(spec).elo <= result.high
 
 
-def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
+def _first_legal_module(tmp_path, monkeypatch) -> str:
+    """A module registering the agent kind ``firstlegal``, importable from ``tmp_path``."""
     (tmp_path / "my_ladder_agents.py").write_text(
         "import numpy as np\n"
         "from agents.base import ForwardModelAgent\n"
@@ -181,10 +182,26 @@ def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
         "register_agent('firstlegal', FirstLegal)\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
+    return "my_ladder_agents"
+
+
+def test_an_agent_module_kind_is_rated(tmp_path, monkeypatch, capsys):
+    _first_legal_module(tmp_path, monkeypatch)
     status = main(
         ["ladder", "tictactoe", "firstlegal", "--games", "2", "--agent-module", "my_ladder_agents"]
     )
     assert status == 0 and "firstlegal on the tictactoe ladder" in capsys.readouterr().out
+
+
+def test_a_build_in_worker_processes_knows_the_agent_module_kinds(tmp_path, monkeypatch, capsys):
+    module = _first_legal_module(tmp_path, monkeypatch)
+    argv = ["ladder", "build", "tictactoe", "--anchors", "random;firstlegal"]
+    argv += ["--games-per-pair", "2", "--bootstrap", "10", "--workers", "2"]
+    argv += ["--out-dir", str(tmp_path), "--agent-module", module]
+    assert main(argv) == 0, capsys.readouterr().err
+    ladder = load_ladder(tmp_path / "tictactoe.json")
+    assert {anchor.spec for anchor in ladder.anchors} == {"random", "firstlegal"}
+    assert f"--agent-module {module}" in ladder.info["command"]
 
 
 def test_rating_announces_compiling_as_a_match_does_only_when_it_compiles():
