@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import importlib
 import inspect
 import math
@@ -161,7 +162,15 @@ def agent_class(name: str) -> type:
     return getattr(module, class_name)
 
 
+@functools.cache
+def _init_signature(cls: type) -> inspect.Signature:
+    """The constructor's signature (read once per class: ``make_agent`` runs per game)."""
+    return inspect.signature(cls.__init__)
+
+
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    """The constructor's resolved type hints (once per class; callers only read them)."""
     try:
         return typing.get_type_hints(cls.__init__)
     except Exception:  # unresolvable forward references: fall back to the defaults' types
@@ -180,7 +189,7 @@ def _annotation_text(parameter: inspect.Parameter) -> str:
 def agent_parameters(name: str) -> list[ParameterInfo]:
     """The spec options of agent kind ``name`` (constructor keywords except ``seed``)."""
     cls = agent_class(name)
-    signature = inspect.signature(cls.__init__)
+    signature = _init_signature(cls)
     options = []
     for parameter in list(signature.parameters.values())[1:]:
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
@@ -370,7 +379,7 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
             f"agent spec {_quoted(spec)}: missing required option(s) {', '.join(missing)}; "
             f"options: {allowed}"
         )
-    accepts_seed = "seed" in inspect.signature(cls.__init__).parameters
+    accepts_seed = "seed" in _init_signature(cls).parameters
     try:
         agent = cls(seed=seed, **kwargs) if accepts_seed else cls(**kwargs)
     except InvalidOptionError:
