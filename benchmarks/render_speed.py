@@ -43,9 +43,10 @@ POSITIONS = (
 )
 
 
-def mid_game_env(name: str, plies: int, seed: int = 0):
-    """An ``rgb_array`` env after ``plies`` random moves (fewer if the game ends first)."""
-    env = mcts_envs.make(name, render_mode="rgb_array")
+def mid_game_env(name: str, plies: int, seed: int = 0, render_mode: str = "rgb_array"):
+    """An env (``rgb_array`` unless ``render_mode`` says otherwise) after ``plies`` seeded random
+    moves (fewer if the game ends first); ``tests/envs/test_render_modes.py`` draws it too."""
+    env = mcts_envs.make(name, render_mode=render_mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for moves, _agent in enumerate(env.agent_iter()):

@@ -102,36 +102,13 @@ def test_games_cut_by_max_moves_give_both_datasets_outcome_zero_unfinished():
     assert not any(row["finished"] for row in rows) and not data["finished"].any()
 
 
-def test_chat_refuses_symmetries_and_keeps_an_existing_file(tmp_path):
+def test_chat_refuses_symmetries_and_keeps_an_existing_file(tmp_path, capsys):
     existing = tmp_path / "keep.jsonl"
     existing.write_text("mine\n")
     with pytest.raises(InvalidOptionError, match="symmetry"):
         list(generate_chat_data(ExpertConfig("tictactoe", "random", 1, symmetries=True)))
-    status = main(
-        [
-            "expert",
-            "tictactoe",
-            "random",
-            "--games",
-            "1",
-            "--out",
-            str(existing),
-            "--format",
-            "chat",
-        ]
-    )
-    assert status != 0 and existing.read_text() == "mine\n"
-    status = main(
-        [
-            "expert",
-            "tictactoe",
-            "random",
-            "--games",
-            "1",
-            "--out",
-            str(tmp_path / "x.npz"),
-            "--format",
-            "chat",
-        ]
-    )
-    assert status != 0 and not (tmp_path / "x.npz").exists()
+    argv = ["expert", "tictactoe", "random", "--games", "1", "--format", "chat", "--out"]
+    assert main([*argv, str(existing)]) == 2 and existing.read_text() == "mine\n"
+    assert "exists; pass --overwrite" in capsys.readouterr().err
+    assert main([*argv, str(tmp_path / "x.npz")]) == 2 and not (tmp_path / "x.npz").exists()
+    assert "--out must end in .jsonl" in capsys.readouterr().err

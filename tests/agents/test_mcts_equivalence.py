@@ -62,6 +62,18 @@ def digest(result) -> str:
     return f"{result.action}/{result.simulations}/{len(pairs)}/{key}"
 
 
+def play_and_inform(game, state: np.ndarray, agent: MCTSAgent, action: int) -> np.ndarray:
+    """``state`` after ``action`` and the first listed outcome of every chance node that
+    follows, each told to ``agent``."""
+    state = game.apply(state, action)
+    agent.inform(action)
+    while game.current_player(state) == CHANCE:
+        outcome = int(game.chance_outcomes(state)[0][0])
+        state = game.apply(state, outcome)
+        agent.inform(outcome)
+    return state
+
+
 def decisions(game_name: str, options: dict, moves: int = 4) -> list[str]:
     """Digests of two decisions of one agent: at a seeded position, then (tree reused) after
     its move and the opponent's lowest legal reply."""
@@ -70,21 +82,10 @@ def decisions(game_name: str, options: dict, moves: int = 4) -> list[str]:
     agent = MCTSAgent(seed=SEED, iterations=ITERATIONS, **options)
     first = agent.search(game, state)
     out = [digest(first)]
-    state = game.apply(state, first.action)
-    agent.inform(first.action)
-    while game.current_player(state) == CHANCE:
-        outcome = int(game.chance_outcomes(state)[0][0])
-        state = game.apply(state, outcome)
-        agent.inform(outcome)
+    state = play_and_inform(game, state, agent, first.action)
     if game.current_player(state) == TERMINAL:
         return out
-    reply = int(game.legal_actions(state)[0])
-    state = game.apply(state, reply)
-    agent.inform(reply)
-    while game.current_player(state) == CHANCE:
-        outcome = int(game.chance_outcomes(state)[0][0])
-        state = game.apply(state, outcome)
-        agent.inform(outcome)
+    state = play_and_inform(game, state, agent, int(game.legal_actions(state)[0]))
     if game.current_player(state) == TERMINAL:
         return out
     second = agent.search(game, state)

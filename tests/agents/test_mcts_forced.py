@@ -88,16 +88,17 @@ def test_a_forced_tantrix_move_keeps_the_tree_and_reports_its_value():
     assert result.action == int(only)
     assert result.simulations == 0 and result.reused
     assert result.seconds < 0.1 * BUDGET
-    if not result.solved:
-        assert result.value == pytest.approx(2.0 * (mean if player == 0 else 1.0 - mean) - 1.0)
+    assert not result.solved  # a mid-game Tantrix position: the value is the subtree's mean
+    assert result.value == pytest.approx(2.0 * (mean if player == 0 else 1.0 - mean) - 1.0)
     kept = agent._tree  # the subtree is kept, re-rooted at the forced position
     assert int(kept.links[ROOT, VISITS]) == visits
 
     agent.inform(result.action)
     child = kept.child(ROOT, result.action)
     after = TANTRIX.apply(state, result.action)
-    if child >= 0 and TANTRIX.current_player(after) >= 0:  # the next decision is in the tree
-        assert agent.search(TANTRIX, after).reused
+    # thousands of visits below the forced move: the next decision is in the kept tree
+    assert child >= 0 and TANTRIX.current_player(after) >= 0
+    assert agent.search(TANTRIX, after).reused
 
 
 def test_a_forced_move_in_a_proven_subtree_reports_the_proof_and_compiles_nothing():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pytest
 from numba import njit
 
 from agents.evaluation.arena import prepare_agents
@@ -42,11 +43,8 @@ def test_no_notice_without_announce_and_errors_pass_through():
         assert fails(np.ones(1)) == 1.0
     assert status["compiled"] == 0  # not listening without an announce
     lines: list[str] = []
-    try:
-        with compile_notice("x", lines.append):
-            raise KeyError("boom")
-    except KeyError:
-        pass
+    with pytest.raises(KeyError, match="boom"), compile_notice("x", lines.append):
+        raise KeyError("boom")
     assert lines == []
 
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
+from benchmarks.render_speed import mid_game_env
 from mcts_envs import svg
 from mcts_envs.core.svg import INK, O_COLOUR, PAPER, X_COLOUR, Canvas
 from mcts_envs.envs.rendering import frame_array, paint
@@ -30,19 +31,6 @@ POSITIONS = (
 )
 
 
-def _env_after(name: str, plies: int, render_mode: str = "rgb_array", seed: int = 0):
-    env = mcts_envs.make(name, render_mode=render_mode)
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for moves, _agent in enumerate(env.agent_iter()):
-        observation, _, terminated, truncated, _ = env.last()
-        if terminated or truncated or moves >= plies:
-            break
-        legal = np.flatnonzero(observation["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
-    return env
-
-
 def _rgb(hex_colour: str) -> list[int]:
     return [int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)]
 
@@ -50,7 +38,7 @@ def _rgb(hex_colour: str) -> list[int]:
 @pytest.mark.parametrize(("name", "plies"), POSITIONS)
 def test_frame_is_the_svg_board(name, plies):
     cairosvg = pytest.importorskip("cairosvg")
-    env = _env_after(name, plies)
+    env = mid_game_env(name, plies)
     frame = env.render()
     text = svg.board(env, highlight_legal=False).svg
     root = ElementTree.fromstring(text)
@@ -109,8 +97,8 @@ def test_ataxx_stones_and_squares_in_the_svg_colours():
 
 
 def test_the_window_shows_the_rgb_array_frame():
-    picture = _env_after("ultimate_tictactoe", 40).render()
-    human = _env_after("ultimate_tictactoe", 40, render_mode="human")
+    picture = mid_game_env("ultimate_tictactoe", 40).render()
+    human = mid_game_env("ultimate_tictactoe", 40, render_mode="human")
     assert human.render() is None
     window = pygame.display.get_surface()
     assert window.get_size() == (picture.shape[1], picture.shape[0])

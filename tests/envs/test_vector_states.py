@@ -35,6 +35,15 @@ def random_positions(game, count, rng, max_plies=30):
     return positions
 
 
+def started_references(vg, batch) -> list[Reference]:
+    """One forward-model :class:`Reference` per env of ``vg``, at the first position of its game
+    (``batch``: what ``vg.reset()`` returned, whose chance outcomes the references replay)."""
+    refs = [Reference(vg.game) for _ in range(vg.num_envs)]
+    for i, ref in enumerate(refs):
+        ref.restart(chance_list(batch, i))
+    return refs
+
+
 def follow(vg, refs, moves, batch, rng, steps):
     """Step ``vg`` with random legal actions, checking every env against ``refs`` (forward model)
     and ``moves`` (moves of each env's current game, for ``step_count``)."""
@@ -70,9 +79,7 @@ def test_set_states_then_steps_match_the_forward_model(name):
     game = vg.game
     rng = np.random.default_rng(5)
     batch = vg.reset()
-    refs = [Reference(game) for _ in range(num_envs)]
-    for i, ref in enumerate(refs):
-        ref.restart(chance_list(batch, i))
+    refs = started_references(vg, batch)
     chosen = np.array([num_envs - 1, 0])  # any order; the others keep their games
     positions = random_positions(game, len(chosen), rng)
     counts = [moves for _, moves in positions]
@@ -138,9 +145,7 @@ def test_copy_states_branches_games_that_then_match_the_forward_model(name):
     game = vg.game
     rng = np.random.default_rng(3)
     batch = vg.reset()
-    refs = [Reference(game) for _ in range(num_envs)]
-    for i, ref in enumerate(refs):
-        ref.restart(chance_list(batch, i))
+    refs = started_references(vg, batch)
     moves = [0] * num_envs
     batch = follow(vg, refs, moves, batch, rng, 3)
     # env 0 into envs 2 and 3, and env 2 into env 0 (read before written: a swap)
