@@ -24,6 +24,13 @@ Three speed-ups and one repair rely on numba details that are not public API:
 * **A cache index that survives vanished dispatchers** (:data:`CAN_GUARD_INDEX`): numba's save
   of a cache index no longer fails on an entry whose key names a dispatcher that no longer
   exists (see :func:`_save_index_of_live_entries`); the entry is dropped.
+* **One writer at a time per cache index** (:data:`CAN_LOCK_INDEX`): numba saves a compiled
+  function by reading its cache index, picking a free data-file name and writing the index back,
+  with no lock. Two processes compiling signatures of one function at once (tournament workers,
+  Ray workers, parallel tests) could both pick the same data file, and one process's index then
+  named the other's code: a lost entry at best, the wrong compiled code loaded later at worst.
+  Each save now holds an exclusive ``fcntl`` lock on a ``.lock`` file beside the index
+  (:func:`_save_under_index_lock`); loads take no lock (numba replaces files atomically).
 
 Supported numba versions are bounded in ``pyproject.toml`` to the tested range.
 """
@@ -101,6 +108,32 @@ _SAVE_INDEX = getattr(_INDEX_FILE, "_save_index", None)
 CAN_GUARD_INDEX = _SAVE_INDEX is not None and hasattr(_INDEX_FILE, "_dump")
 if CAN_GUARD_INDEX:
     _INDEX_FILE._save_index = _save_index_of_live_entries
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: numba's own unlocked save
+    fcntl = None
+
+_SAVE = getattr(_INDEX_FILE, "save", None)
+#: Whether saves of numba cache entries take a per-index file lock (see the module docstring):
+#: POSIX, and numba's private ``IndexDataCacheFile.save`` and ``_index_path`` exist.
+CAN_LOCK_INDEX = fcntl is not None and _SAVE is not None
+
+
+def _save_under_index_lock(cache_file: Any, key: Any, data: Any) -> None:
+    """numba's ``IndexDataCacheFile.save`` (read the index, choose the entry's data file, write
+    both) while holding an exclusive lock on ``<index>.lock``: concurrent writers of one index
+    take turns, so each sees the entries the others saved and picks a free data file."""
+    with open(f"{cache_file._index_path}.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            _SAVE(cache_file, key, data)
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+if CAN_LOCK_INDEX:
+    _INDEX_FILE.save = _save_under_index_lock
 
 
 def pin_identity(dispatcher: Any) -> Any:
