@@ -90,6 +90,8 @@ PER_GAME_OPTIONS: tuple[str, ...] = (
     "solver",
     "rollout_cutoff",
     "minimax_weight",
+    "first_play",
+    "expand_order",
 )
 
 
@@ -124,6 +126,8 @@ class MCTSConfig:
     rollout_cutoff: int | None = None
     max_memory_mb: float | None = None
     minimax_weight: float = 0.0
+    first_play: float | None = None
+    expand_order: Literal["random", "heuristic"] = "random"
 
     def keywords(self) -> dict[str, Any]:
         """Every option by name (the constructor's keywords; values not copied)."""
