@@ -55,11 +55,9 @@ def position_with_one_best_move(game):
 
 def test_off_is_todays_search_move_for_move():
     # the digests of test_mcts_equivalence were computed before the option existed
-    assert (
-        decisions("ultimate_tictactoe", {"first_play": None})
-        == EXPECTED["ultimate_tictactoe-defaults"]
-    )
-    assert decisions("ataxx", {"first_play": None}) == EXPECTED["ataxx-defaults"]
+    off = {"first_play": None, "expand_order": "random"}
+    assert decisions("ultimate_tictactoe", off) == EXPECTED["ultimate-row-before"]
+    assert decisions("ataxx", off) == EXPECTED["ataxx-defaults"]
 
 
 def test_plain_uct_tries_every_root_move_before_any_twice():
@@ -77,18 +75,22 @@ def test_a_middle_urgency_tries_some_moves_but_not_all():
     assert 1 < tried_root_moves(1.0) < 81
 
 
+def tried_moves(game, state, expand_order: str, seed: int) -> list[int]:
+    """The root moves a 50-simulation search with ``first_play=0`` (one child per node) tries."""
+    agent = MCTSAgent(
+        iterations=50, c=0.5, first_play=0.0, expand_order=expand_order, win_check=False, seed=seed
+    )
+    result = agent.search(game, state)
+    return result.actions[result.visits > 0].tolist()
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_heuristic_order_tries_the_best_heuristic_move_first(seed):
     game = mcts_envs.make_game("ultimate_tictactoe")
     state, best = position_with_one_best_move(game)
-    options = {"iterations": 50, "c": 0.5, "first_play": 0.0, "win_check": False, "seed": seed}
-    ordered = MCTSAgent(expand_order="heuristic", **options).search(game, state)
-    assert ordered.actions[ordered.visits > 0].tolist() == [best]
+    assert tried_moves(game, state, "heuristic", seed) == [best]
     # in random order the one child tried differs between seeds (not always the best)
-    tried = {
-        int(MCTSAgent(**{**options, "seed": s}).search(game, state).actions[0]) for s in range(8)
-    }
-    assert len(tried) > 1
+    assert len({tuple(tried_moves(game, state, "random", s)) for s in range(8)}) > 1
 
 
 def _root_with_children(visits, player_0_means, total_visits) -> Tree:
