@@ -45,6 +45,7 @@ _EXPAND = ("one", "all")
 _ROLLOUTS = ("random", "minimax2")
 _SCORES = ("binary", "fractional")
 _FINAL = ("visits", "mean")
+_EXPAND_ORDER = ("random", "heuristic")
 
 
 class MCTSAgent(ForwardModelAgent):
@@ -63,8 +64,9 @@ class MCTSAgent(ForwardModelAgent):
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
     lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0, expand="all"`` (its
     line-potential heuristic at the leaf, every child of a new leaf scored at once), Pentago
-    Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate Tic-Tac-Toe ``c=0.5``, Tantrix
-    ``c=0.75``; games not in the table the generic values given below for each option.
+    Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate Tic-Tac-Toe ``c=0.5,
+    first_play=1.0, expand_order="heuristic"`` (random playouts), Tantrix ``c=0.75``; games not
+    in the table the generic values given below for each option.
 
     The options, checked, make up one frozen :class:`~agents.mcts.defaults.MCTSConfig` with the
     same names and values (:attr:`config`, the game's row filled in);
@@ -132,6 +134,19 @@ class MCTSAgent(ForwardModelAgent):
             0 (generic) is the plain search, move for move; per game. Needs compiled leaves: not
             with an ``evaluator`` or a Python ``rollout`` (a per-game value is then ignored).
             A tree that keeps the values takes 4 more bytes per node.
+        first_play: first-play urgency (Gelly and Wang 2006) for UCT with ``expand="one"``: a
+            number >= 0, the UCT score ``Q + c * sqrt(ln N / n)`` (results in [0, 1]) an
+            untried child counts as. A node tries a new child only when none of its tried
+            children scores at least this, so a good reply is followed up before every
+            alternative has been tried once (a wide node's mean then reflects its best replies
+            sooner). ``None`` (generic): off, every child is tried once before any is tried
+            again, the plain search move for move; per game. Not used by ``expand="all"`` or
+            an ``evaluator`` (PUCT).
+        expand_order: per game; the order in which ``expand="one"`` tries a node's children:
+            ``"random"`` (generic) or ``"heuristic"``: best first by the game's ``heuristic``
+            of the position each leads to, for the player to move (ties in random order; one
+            move and one heuristic per child when the node gets its children). Matters most
+            with ``first_play``, where a node may never try its last children.
     """
 
     def __init__(
@@ -157,11 +172,14 @@ class MCTSAgent(ForwardModelAgent):
         rollout_cutoff: int | None = PER_GAME,
         max_memory_mb: float | None = GENERIC.max_memory_mb,
         minimax_weight: float = PER_GAME,
+        first_play: float | None = PER_GAME,
+        expand_order: Literal["random", "heuristic"] = PER_GAME,
     ) -> None:
         for name, value, allowed in (
             ("expand", expand, _EXPAND),
             ("scores", scores, _SCORES),
             ("final", final, _FINAL),
+            ("expand_order", expand_order, _EXPAND_ORDER),
         ):
             if value is not PER_GAME:
                 _check_choice(name, value, allowed)
@@ -209,6 +227,11 @@ class MCTSAgent(ForwardModelAgent):
                     "or @njit rollout, or a rollout_cutoff): not with an evaluator or a Python "
                     f"rollout, got minimax_weight={minimax_weight}"
                 )
+        if first_play is not PER_GAME:
+            first_play = check_number(
+                "mcts", "first_play", first_play, 0.0, MAX_EXPLORATION, integer=False, optional=True
+            )
+            first_play = None if first_play is None else float(first_play)
         c_puct = check_number("mcts", "c_puct", c_puct, 0.0, MAX_EXPLORATION, integer=False)
         dirichlet_alpha = check_number(
             "mcts", "dirichlet_alpha", dirichlet_alpha, 0.0, MAX_EXPLORATION, integer=False
@@ -227,6 +250,8 @@ class MCTSAgent(ForwardModelAgent):
             "solver": solver,
             "rollout_cutoff": rollout_cutoff,
             "minimax_weight": minimax_weight,
+            "first_play": first_play,
+            "expand_order": expand_order,
         }
         #: The options of the game last searched (before any: the generic row), as one frozen
         #: :class:`~agents.mcts.defaults.MCTSConfig`. A caller may replace it between decisions

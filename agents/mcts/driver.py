@@ -252,6 +252,8 @@ def loop_plan(game, config: MCTSConfig) -> LoopPlan:
             -1 if config.rollout_cutoff is None else int(config.rollout_cutoff),
             int(block),
             float(config.minimax_weight) if minimax else 0.0,
+            np.inf if config.first_play is None else float(config.first_play),
+            config.expand_order == "heuristic",
         ),
         playout=playout,
         python_leaves=leaf == LEAF_EXTERNAL,

@@ -15,7 +15,8 @@ the same for every search is written once here; what differs is injected:
   Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", CIG 2014): each
   node also keeps the minimax value of the leaf evaluations in its subtree (:func:`minimax_backup`),
   and UCT selection mixes it into the mean, ``(1 - w) * Q + w * V`` (:mod:`agents.mcts.selection`);
-* the selection rule (UCT or PUCT) and the root mask (``root_mask[action] == 0`` excludes a root
+* the selection rule (UCT, optionally with first-play urgency: an untried child scores a
+  constant instead of first in line; or PUCT) and the root mask (``root_mask[action] == 0`` excludes a root
   move: how the immediate-win and block-loss checks restrict a reused tree without discarding it).
 
 Values are simulation results from player 0's view in [0, 1] (see :mod:`agents.mcts.tree`):
@@ -31,7 +32,13 @@ import numpy as np
 from numba import njit
 
 from agents.mcts.rollout import policy_playout
-from agents.mcts.selection import SELECT_PUCT, SELECT_UCT, sample_chance_child, select_child
+from agents.mcts.selection import (
+    SELECT_PUCT,
+    SELECT_UCT,
+    sample_chance_child,
+    select_child,
+    selected_score,
+)
 from agents.mcts.solver import proven_from_returns, proven_result, settle_proven
 from agents.mcts.tree import (
     ACTION,
@@ -86,6 +93,12 @@ class LoopSettings(NamedTuple):
         minimax_weight: weight ``w`` of the implicit minimax value in UCT selection; 0: off
             (the tree's ``minimax`` array may then be empty), else the array must cover the
             tree's node slots (:meth:`~agents.mcts.tree.Tree.track_minimax`).
+        first_play: UCT with "one" expansion: the score of an untried child (first-play
+            urgency); a node tries a new child only while no tried one scores at least this.
+            ``inf``: off, every child is tried once before any is tried again (plain UCT).
+        heuristic_order: UCT with "one" expansion: a node tries its children best first by
+            the game's ``heuristic`` of the position each leads to (for the mover), instead
+            of in random order (ties stay random).
     """
 
     c: float
@@ -97,6 +110,8 @@ class LoopSettings(NamedTuple):
     cutoff: int
     max_children: int
     minimax_weight: float
+    first_play: float = np.inf
+    heuristic_order: bool = False
 
 
 class Scratch(NamedTuple):
@@ -176,24 +191,49 @@ def allowed_at(t, child, node, root_mask):
     return node != ROOT or root_mask.shape[0] == 0 or root_mask[t.links[child, ACTION]] != 0
 
 
+@njit(cache=True)  # not inlined: off by default, kept out of the hot loop's body
+def order_by_heuristic(k, s, state, player, size):
+    """Sort ``s.actions[:size]`` (legal actions of ``state``, ``player`` to move) by the game's
+    ``heuristic`` of the position each leads to, best for ``player`` first; ties keep their
+    order (a stable insertion sort, so the random order breaks them). Uses ``s.child`` and
+    ``s.probabilities`` as buffers."""
+    actions, values = s.actions, s.probabilities
+    for i in range(size):
+        s.child[:] = state
+        k.apply_action(s.child, actions[i])
+        values[i] = k.heuristic(s.child, player)
+    for i in range(1, size):
+        action, value = actions[i], values[i]
+        j = i - 1
+        while j >= 0 and values[j] < value:
+            actions[j + 1] = actions[j]
+            values[j + 1] = values[j]
+            j -= 1
+        actions[j + 1] = action
+        values[j + 1] = value
+
+
 @njit(cache=True, inline="always")
-def allocate_children(k, t, s, node, player, state, expanded_now, rng):
+def allocate_children(k, t, s, node, player, state, expanded_now, by_heuristic, rng):
     """Give ``node`` its block of children: every legal action in random order (the order in
-    which "one" expansion tries them), or every chance outcome with its probability as prior.
-    Returns the number of children."""
+    which "one" expansion tries them; ``by_heuristic``: then sorted by the heuristic of the
+    position each leads to, best for the mover first), or every chance outcome with its
+    probability as prior. Returns the number of children."""
     actions = s.actions
     probabilities = s.probabilities
     if player == CHANCE:
         size = k.chance_outcomes(state, actions, probabilities)
     else:
         size = k.legal_actions(state, actions)
-        for i in range(size):
-            probabilities[i] = 1.0 / size
         for i in range(size - 1, 0, -1):
             j = rng_below(rng, i + 1)
             swap = actions[i]
             actions[i] = actions[j]
             actions[j] = swap
+        if by_heuristic:
+            order_by_heuristic(k, s, state, player, size)
+        for i in range(size):
+            probabilities[i] = 1.0 / size
     num_expanded = size if (expanded_now or player == CHANCE) else 0
     attach_children(t, node, actions, probabilities, size, num_expanded)
     return size
@@ -237,7 +277,8 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
             if not puct and links[node, VISITS] == 0 and node != ROOT:
                 return NEEDS_SIMULATION, depth
             all_now = cfg.expand_all and player != CHANCE and not puct
-            if allocate_children(k, t, s, node, player, state, all_now, rng) == 0:
+            by_heuristic = cfg.heuristic_order and not all_now and not puct
+            if allocate_children(k, t, s, node, player, state, all_now, by_heuristic, rng) == 0:
                 return NEEDS_SIMULATION, depth
             if all_now:
                 return EXPANDED_ALL, depth
@@ -245,13 +286,19 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
         if player == CHANCE:
             child = sample_chance_child(links, t.prior, node, rng)
         elif not puct:
+            tried = links[node, NUM_EXPANDED]
+            if cfg.first_play < np.inf and 0 < tried < links[node, NUM_CHILDREN]:
+                # first-play urgency: an untried child scores ``first_play``; a tried child
+                # scoring at least that is followed instead of trying a new one
+                best = select_child(t, node, player, cfg, root_mask)
+                if selected_score(t, node, best, player, cfg) >= cfg.first_play:
+                    child = best
             # "one" expansion: enter the next untried child (masked root moves are passed by)
-            while links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
+            while child == NO_NODE and links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
                 candidate = links[node, FIRST_CHILD] + links[node, NUM_EXPANDED]
                 links[node, NUM_EXPANDED] += 1
                 if allowed_at(t, candidate, node, root_mask):
                     child = candidate
-                    break
         if child == NO_NODE and player != CHANCE:
             child = select_child(t, node, player, cfg, root_mask)
         if child < 0:

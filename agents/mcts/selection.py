@@ -190,6 +190,28 @@ def select_child(t, node, player, cfg, root_mask):
 
 
 @njit(cache=True, inline="always")
+def selected_score(t, node, child, player, cfg):
+    """The UCT score :func:`select_child` gave ``child`` of decision ``node`` (``cfg.c``, the
+    implicit minimax mix when on): ``inf`` for an unvisited child, ``-inf`` for ``NO_NODE``
+    and (solver on) a child proven lost for ``player`` (the fallback when all are lost).
+    First-play urgency compares it with the score of an untried child."""
+    if child < 0:
+        return -np.inf
+    links = t.links
+    visits = np.uint32(links[child, VISITS])
+    if visits == 0:
+        return np.inf
+    if cfg.solver and t.flags[child, PROVEN] == PROVEN_WIN_1 - player:
+        return -np.inf
+    offset = np.float64(player)
+    sign = 1.0 - 2.0 * offset
+    scale = _uct_scale(links, node, cfg.c)
+    if cfg.minimax_weight > 0.0:
+        return _mixed_score(t, child, visits, offset, sign, scale, cfg.minimax_weight)
+    return _uct_score(t.value_sum, child, visits, offset, sign, scale)
+
+
+@njit(cache=True, inline="always")
 def sample_chance_child(links, prior, node, rng):
     """A child of chance node ``node`` drawn by the outcome probabilities (stored as priors)."""
     first = links[node, FIRST_CHILD]

@@ -93,31 +93,38 @@ def decisions(game_name: str, options: dict, moves: int = 4) -> list[str]:
     return out
 
 
+#: The Ultimate Tic-Tac-Toe row before first-play urgency and heuristic child order: the
+#: ``ultimate-*`` cases pin the option paths with it (their digests were computed then).
+ULTIMATE_ROW_BEFORE = dict(first_play=None, expand_order="random")
+
 CASES: dict[str, tuple[str, dict, int]] = {
     "ataxx-defaults": ("ataxx", {}, 4),
     "tictactoe-defaults": ("tictactoe", {}, 2),
     # the Tic-Tac-Toe row before expand=all: the same decisions as then
     "tictactoe-expand-one": ("tictactoe", dict(expand="one"), 2),
     "ultimate_tictactoe-defaults": ("ultimate_tictactoe", {}, 4),
+    "ultimate-row-before": ("ultimate_tictactoe", ULTIMATE_ROW_BEFORE, 4),
     "pentago_twist-defaults": ("pentago_twist", {}, 4),
     "tantrix-defaults": ("tantrix", {}, 4),
     "ultimate-generic": (
         "ultimate_tictactoe",
-        dict(c=1.4, expand="one", rollout="random", scores="binary", final="visits"),
+        dict(c=1.4, expand="one", rollout="random", scores="binary", final="visits")
+        | ULTIMATE_ROW_BEFORE,
         4,
     ),
-    "ultimate-expand-all": ("ultimate_tictactoe", dict(expand="all"), 4),
-    "ultimate-minimax2": ("ultimate_tictactoe", dict(rollout="minimax2"), 4),
-    "ultimate-cutoff": ("ultimate_tictactoe", dict(rollout_cutoff=3), 4),
-    "ultimate-final-mean": ("ultimate_tictactoe", dict(final="mean"), 4),
-    "ultimate-no-solver": ("ultimate_tictactoe", dict(solver=False), 4),
-    "ultimate-no-win-check": ("ultimate_tictactoe", dict(win_check=False), 4),
-    "ultimate-no-reuse": ("ultimate_tictactoe", dict(reuse_tree=False), 4),
+    "ultimate-expand-all": ("ultimate_tictactoe", dict(expand="all") | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-minimax2": ("ultimate_tictactoe", dict(rollout="minimax2") | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-cutoff": ("ultimate_tictactoe", dict(rollout_cutoff=3) | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-final-mean": ("ultimate_tictactoe", dict(final="mean") | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-no-solver": ("ultimate_tictactoe", dict(solver=False) | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-no-win-check": ("ultimate_tictactoe", dict(win_check=False) | ULTIMATE_ROW_BEFORE, 4),
+    "ultimate-no-reuse": ("ultimate_tictactoe", dict(reuse_tree=False) | ULTIMATE_ROW_BEFORE, 4),
     "ataxx-fractional": ("ataxx", dict(scores="fractional", rollout_cutoff=None, c=0.5), 4),
     "ataxx-puct": ("ataxx", dict(evaluator=uniform_evaluator, batch_size=4), 4),
     "ultimate-puct-noise": (
         "ultimate_tictactoe",
-        dict(evaluator=uniform_evaluator, dirichlet_alpha=0.5, dirichlet_fraction=0.3, c_puct=2.0),
+        dict(evaluator=uniform_evaluator, dirichlet_alpha=0.5, dirichlet_fraction=0.3, c_puct=2.0)
+        | ULTIMATE_ROW_BEFORE,
         4,
     ),
     "tictactoe-python-rollout": (
@@ -129,7 +136,8 @@ CASES: dict[str, tuple[str, dict, int]] = {
     "tantrix-memory": ("tantrix", dict(max_memory_mb=1.0), 4),
 }
 
-#: Digests computed by the code before the configuration refactor.
+#: Digests computed by the code before the configuration refactor (``ultimate_tictactoe-defaults``:
+#: the row with first-play urgency and heuristic child order, recorded when it became the row).
 EXPECTED: dict[str, list[str]] = {
     "ataxx-defaults": ["579/300/25/c82fbade50", "13/300/42/eaae81f5aa/reused"],
     "ataxx-fractional": ["32/300/25/5b757e3636", "19/300/54/8fe99413eb/reused"],
@@ -150,7 +158,8 @@ EXPECTED: dict[str, list[str]] = {
     "ultimate-no-solver": ["19/300/8/46fdf35f0c", "2/300/8/fe3c7453cd/reused"],
     "ultimate-no-win-check": ["19/300/8/46fdf35f0c", "2/300/8/fe3c7453cd/reused"],
     "ultimate-puct-noise": ["19/300/8/a2ffc943c9", "5/300/8/0e2c3e844e/reused"],
-    "ultimate_tictactoe-defaults": ["19/300/8/46fdf35f0c", "2/300/8/fe3c7453cd/reused"],
+    "ultimate-row-before": ["19/300/8/46fdf35f0c", "2/300/8/fe3c7453cd/reused"],
+    "ultimate_tictactoe-defaults": ["23/300/8/223c6f9118", "6/300/8/d384efb646/reused"],
 }
 
 
