@@ -270,9 +270,11 @@ def plot_series(
     xlabel: str,
     ylabel: str = "win rate (band: Wilson 95%)",
     value: str = "win_rate",
+    target: float | None = None,
 ) -> Path:
-    """Draw ``value`` (``win_rate`` or ``loss_rate``) of each series over the budget (log scale),
-    one panel per opponent, with Wilson 95% bands and ``n`` per point; writes PNG (and SVG)."""
+    """Draw ``value`` (``win_rate``, ``loss_rate`` or ``score``: draws count half) of each series
+    over the budget (log scale), one panel per opponent, with Wilson 95% bands and ``n`` per
+    point, and a dashed line at ``target`` if given; writes PNG (and SVG)."""
     from agents.evaluation.plots import _pyplot
 
     pyplot = _pyplot()
@@ -304,6 +306,9 @@ def plot_series(
             if value == "loss_rate":
                 ys = [p.losses / p.games for p in members]
                 bands = [score_interval(p.losses, 0, p.wins + p.draws) for p in members]
+            elif value == "score":
+                ys = [p.score for p in members]
+                bands = [score_interval(p.wins, p.draws, p.losses) for p in members]
             else:
                 ys = [p.win_rate for p in members]
                 bands = [(p.win_low, p.win_high) for p in members]
@@ -328,6 +333,8 @@ def plot_series(
                     fontsize=6,
                     color=colour,
                 )
+        if target is not None:
+            axes.axhline(target, color="grey", ls="--", lw=0.8)
         axes.set_xscale("log")
         budgets = sorted({p.budget for p in points if p.opponent == opponent})
         axes.set_xticks(budgets, [f"{b:g}" for b in budgets], fontsize=7)

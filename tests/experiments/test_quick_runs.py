@@ -133,3 +133,32 @@ def test_alphazero_uttt_curve_passes_the_training_options(tmp_path):
     plain = training_command(build_parser().parse_args([]), tmp_path)
     assert "--net" not in plain and "--full-fraction" not in plain and "--value-mix" not in plain
     assert plain[plain.index("--simulations") + 1] == "100"
+
+
+def test_equal_time_alphabeta_quick(tmp_path):
+    """Each budget is a figure of its own (own seed, own folder, colours swapped, both sides on the
+    same clock); a later run with another budget joins the same table, summary and curve."""
+    from experiments.equal_time_alphabeta import figure_folder, main
+
+    main(["--quick", "--seconds", "0.01", "--out", str(tmp_path)])
+    figures = main(["--quick", "--seconds", "0.02", "--out", str(tmp_path)])
+    assert [(f["game"], f["seconds"]) for f in figures] == [
+        ("tictactoe", 0.01),
+        ("tictactoe", 0.02),
+    ]
+    assert len({f["seed"] for f in figures}) == 2
+    for f in figures:
+        folder = figure_folder(tmp_path, "tictactoe", f["seconds"])
+        records = [r for path in folder.glob("results_*.jsonl") for r in read_records(path)]
+        summary = json.loads((folder / "summary.json").read_text())
+        assert sorted(r["seat_a"] for r in records) == [0, 1]
+        budget = f"seconds={f['seconds']:g}"
+        assert all(budget in spec for r in records for spec in r["agents"])
+        assert summary["master_seed"] == f["seed"]
+        assert f["games"] == 2 and f["wins"] + f["draws"] + f["losses"] == 2
+        assert f["score_low"] <= f["score"] <= f["score_high"]
+        assert f["mcts_seconds_per_move"] > 0 and f["load_average_start"]
+    stored = json.loads((tmp_path / "summary.json").read_text())
+    assert stored["figures"] == figures
+    assert (tmp_path / "table.md").read_text().count("| tictactoe |") == 2
+    assert (tmp_path / "score.png").stat().st_size > 5000
