@@ -56,6 +56,7 @@ from agents.base import (
     game_and_state,
     search_buffer_size,
 )
+from agents.move_order import sort_best_first
 from agents.result import SearchResult
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
@@ -287,16 +288,7 @@ def _order_moves(state, player, depth, table_move, k, actions, keys, count, stat
             keys[i] = k.heuristic(child, player)
         if actions[i] == table_move:
             keys[i] = INFINITY
-    for i in range(1, count):  # insertion sort, best first (stable for equal keys)
-        action = actions[i]
-        order_key = keys[i]
-        j = i - 1
-        while j >= 0 and keys[j] < order_key:
-            actions[j + 1] = actions[j]
-            keys[j + 1] = keys[j]
-            j -= 1
-        actions[j + 1] = action
-        keys[j + 1] = order_key
+    sort_best_first(actions, keys, count)
 
 
 @njit(cache=True, nogil=True)  # kernels as arguments: cached as KernelGame pins their identities

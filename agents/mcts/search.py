@@ -54,6 +54,7 @@ from agents.mcts.tree import (
     VISITS,
     attach_children,
 )
+from agents.move_order import sort_best_first
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.seeding import rng_below
@@ -202,15 +203,7 @@ def order_by_heuristic(k, s, state, player, size):
         s.child[:] = state
         k.apply_action(s.child, actions[i])
         values[i] = k.heuristic(s.child, player)
-    for i in range(1, size):
-        action, value = actions[i], values[i]
-        j = i - 1
-        while j >= 0 and values[j] < value:
-            actions[j + 1] = actions[j]
-            values[j + 1] = values[j]
-            j -= 1
-        actions[j + 1] = action
-        values[j + 1] = value
+    sort_best_first(actions, values, size)
 
 
 @njit(cache=True, inline="always")
