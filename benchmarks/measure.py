@@ -64,6 +64,37 @@ def compile_seconds(game) -> float:
     return time.perf_counter() - tic
 
 
+def rate(run_once: Callable[[], int], seconds: float) -> float:
+    """Units per second of ``run_once() -> units`` called again and again for about ``seconds``."""
+    units, start = 0, time.perf_counter()
+    while True:
+        units += run_once()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return units / elapsed
+
+
+def size_lasting(run: Callable[[int], object], seconds: float, limit: int = 1 << 24) -> int:
+    """The smallest power of two ``n`` (at most ``limit``) for which one ``run(n)`` takes at
+    least ``seconds``: how long to make each timed call."""
+    size = 1
+    while size < limit:
+        tic = time.perf_counter()
+        run(size)
+        if time.perf_counter() - tic >= seconds:
+            break
+        size *= 2
+    return size
+
+
+def load_average() -> str:
+    """The 1-minute load average (a shared machine's noise), or '?' where unknown."""
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "?"
+
+
 def playouts_per_second(game, seconds: float, seed: int = 0) -> float:
     """Compiled random playouts per second from the initial state; batches grow to fill ``seconds``."""
     from mcts_envs.core.playouts import run_random_playouts

@@ -26,9 +26,8 @@ import multiprocessing as mp
 import os
 import platform
 import statistics
-import time
 
-import measure  # noqa: F401  (points numba's cache at a fresh directory unless --warm-cache)
+import measure  # first: points numba's cache at a fresh directory unless --warm-cache
 
 import mcts_envs
 from mcts_envs.vector import VectorGame
@@ -40,13 +39,9 @@ CALLS_PER_RUN = 10
 
 def steps_per_second(vg: VectorGame, steps_per_call: int, seconds: float) -> float:
     """Env steps per second of ``vg.random_rollout(steps_per_call)`` repeated for ``seconds``."""
-    steps, start = 0, time.perf_counter()
-    while True:
-        vg.random_rollout(steps_per_call)
-        steps += steps_per_call * vg.num_envs
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
+    return measure.rate(
+        lambda: (vg.random_rollout(steps_per_call), steps_per_call * vg.num_envs)[1], seconds
+    )
 
 
 def ready_batch(name: str, num_envs: int, threads: bool) -> VectorGame:
@@ -55,17 +50,6 @@ def ready_batch(name: str, num_envs: int, threads: bool) -> VectorGame:
     vg.reset()
     vg.random_rollout(1)
     return vg
-
-
-def steps_per_call(vg: VectorGame, seconds: float) -> int:
-    """Steps per env that make one call of ``vg.random_rollout`` last about ``seconds``."""
-    steps = 1
-    while True:
-        tic = time.perf_counter()
-        vg.random_rollout(steps)
-        if time.perf_counter() - tic >= seconds / 2 or steps >= 1 << 20:
-            return steps * 2
-        steps *= 2
 
 
 def process_worker(name: str, num_envs: int, start: mp.Barrier, commands, results) -> None:
@@ -112,10 +96,6 @@ class ProcessPair:
             worker.join()
 
 
-def load() -> str:
-    return f"{os.getloadavg()[0]:.1f}"
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(mcts_envs.list_games()))
@@ -129,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"mcts-envs {mcts_envs.__version__}; {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores; {args.rounds} rounds of 3 x {args.seconds:g} s, medians of "
-        f"the per-round ratios; load average {load()} at the start",
+        f"the per-round ratios; load average {measure.load_average()} at the start",
         flush=True,
     )
     print(
@@ -141,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
             one = ready_batch(name, size, threads=False)
             two = ready_batch(name, size, threads=True)
             pair = ProcessPair(name, size)
-            steps = steps_per_call(one, args.seconds / CALLS_PER_RUN)
+            steps = measure.size_lasting(one.random_rollout, args.seconds / CALLS_PER_RUN)
             singles, threads, processes = [], [], []
             for _ in range(args.rounds):
                 single = steps_per_second(one, steps, args.seconds)
@@ -156,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{process_ratio:.2f}x | {thread_ratio / process_ratio:.2f} |",
                 flush=True,
             )
-    print(f"load average {load()} at the end")
+    print(f"load average {measure.load_average()} at the end")
 
 
 if __name__ == "__main__":

@@ -57,16 +57,6 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cols[offsets + picks]
 
 
-def timed(run_once, seconds: float) -> float:
-    """Steps/s of ``run_once() -> steps`` repeated for about ``seconds``."""
-    steps, start = 0, time.perf_counter()
-    while True:
-        steps += run_once()
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
-
-
 def python_driven(name: str, num_envs: int, seconds: float) -> float:
     """Python loop: ``step(random_actions())`` on views (``copy=False``)."""
     vg = VectorGame(name, num_envs, seed=0, copy=False)
@@ -78,7 +68,7 @@ def python_driven(name: str, num_envs: int, seconds: float) -> float:
         vg.step(vg.random_actions(actions))
         return num_envs
 
-    return timed(once, seconds)
+    return measure.rate(once, seconds)
 
 
 def python_numpy(name: str, num_envs: int, seconds: float) -> float:
@@ -93,22 +83,15 @@ def python_numpy(name: str, num_envs: int, seconds: float) -> float:
         batch = vg.step(random_legal(batch.legal_action_mask, rng))
         return num_envs
 
-    return timed(once, seconds)
+    return measure.rate(once, seconds)
 
 
 def compiled_loop(name: str, num_envs: int, seconds: float, threads: bool = False) -> float:
     vg = VectorGame(name, num_envs, seed=0, threads=threads)
     vg.reset()
     vg.random_rollout(1)  # warm-up
-    steps = 1
-    while True:  # grow the loop until one call takes a fair share of the time
-        tic = time.perf_counter()
-        vg.random_rollout(steps)
-        elapsed = time.perf_counter() - tic
-        if elapsed > seconds / 4 or steps > 10**7:
-            break
-        steps *= 4
-    return timed(lambda: (vg.random_rollout(steps), num_envs * steps)[1], seconds)
+    steps = measure.size_lasting(vg.random_rollout, seconds / 4)  # a fair share of the time
+    return measure.rate(lambda: (vg.random_rollout(steps), num_envs * steps)[1], seconds)
 
 
 def observe_figures(name: str, num_envs: int, seconds: float) -> dict[str, float]:
@@ -135,9 +118,9 @@ def observe_figures(name: str, num_envs: int, seconds: float) -> dict[str, float
 
     compiled_once()  # compile or load
     return {
-        "step": timed(step_once, seconds),
-        "observe": timed(compiled_once, seconds),
-        "python observe": timed(python_once, seconds),
+        "step": measure.rate(step_once, seconds),
+        "observe": measure.rate(compiled_once, seconds),
+        "python observe": measure.rate(python_once, seconds),
     }
 
 
@@ -192,7 +175,9 @@ def pgx_figures(sizes: list[int], seconds: float, repeats: int) -> dict[tuple[st
             jax.block_until_ready(state.rewards)
             return size
 
-        figures[("python", size)] = statistics.median(timed(once, seconds) for _ in range(repeats))
+        figures[("python", size)] = statistics.median(
+            measure.rate(once, seconds) for _ in range(repeats)
+        )
         length = max(1, 2**16 // size)
         loop = make_loop(length)
         jax.block_until_ready(loop(state, key))
@@ -204,7 +189,7 @@ def pgx_figures(sizes: list[int], seconds: float, repeats: int) -> dict[tuple[st
             return size * length
 
         figures[("jit loop", size)] = statistics.median(
-            timed(looped, seconds) for _ in range(repeats)
+            measure.rate(looped, seconds) for _ in range(repeats)
         )
     return figures
 
@@ -222,15 +207,7 @@ def print_observe(games: list[str], sizes: list[int], repeats: int, seconds: flo
                 f"{row['python observe']:,.0f} | {row['observe'] / row['python observe']:.0f}x |",
                 flush=True,
             )
-    print(f"load average {load()} at the end")
-
-
-def load() -> str:
-    """The 1-minute load average (a shared machine's noise), or '?' where unknown."""
-    try:
-        return f"{os.getloadavg()[0]:.1f}"
-    except OSError:
-        return "?"
+    print(f"load average {measure.load_average()} at the end")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -254,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
         f"mcts-envs {mcts_envs.__version__}; {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, {numba.get_num_threads()} numba threads (shared: figures are "
         f"noisy); median of {args.repeats} x {args.seconds:g} s; env steps per second; "
-        f"load average {load()} at the start"
+        f"load average {measure.load_average()} at the start"
     )
     if args.observe:
         print_observe(games, sizes, args.repeats, args.seconds)
@@ -290,7 +267,7 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
         print(f"  ({name}: compile or cache load {compile_time:.1f} s)", flush=True)
-    print(f"load average {load()} at the end of our rows", flush=True)
+    print(f"load average {measure.load_average()} at the end of our rows", flush=True)
     if args.no_pgx or "tictactoe" not in games:
         return
     pgx_sizes = [int(s) for s in args.pgx_sizes.split(",")]
@@ -302,7 +279,9 @@ def main(argv: list[str] | None = None) -> None:
     import jax
     import pgx
 
-    print(f"\npgx {pgx.__version__} / jax {jax.__version__} Tic-Tac-Toe on CPU (load {load()})")
+    print(
+        f"\npgx {pgx.__version__} / jax {jax.__version__} Tic-Tac-Toe on CPU (load {measure.load_average()})"
+    )
     print("| N | pgx python-driven | pgx jit loop |\n| ---: | ---: | ---: |")
     for size in pgx_sizes:
         print(
