@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.ratings import score_interval
+from agents.evaluation.stats import score_interval
 from experiments.common import (
     Experiment,
     Point,
