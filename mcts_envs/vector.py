@@ -48,7 +48,7 @@ ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``ille
 the env auto-resets.
 
 **Threads.** ``threads=True`` splits the envs in contiguous chunks, one per thread
-(``numba.get_num_threads()``), and runs each chunk by the same compiled function as one thread
+(``numba.get_num_threads()``), each a multiple of 64 envs (but the last), and runs each chunk by the same compiled function as one thread
 does (it releases the GIL): one chunk on the calling thread, the others on a pool of Python
 threads, with identical results (per-env generators). In the compiled loop
 (:meth:`VectorGame.random_rollout`) each thread plays its envs through all the steps without
@@ -597,9 +597,15 @@ def _padded_rows(rows: int, width: int, dtype: Any) -> np.ndarray:
 _ROW_ALIGN = 128
 
 
+#: Envs per chunk are a multiple of this (64 one-byte flags fill a cache line), so two threads
+#: never write the flags, rewards or counts of envs that share a line (but at one boundary).
+_CHUNK_ENVS = 64
+
+
 @njit(cache=True)
 def _chunk_bounds(num_envs, chunks, c):
     size = (num_envs + chunks - 1) // chunks
+    size = (size + _CHUNK_ENVS - 1) // _CHUNK_ENVS * _CHUNK_ENVS
     return min(num_envs, c * size), min(num_envs, (c + 1) * size)
 
 
@@ -853,7 +859,7 @@ class VectorGame:
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
-        self._chunks = chunks = int(min(n, _num_threads())) if threads else 1
+        self._chunks = chunks = int(min(-(-n // _CHUNK_ENVS), _num_threads())) if threads else 1
         self._bounds = [_chunk_bounds.py_func(n, chunks, c) for c in range(chunks)]
         chance_size = int(max(info.max_chance_outcomes, 1))
         self._buf = _Buffers(

@@ -7,6 +7,7 @@ replayed through ``game.apply`` too, which checks that each is a legal outcome.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import numpy as np
@@ -124,7 +125,7 @@ def test_same_seed_same_games_whatever_num_envs():
 
 def test_same_seed_same_games_whatever_threads():
     logs, states, masks = tantrix_logs(2, False)
-    threaded_logs, threaded_states, threaded_masks = tantrix_logs(4, True)
+    threaded_logs, threaded_states, threaded_masks = tantrix_logs(130, True)  # 3 chunks of 64
     assert threaded_logs == logs
     np.testing.assert_array_equal(threaded_states, states)
     np.testing.assert_array_equal(threaded_masks, masks)  # per-thread listing buffers
@@ -132,7 +133,7 @@ def test_same_seed_same_games_whatever_threads():
 
 def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
     def run(threads):
-        vg = VectorGame("tictactoe", 8, seed=0, threads=threads)
+        vg = VectorGame("tictactoe", 130, seed=0, threads=threads)
         vg.reset()
         finished = vg.random_rollout(200, seed=1)
         return finished, vg.states
@@ -142,6 +143,19 @@ def test_threads_give_the_same_results_and_compiled_rollout_is_seeded():
     threaded_finished, threaded_states = run(True)
     assert threaded_finished == finished
     np.testing.assert_array_equal(threaded_states, states)
+
+
+def test_thread_chunks_are_whole_cache_lines_of_flags():
+    """Chunks hold multiples of 64 envs (but the last), so threads never write one-byte flags
+    of envs in one cache line; a batch of 64 envs or fewer runs on the calling thread alone."""
+    for num_envs in (1, 64, 65, 130, 1000, 1024):
+        vg = VectorGame("tictactoe", num_envs, seed=0, threads=True)
+        bounds = vg._bounds
+        assert bounds[0][0] == 0 and bounds[-1][1] == num_envs
+        assert all(hi == lo for (_, hi), (lo, _) in itertools.pairwise(bounds))
+        assert all(hi % 64 == 0 for _, hi in bounds[:-1])
+        assert len(bounds) <= max(1, -(-num_envs // 64))
+    assert not VectorGame("tictactoe", 64, seed=0, threads=True)._threaded
 
 
 def test_illegal_action_raises_naming_the_env_and_changes_nothing():

@@ -60,7 +60,7 @@ def test_threads_run_the_single_thread_code_and_compile_no_parallel_variant():
 
     dispatchers = [d for d in vars(vector).values() if isinstance(d, Dispatcher)]
     assert [d.__name__ for d in dispatchers if d.targetoptions.get("parallel")] == []
-    vg = vector.VectorGame("tictactoe", 8, seed=0, threads=True)
+    vg = vector.VectorGame("tictactoe", 130, seed=0, threads=True)
     vg.reset()
     vg.step(vg.random_actions())
     vg.random_rollout(2)

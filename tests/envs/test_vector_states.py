@@ -189,7 +189,7 @@ def test_observe_gives_any_seat_of_every_env_as_the_forward_model(name):
 def test_work_rows_of_threads_do_not_share_cache_lines():
     """Each thread's working rows (``result`` is written at every game end) start at least 128
     bytes apart: rows in one cache line bounced between cores and stopped the threads scaling."""
-    vg = VectorGame("tictactoe", 4, seed=0, threads=True)
+    vg = VectorGame("tictactoe", 130, seed=0, threads=True)
     buf = vg._buf
     for work in (buf.result, buf.scratch, buf.probabilities, buf.listed, buf.list_scratch):
         assert work.strides[0] >= 128
