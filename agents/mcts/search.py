@@ -363,8 +363,8 @@ def back_up(t, path, depth, result, leaf_value, cfg):
     """:func:`backup` of ``result``, and with ``cfg.minimax_weight > 0`` the
     :func:`minimax_backup` of ``leaf_value`` (both from player 0's view)."""
     backup(t, path, depth, result, cfg.solver)
-    if cfg.minimax_weight > 0.0:
-        minimax_backup(t, path, depth, leaf_value)
+    if cfg.minimax_weight > 0.0:  # an int64 depth: a literal one would compile another version
+        minimax_backup(t, path, np.int64(depth), np.float64(leaf_value))
 
 
 @njit(cache=True, inline="always")
@@ -381,7 +381,7 @@ def simulate(k, playout, s, cfg, rng):
     else:
         playout(state, rng)
     if k.current_player(state) != TERMINAL:
-        return k.heuristic(state, 0)
+        return k.heuristic(state, np.int64(0))  # int64: one compiled version
     return terminal_result(k.returns, k.score, state, cfg.fractional, s.values)
 
 
@@ -416,13 +416,13 @@ def leave_pending(t, s, pending, depth, status):
 def evaluate_leaf(k, playout, t, s, cfg, rng, pending, depth, status):
     """Score the leaf ``s.path[depth]`` and back it up (compiled leaves), or queue it for
     Python (``LEAF_EXTERNAL``). Returns the simulations completed (0 or 1; -1 on a NaN)."""
-    if cfg.leaf == LEAF_EXTERNAL:
-        leave_pending(t, s, pending, depth, status)
+    if cfg.leaf == LEAF_EXTERNAL:  # int64 arguments: literal ones would compile more versions
+        leave_pending(t, s, pending, np.int64(depth), np.int64(status))
         return 0
     # The leaf's implicit minimax value is its heuristic (the outcome itself at cutoff 0).
     leaf_value = 0.0
     if cfg.minimax_weight > 0.0 and cfg.cutoff != 0:
-        leaf_value = k.heuristic(s.state, 0)
+        leaf_value = k.heuristic(s.state, np.int64(0))
     outcome = simulate(k, playout, s, cfg, rng)
     if outcome != outcome or leaf_value != leaf_value:  # NaN from a heuristic: the caller raises
         return -1
