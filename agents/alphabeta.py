@@ -221,7 +221,9 @@ def alphabeta(state, depth, ply, alpha, beta, k, table, stats, deadline, stop):
             ):
                 return value, solved
     if depth <= 0:
-        return HEURISTIC_SCALE * (k.heuristic(state, 0) - k.heuristic(state, 1)), False
+        # int64 players, not literals: one compiled version of the heuristic for every caller
+        mine, theirs = k.heuristic(state, np.int64(0)), k.heuristic(state, np.int64(1))
+        return HEURISTIC_SCALE * (mine - theirs), False
 
     size = max(stats[BUFFER], 1)
     actions = np.empty(size, np.int64)

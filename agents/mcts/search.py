@@ -296,7 +296,7 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
             child = select_child(t, node, player, cfg, root_mask)
         if child < 0:
             return SEARCH_FAILED, depth
-        k.apply_action(state, links[child, ACTION])
+        k.apply_action(state, np.int64(links[child, ACTION]))  # int64, as every caller passes
         depth += 1
         path[depth] = child
         node = child
@@ -480,7 +480,7 @@ def run_chunk(k, playout, tree, scratch, cfg, root_state, rng, root_mask, pendin
                 if not allowed_at(t, new, node, root_mask):
                     continue
                 s.state[:] = s.leaf_state
-                k.apply_action(s.state, t.links[new, ACTION])
+                k.apply_action(s.state, np.int64(t.links[new, ACTION]))
                 mover = k.current_player(s.state)
                 t.flags[new, PLAYER] = mover
                 s.path[depth + 1] = new
