@@ -87,11 +87,11 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
     "ultimate_tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=2", "alphabeta:depth=4"),
     "pentago_twist": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
     "ataxx": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
-    # Tantrix: no minimax2 tier (its expectimax over the draw takes minutes a game) and MCTS to
-    # 1,000 iterations (7 moves/s here); alpha-beta at depth 2 takes about 20 ms a move
+    # Tantrix: no minimax2 tier (its expectimax over the draw takes minutes a game); MCTS at
+    # 10,000 iterations makes about 1.5 moves/s here; alpha-beta at depth 2 about 20 ms a move
     "tantrix": (
         "random",
-        *(f"mcts:iterations={n}" for n in (10, 100, 1000)),
+        *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
         "alphabeta:depth=1",
         "alphabeta:depth=2",
     ),
