@@ -192,6 +192,19 @@ def allowed_at(t, child, node, root_mask):
     return node != ROOT or root_mask.shape[0] == 0 or root_mask[t.links[child, ACTION]] != 0
 
 
+@njit(cache=True, inline="always")
+def next_untried(t, node, root_mask):
+    """ "One" expansion: the next untried child of ``node`` (masked root moves are passed by
+    and count as tried), or ``NO_NODE`` when none is left."""
+    links = t.links
+    while links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
+        candidate = links[node, FIRST_CHILD] + links[node, NUM_EXPANDED]
+        links[node, NUM_EXPANDED] += 1
+        if allowed_at(t, candidate, node, root_mask):
+            return candidate
+    return NO_NODE
+
+
 @njit(cache=True)  # not inlined: off by default, kept out of the hot loop's body
 def order_by_heuristic(k, s, state, player, size):
     """Sort ``s.actions[:size]`` (legal actions of ``state``, ``player`` to move) by the game's
@@ -278,22 +291,22 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
         child = NO_NODE
         if player == CHANCE:
             child = sample_chance_child(links, t.prior, node, rng)
-        elif not puct:
-            tried = links[node, NUM_EXPANDED]
-            if cfg.first_play < np.inf and 0 < tried < links[node, NUM_CHILDREN]:
-                # first-play urgency: an untried child scores ``first_play``; a tried child
-                # scoring at least that is followed instead of trying a new one
+        else:
+            # first-play urgency: an untried child scores ``first_play``; a tried child scoring
+            # at least that is followed instead of trying a new one
+            tried, size = links[node, NUM_EXPANDED], links[node, NUM_CHILDREN]
+            urgency = not puct and cfg.first_play < np.inf and 0 < tried < size
+            if not puct and not urgency:
+                child = next_untried(t, node, root_mask)
+            if child == NO_NODE:
+                # the one call site of select_child: it is inlined, and a second copy of its
+                # body made the loop compile half as long again
                 best = select_child(t, node, player, cfg, root_mask)
-                if selected_score(t, node, best, player, cfg) >= cfg.first_play:
-                    child = best
-            # "one" expansion: enter the next untried child (masked root moves are passed by)
-            while child == NO_NODE and links[node, NUM_EXPANDED] < links[node, NUM_CHILDREN]:
-                candidate = links[node, FIRST_CHILD] + links[node, NUM_EXPANDED]
-                links[node, NUM_EXPANDED] += 1
-                if allowed_at(t, candidate, node, root_mask):
-                    child = candidate
-        if child == NO_NODE and player != CHANCE:
-            child = select_child(t, node, player, cfg, root_mask)
+                child = best
+                if urgency and selected_score(t, node, best, player, cfg) < cfg.first_play:
+                    child = next_untried(t, node, root_mask)
+                    if child == NO_NODE:
+                        child = best
         if child < 0:
             return SEARCH_FAILED, depth
         k.apply_action(state, np.int64(links[child, ACTION]))  # int64, as every caller passes
