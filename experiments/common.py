@@ -405,10 +405,13 @@ def add_common_arguments(parser: Any, default_out: Path) -> None:
     )
 
 
-def settings_from(args: Any, full_games: int, quick_games: int = 2) -> tuple[Path, RunSettings]:
-    """Output folder and run settings from the common arguments."""
+def settings_from(
+    args: Any, full_games: int, quick_games: int = 2, full_workers: int = 2
+) -> tuple[Path, RunSettings]:
+    """Output folder and run settings from the common arguments (``--workers`` unset: one
+    process for a quick run, ``full_workers`` for a full one)."""
     games = args.games or (quick_games if args.quick else full_games)
-    workers = args.workers or (1 if args.quick else 2)
+    workers = args.workers or (1 if args.quick else full_workers)
     backend = "local" if workers == 1 else "process"
     return args.out, RunSettings(games, args.seed, backend, workers)
 
@@ -446,19 +449,20 @@ def start_experiment(
     *,
     full_games: int,
     quick_games: int = 2,
+    full_workers: int = 2,
     agent_modules: tuple[str, ...] = (),
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
 ) -> Experiment:
     """Parse the command line (:func:`add_common_arguments` plus ``add_arguments``), create the
     output folder (``--out``, else ``results/<name>`` or ``results/<name>_quick``), import the
     ``agent_modules`` (they register agents; worker processes import them too) and note the start
-    time and load."""
+    time and load. ``full_workers``: the worker processes of a full run without ``--workers``."""
     parser = argparse.ArgumentParser(description=description)
     add_common_arguments(parser, RESULTS / name)
     if add_arguments is not None:
         add_arguments(parser)
     args = parser.parse_args(argv)
-    out, settings = settings_from(args, full_games=full_games, quick_games=quick_games)
+    out, settings = settings_from(args, full_games, quick_games, full_workers)
     out = out or RESULTS / (name + ("_quick" if args.quick else ""))
     out.mkdir(parents=True, exist_ok=True)
     settings = settings._replace(agent_modules=tuple(agent_modules))

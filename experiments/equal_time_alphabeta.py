@@ -212,13 +212,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         argv,
         full_games=100,
         quick_games=2,
+        full_workers=1,  # time budgets: one process unless asked (the machine is shared)
         add_arguments=_add_arguments,
     )
     args = experiment.args
-    if args.workers is None:  # time budgets: one process unless asked (the machine is shared)
-        experiment = experiment._replace(
-            settings=experiment.settings._replace(backend="local", workers=1)
-        )
     games = args.game or (QUICK["games"] if args.quick else GAMES)
     seconds = args.seconds or (QUICK["seconds"] if args.quick else SECONDS)
     for game in games:

@@ -299,8 +299,8 @@ def descend(k, t, s, cfg, root_state, rng, root_mask):
             if not puct and not urgency:
                 child = next_untried(t, node, root_mask)
             if child == NO_NODE:
-                # the one call site of select_child: it is inlined, and a second copy of its
-                # body made the loop compile half as long again
+                # the one call site of select_child: it is inlined, so every call site adds
+                # a copy of its body to the loop's compile
                 best = select_child(t, node, player, cfg, root_mask)
                 child = best
                 if urgency and selected_score(t, node, best, player, cfg) < cfg.first_play:
