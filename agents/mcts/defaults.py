@@ -44,7 +44,8 @@ The table (evidence against each game's reference opponent; Wilson intervals in 
 * ``tantrix``: ``c=0.75`` (random playouts). Against ``oliver`` at measured equal time, 0.3 s per
   move: 0.725 win rate over 120 games (c=0.5: 0.50 over 40); chosen after a first sweep, and never
   separated from c=0.5 by the intervals. Again on today's engine (forced placements played at
-  once, about 3,300 simulations a move), 100 games each: c=0.75 0.93, c=0.5 0.90, c=1 0.85.
+  once, a median of about 5,000 simulations a move), 100 games each: c=0.75 0.93, c=0.5 0.90,
+  c=1 0.85.
 
 ``minimax_weight`` (implicit minimax backups, Lanctot et al. 2014: each node also keeps the minimax
 value of the heuristic over its subtree, and UCT ranks a child by ``(1 - w) * Q + w * V``) is 0, the
