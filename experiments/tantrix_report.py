@@ -210,7 +210,7 @@ def write_table(rows: Sequence[dict], settings: Settings, elapsed: float, path: 
         f"({platform.python_version()}, {platform.machine()}).",
         "",
         "Measured think time: mean seconds per decision of each side over every decision (a "
-        "single legal placement counted too: both sides play it at once).",
+        "single legal placement counted too).",
         "",
         "| c | s/move | games | MCTS W/D/L | MCTS win rate [Wilson 95%] | score [Wilson 95%] | "
         "measured s/decision (MCTS / bot) |",
