@@ -47,10 +47,11 @@ index, its player and its legal actions, and changes no game. With ``"penalty"``
 ends: its mover gets ``-penalty``, the other player 0, ``terminated`` and ``illegal`` are set, and
 the env auto-resets.
 
-**Threads.** ``threads=True`` splits the envs in contiguous chunks, one per thread
-(``numba.get_num_threads()``), each a multiple of 64 envs (but the last), and runs each chunk by the same compiled function as one thread
-does (it releases the GIL): one chunk on the calling thread, the others on a pool of Python
-threads, with identical results (per-env generators). In the compiled loop
+**Threads.** ``threads=True`` splits the envs in contiguous chunks, at most one per thread
+(``numba.get_num_threads()``), each a multiple of 64 envs but the last, none empty, and runs each
+chunk by the same compiled function as one thread does (it releases the GIL): one chunk on the
+calling thread, the others on a pool of Python threads, with identical results (per-env
+generators). In the compiled loop
 (:meth:`VectorGame.random_rollout`) each thread plays its envs through all the steps without
 meeting the others; a :meth:`VectorGame.step` waits for the slowest chunk and costs a thread
 hand-off (tens of microseconds), so threads pay off for large ``N`` or the compiled loop, and
@@ -859,7 +860,9 @@ class VectorGame:
         )
         chance_room = MAX_CHANCE_PER_STEP if info.has_chance else 0
         seed = check_seed(seed)
-        self._chunks = chunks = int(min(-(-n // _CHUNK_ENVS), _num_threads())) if threads else 1
+        chunks = int(min(-(-n // _CHUNK_ENVS), _num_threads())) if threads else 1
+        # rounding chunks up to whole lines can leave the last ones empty: fewer chunks instead
+        self._chunks = chunks = -(-n // _chunk_bounds.py_func(n, chunks, 0)[1])
         self._bounds = [_chunk_bounds.py_func(n, chunks, c) for c in range(chunks)]
         chance_size = int(max(info.max_chance_outcomes, 1))
         self._buf = _Buffers(

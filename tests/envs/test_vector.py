@@ -158,6 +158,15 @@ def test_thread_chunks_are_whole_cache_lines_of_flags():
     assert not VectorGame("tictactoe", 64, seed=0, threads=True)._threaded
 
 
+def test_many_threads_get_no_empty_chunk(monkeypatch):
+    """With 16 threads, 1,040 envs make chunks of 128 (whole lines): 9 chunks, none empty."""
+    from mcts_envs import vector
+
+    monkeypatch.setattr(vector, "_num_threads", lambda: 16)
+    bounds = VectorGame("tictactoe", 1040, seed=0, threads=True)._bounds
+    assert bounds == [(128 * c, min(1040, 128 * (c + 1))) for c in range(9)]
+
+
 def test_illegal_action_raises_naming_the_env_and_changes_nothing():
     vg = VectorGame("tictactoe", 3, seed=0)
     vg.reset()
