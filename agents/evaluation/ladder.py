@@ -164,8 +164,8 @@ class Ladder:
         return (
             f"### {self.game}\n\n{self.table()}\n\n"
             f"{info['games']} games ({info['games_per_pair']} per pairing, seed {info['seed']}), "
-            f"built in {info['build_seconds']:.0f} s on {info['cpus']} CPU cores (load average "
-            f"{info['load_average']}) with mcts-envs {info['package_version']}: "
+            f"built in {info['build_seconds']:.0f} s on {info['cpus']} CPU cores "
+            f"({_load_text(info)}) with mcts-envs {info['package_version']}: "
             f"`{info['command']}`\n"
         )
 
@@ -174,6 +174,20 @@ class Ladder:
         if self.path is None:
             raise InvalidOptionError(f"{self.game} ladder: built in memory, it has no records file")
         return self.path.parent / self.info["records"]
+
+
+def _load_average() -> float:
+    """The machine's 1-minute load average (NaN where the OS has none)."""
+    return os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+
+
+def _load_text(info: dict[str, Any]) -> str:
+    """The build's load as the docs state it: at its start, and at its end where recorded (ladder
+    files before the end was recorded hold the start only)."""
+    if "load_average_end" in info:
+        start, end = info["load_average"], info["load_average_end"]
+        return f"load average {start} at the start, {end} at the end"
+    return f"load average {info['load_average']} at the start"
 
 
 def ladder_path(game: str, directory: str | os.PathLike | None = None) -> Path:
@@ -392,7 +406,7 @@ def build_ladder(
     rules = GameRules(name)
     plan = plan_tournament(rules, anchors, games_per_pair, seed)
     start = time.perf_counter()
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else math.nan
+    load = _load_average()
     with open_results(playing, resume=resume, overwrite=True) as results:
         opening = plan.tasks[0].opening
         backend = make_backend(None, workers, plan.specs, opening, agent_modules=agent_modules)
@@ -432,6 +446,7 @@ def build_ladder(
         ),
         "build_seconds": round(time.perf_counter() - start, 1),
         "load_average": round(load, 1),
+        "load_average_end": round(_load_average(), 1),
         "cpus": os.cpu_count(),
     }
     obj = {**info, "anchors": [vars(a) for a in fitted.anchors]}

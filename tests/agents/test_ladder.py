@@ -130,6 +130,8 @@ def test_a_small_build_writes_a_ladder_and_keeps_existing_files(tmp_path):
     loaded = load_ladder(tmp_path / "tictactoe.json")
     assert loaded.anchors == ladder.anchors and len(read_ladder_records(loaded)) == 4
     assert "--anchors 'random;minimax2'" in loaded.info["command"]
+    start, end = loaded.info["load_average"], loaded.info["load_average_end"]
+    assert f"load average {start} at the start, {end} at the end" in loaded.docs_section()
     before = (tmp_path / "tictactoe.json").read_text()
     with pytest.raises(InvalidOptionError, match="exists"):
         build_ladder("tictactoe", tmp_path, anchors=anchors, games_per_pair=4)
