@@ -54,10 +54,12 @@ load 11-20, seat-alternated, Wilson 95% intervals): against the plain default at
 (1,000 a move, 40 games each) ``w=0.1`` scores 0.55 [0.40, 0.69] and ``w=0.3`` 0.65 [0.50, 0.78]
 (``w=0.1`` at 3,000: 0.63 [0.46, 0.78] over 30), but it costs 13-15% of the simulations per second,
 and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=0.1`` 0.51 [0.36,
-0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it adds nothing measurable
-to the default under the same load: 0.1 s, ``w=0.1`` 0.825 [0.74, 0.89] over 100 games (seed 2912)
-where the default scores 0.85 [0.71, 0.93] over 40 (seed 2911); 1 s, both 0.60 [0.39, 0.78] over 20
-(seed 2913).
+0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it added nothing
+measurable under the same load (0.1 s: ``w=0.1`` 0.825 [0.74, 0.89] over 100 games, seed 2912; the
+default 0.85 [0.71, 0.93] over 40, seed 2911; records not kept). At load 11-20 on 2 cores each side
+gets a small share of a core, so "0.1 s" buys far less search, which would put these scores at the
+low-budget end of the equal-time curve, where MCTS leads (quiet machine: 0.59 at 0.03 s, 0.47 at 0.1 s, alpha-beta
+better from 0.3 s; README, "Equal time against alpha-beta").
 
 Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named above;
 the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but Tic-Tac-Toe),
