@@ -1,14 +1,26 @@
-"""Shared test settings: headless pygame; the record of what collection compiled."""
+"""Shared test settings: headless pygame, SB3 logs in pytest's folder; the record of what
+collection compiled."""
 
 from __future__ import annotations
 
 import os
+
+import pytest
 
 from tests.collection_check import RECORD, CollectionRecord, compiled_dispatchers
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_pytests_folder(tmp_path_factory):
+    """Stable-Baselines3 makes a log folder at every ``learn()`` (unless ``SB3_LOGDIR`` names one,
+    a new ``SB3-<time>`` folder in the system's temp dir); the tests keep theirs in pytest's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3_logs")))
+        yield
 
 
 #: Node ids of the modules collected (relative to the root directory).
