@@ -30,7 +30,6 @@ import os
 import shutil
 
 from agents.evaluation.games import GameRules, TimeControl, parse_clock
-from agents.evaluation.stats import wilson_interval
 from experiments.common import (
     Point,
     Series,
@@ -73,7 +72,7 @@ def build_series(seconds: float, engine: str, engine_seconds: float | None) -> l
 
 def score_line(point: Point) -> str:
     """``W/D/L, score [Wilson 95%]`` of one point (draws as half a point)."""
-    low, high = wilson_interval(point.wins + 0.5 * point.draws, point.games)
+    low, high = point.score_interval()
     return (
         f"{point.label} at {point.budget:g} s: {point.wins}/{point.draws}/{point.losses}, score "
         f"{point.score:.2f} [{low:.2f}, {high:.2f}]; think s/move ours {point.seconds_per_move:.3f}"

@@ -19,11 +19,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from agents.evaluation.arena import seat_think
 from agents.evaluation.ratings import record_between, score_interval, tally
+from agents.evaluation.stats import WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
     make_backend,
@@ -62,8 +64,13 @@ class SeriesRun(NamedTuple):
     played: int
 
 
-class Point(NamedTuple):
-    """Result of one agent (``spec``, budget ``budget`` of ``label``) against ``opponent``."""
+@dataclass(frozen=True)
+class Point(WinDrawLoss):
+    """Result of one agent (``spec``, budget ``budget`` of ``label``) against ``opponent``: its
+    wins, draws and losses (``games``, ``score`` and ``score_interval()`` from
+    :class:`~agents.evaluation.stats.WinDrawLoss`), the Wilson 95% interval of its win rate and
+    both sides' mean think seconds per move. Frozen: derive a variant with
+    :func:`dataclasses.replace`."""
 
     label: str
     budget: float
@@ -78,16 +85,9 @@ class Point(NamedTuple):
     opponent_seconds_per_move: float
 
     @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
     def win_rate(self) -> float:
+        """Wins per game (NaN with no game)."""
         return self.wins / self.games if self.games else float("nan")
-
-    @property
-    def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else float("nan")
 
 
 def announce(text: str) -> None:
@@ -308,7 +308,7 @@ def plot_series(
                 bands = [score_interval(p.losses, 0, p.wins + p.draws) for p in members]
             elif value == "score":
                 ys = [p.score for p in members]
-                bands = [score_interval(p.wins, p.draws, p.losses) for p in members]
+                bands = [p.score_interval() for p in members]
             else:
                 ys = [p.win_rate for p in members]
                 bands = [(p.win_low, p.win_high) for p in members]
@@ -386,7 +386,7 @@ def write_summary(
         "master_seed": settings.seed,
         **run,
         "points": [
-            {**p._asdict(), "games": p.games, "win_rate": p.win_rate, "score": p.score}
+            {**asdict(p), "games": p.games, "win_rate": p.win_rate, "score": p.score}
             for p in points
         ],
     }

@@ -26,11 +26,9 @@ import os
 import time
 from typing import NamedTuple
 
-from agents.evaluation.ratings import score_interval
 from agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
 from experiments.common import (
     RESULTS,
-    Point,
     Series,
     add_common_arguments,
     machine,
@@ -132,11 +130,6 @@ GRIDS: dict[str, Grid] = {
 QUICK_GRID = {"tictactoe": Grid("tictactoe", "iterations=50", "perfect", ("", "c=0.5"))}
 
 
-def interval(point: Point) -> tuple[float, float]:
-    """Wilson 95% interval of a point's score (draws count half)."""
-    return score_interval(point.wins, point.draws, point.losses)
-
-
 def spec_of(budget: str, options: str) -> str:
     return f"mcts:{budget}" + (f",{options}" if options else "")
 
@@ -187,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
             "| --- | --- | --- |",
         ]
         for p in points:
-            low, high = interval(p)
+            low, high = p.score_interval()
             options = p.spec[len(spec_of(budget, "")) + 1 :] or "(defaults)"
             options = "generic" if options == GENERIC_SPEC else options
             lines.append(
@@ -202,14 +195,14 @@ def main(argv: list[str] | None = None) -> None:
             "recommended": best.spec,
             "table_row": _row_text(game),
             "score": best.score,
-            "interval": interval(best),
+            "interval": best.score_interval(),
             "games": best.games,
         }
         if default is not None:  # checks without the defaults as typed have no comparison
             summary[name] |= {
                 "default_score": default.score,
-                "default_interval": interval(default),
-                "beats_default": interval(best)[0] > interval(default)[1],
+                "default_interval": default.score_interval(),
+                "beats_default": best.score_interval()[0] > default.score_interval()[1],
                 "default_games": default.games,
             }
     meta = {"wall_seconds": round(time.time() - started, 1), "machine": machine(start_load)}

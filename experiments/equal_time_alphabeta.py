@@ -31,10 +31,10 @@ import json
 import os
 import time
 from collections.abc import Sequence
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.stats import score_interval
 from experiments.common import (
     Experiment,
     Point,
@@ -99,7 +99,7 @@ def play_figure(experiment: Experiment, game: str, seconds: float) -> dict[str, 
 def figure_summary(point: Point, meta: dict[str, Any], seed: int) -> dict[str, Any]:
     """One figure as the summary states it: result, interval of the score, seed, load and
     measured think times."""
-    low, high = score_interval(point.wins, point.draws, point.losses)
+    low, high = point.score_interval()
     return {
         "game": point.label,
         "seconds": point.budget,
@@ -132,7 +132,7 @@ def stored_figures(out: Path) -> list[tuple[Point, dict[str, Any]]]:
         for path in (out / game).glob("*s/summary.json"):
             meta = json.loads(path.read_text())
             for stored in meta["points"]:
-                point = Point(**{k: stored[k] for k in Point._fields})
+                point = Point(**{f.name: stored[f.name] for f in fields(Point)})
                 figures.append((point, figure_summary(point, meta, meta["master_seed"])))
     return sorted(figures, key=lambda f: (GAMES.index(f[0].label), f[0].budget))
 
@@ -182,7 +182,7 @@ def write_outputs(out: Path, settings_seed: int) -> list[dict[str, Any]]:
     }
     (out / "summary.json").write_text(json.dumps(payload, indent=1) + "\n")
     # one panel: every game's opponent is alpha-beta at the same budget as MCTS
-    points = [point._replace(opponent="alphabeta:seconds=T (same T)") for point, _ in stored]
+    points = [replace(point, opponent="alphabeta:seconds=T (same T)") for point, _ in stored]
     if points:
         plot_series(
             points,

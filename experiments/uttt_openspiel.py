@@ -26,6 +26,7 @@ import argparse
 import json
 import statistics
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -189,8 +190,8 @@ def main(argv: list[str] | None = None) -> None:
     write_table(points, out / "table.md", header, "seconds/move")
     plot_series(
         [  # one curve per variant of ours over the times
-            p._replace(
-                label=p.label.rsplit(", ", 1)[0], opponent="OpenSpiel MCTSBot, same seconds/move"
+            replace(
+                p, label=p.label.rsplit(", ", 1)[0], opponent="OpenSpiel MCTSBot, same seconds/move"
             )
             for p in points
         ],
