@@ -84,8 +84,12 @@ __all__ = [
 #: chunk down, so the fastest chunk is the truest measure) and last at most a third of the time
 #: left: a chunk interrupted near the deadline then has little left to run when it resumes.
 CHUNK_SECONDS = 0.005
-#: Node slots of a new tree under a time budget only (160 MB if all were used).
-TIME_BUDGET_CAPACITY = 1 << 22
+#: Node slots of a new tree under a time budget only (1.3 GB if all were used, within
+#: ``max_nodes``). Slots are mapped only when a search first writes them, so a tree this size
+#: costs the memory of the nodes it holds, and a timed search fills it without the copy that
+#: growing needs: at 4 million nodes a copy takes a quarter of a second, and a search with less
+#: than :func:`_grow_in_time`'s estimate left stops instead of growing.
+TIME_BUDGET_CAPACITY = 1 << 25
 #: Share of the machine's memory (physical, or the container's limit if lower) a search tree
 #: may take by default, and the cap of that default in MB (see :func:`default_max_memory_mb`).
 DEFAULT_MEMORY_SHARE = 0.25
