@@ -3,13 +3,15 @@ with a legal move, says so, and the node arrays never outgrow the bound."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 import mcts_envs
 from agents.mcts import MCTSAgent
-from agents.mcts.driver import default_max_memory_mb, loop_plan
-from agents.mcts.tree import MEMORY_PER_NODE, Tree
+from agents.mcts.driver import TIME_BUDGET_CAPACITY, default_max_memory_mb, loop_plan
+from agents.mcts.tree import BYTES_PER_NODE, MEMORY_PER_NODE, Tree
 from agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
@@ -103,3 +105,23 @@ def test_bad_memory_bounds_are_refused_with_the_allowed_range(value):
 def test_a_bad_memory_bound_in_a_spec_is_refused():
     with pytest.raises(InvalidOptionError, match=r"max_memory_mb must be a number in \[1,"):
         make_agent("mcts:max_memory_mb=0.5")
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
+def test_a_timed_search_tree_costs_the_memory_of_its_nodes_not_of_its_slots():
+    # A timed search starts with TIME_BUDGET_CAPACITY slots so that it never stops to copy a
+    # full tree; that is only affordable because untouched slots are never mapped.
+    plan = loop_plan(ULTIMATE, make_agent("mcts:iterations=none,seconds=0.05", seed=0).config)
+    assert plan.capacity == min(TIME_BUDGET_CAPACITY, plan.max_nodes)
+    before = _resident_bytes()
+    agent = make_agent("mcts:iterations=none,seconds=0.05", seed=0)
+    agent.search(ULTIMATE, ULTIMATE.initial_state())
+    tree = agent._tree
+    assert tree.capacity == plan.capacity
+    held = tree.num_nodes * BYTES_PER_NODE
+    assert _resident_bytes() - before < held + 64 * MEGABYTE < tree.nbytes()
