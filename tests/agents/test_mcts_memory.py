@@ -116,10 +116,10 @@ def _resident_bytes() -> int:
 def test_a_timed_search_tree_costs_the_memory_of_its_nodes_not_of_its_slots():
     # A timed search starts with TIME_BUDGET_CAPACITY slots so that it never stops to copy a
     # full tree; that is only affordable because untouched slots are never mapped.
-    plan = loop_plan(ULTIMATE, make_agent("mcts:iterations=none,seconds=0.05", seed=0).config)
+    agent = make_agent("mcts:iterations=none,seconds=0.05", seed=0)
+    plan = loop_plan(ULTIMATE, agent.config)
     assert plan.capacity == min(TIME_BUDGET_CAPACITY, plan.max_nodes)
     before = _resident_bytes()
-    agent = make_agent("mcts:iterations=none,seconds=0.05", seed=0)
     agent.search(ULTIMATE, ULTIMATE.initial_state())
     tree = agent._tree
     assert tree.capacity == plan.capacity
