@@ -58,8 +58,8 @@ and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=
 measurable under the same load (0.1 s: ``w=0.1`` 0.825 [0.74, 0.89] over 100 games, seed 2912; the
 default 0.85 [0.71, 0.93] over 40, seed 2911; records not kept). At load 11-20 on 2 cores each side
 gets a small share of a core, so "0.1 s" buys far less search, which would put these scores at the
-low-budget end of the equal-time curve, where MCTS leads (at load about 2: 0.59 at 0.03 s, 0.47 at 0.1 s, alpha-beta
-better from 0.3 s; README, "Equal time against alpha-beta").
+low-budget end of the equal-time curve, where MCTS leads (at load about 2: 0.59 at 0.03 s, 0.47 at
+0.1 s, alpha-beta better from 0.3 s; README, "Equal time against alpha-beta").
 
 Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named above;
 the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but Tic-Tac-Toe),
