@@ -1,17 +1,17 @@
 """How the per-game MCTS defaults were chosen: a documented sweep against each game's reference.
 
-For each game, a grid of ``mcts:`` options at one fixed iteration budget plays a gauntlet against
-the game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac-Toe: the exact
+For each game, a grid of ``mcts:`` options at one fixed budget plays a gauntlet against the
+game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac-Toe: the exact
 ``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``). The grid holds
-the package's per-game defaults (``mcts:iterations=N`` alone, the game's row of
-:data:`agents.mcts.defaults.GAME_DEFAULTS`), the generic values written out (what every game used
-before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. The table ranks the
-settings by score with Wilson 95% intervals and marks the defaults; ``summary.json`` names, per
-game, the setting the evidence recommends (the best score), the table's row, and whether the
-recommendation's interval lies wholly above the defaults' (``beats_default``: only then does the
-evidence say the table should change). Options in the grid are given on top of the game's
-defaults, so a grid entry states every option that differs from them (``rollout_cutoff=none`` for
-random playouts on a game whose defaults score the leaf). Tantrix is swept by
+the game's defaults when it was played, the generic values written out (what every game used
+before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. Every entry states
+each option that today's row of :data:`agents.mcts.defaults.GAME_DEFAULTS` sets for its game, so
+an entry names the same settings whatever the defaults become and the stored games keep their
+meaning (a changed row means rewriting the stored records' specs to what they were played with).
+The table ranks the settings by score with Wilson 95% intervals and marks the defaults of the
+time; ``summary.json`` names, per game, the setting the evidence recommends (the best score),
+today's row, and whether the recommendation's interval lies wholly above the defaults' of the
+time (``beats_default``). Tantrix is swept by
 ``experiments/tantrix_report.py``.
 
 Run: ``python -m experiments.defaults_sweep`` (``--quick`` for the test run; ``--game`` to pick;
@@ -40,23 +40,30 @@ from experiments.common import (
 
 class Grid(NamedTuple):
     """One gauntlet of the sweep: ``mcts:<budget>,<options>`` for each grid entry against
-    ``opponent`` on ``game``; ``games_factor`` scales the games per setting."""
+    ``opponent`` on ``game``; ``games_factor`` scales the games per setting.
+
+    Every entry names each option that the game's row of today's defaults sets (a test checks
+    it), so an entry means the same settings whatever the defaults become, and the stored games
+    keep their meaning. ``then_default`` is the entry that was the game's defaults when the grid
+    was played: the recommendation is compared with it.
+    """
 
     game: str
     budget: str
     opponent: str
     options: tuple[str, ...]
+    then_default: str
     games_factor: float = 1.0
 
 
-#: run name (the results folder) -> its grid; "" in a grid is the package's per-game defaults
+#: run name (the results folder) -> its grid
 GRIDS: dict[str, Grid] = {
     "ataxx": Grid(
         "ataxx",
         "iterations=1000",
         "minimax2",
         (
-            "",
+            "c=0.005,rollout_cutoff=0",  # the defaults (the c=0.005 row again, other seeds)
             GENERIC_SPEC,
             "rollout_cutoff=0,c=0",
             "rollout_cutoff=0,c=0.005",
@@ -69,6 +76,7 @@ GRIDS: dict[str, Grid] = {
             "rollout_cutoff=2,c=0.01",
             "rollout_cutoff=0,c=0.01",  # the first choice of the table, before this sweep
         ),
+        "c=0.005,rollout_cutoff=0",
     ),
     # Tic-Tac-Toe games are cheap and its losses rare: ten times the games there
     "tictactoe": Grid(
@@ -76,22 +84,30 @@ GRIDS: dict[str, Grid] = {
         "iterations=200",
         "perfect",
         (
-            "",
+            "c=0.5,rollout_cutoff=0,expand=one",  # the defaults then (other seeds)
             GENERIC_SPEC,
-            "c=0.5,rollout_cutoff=none",
-            "rollout_cutoff=0,c=0.5",
-            "rollout_cutoff=0,c=0.5,final=mean",
-            "rollout_cutoff=0,c=1.4",
+            "c=0.5,rollout_cutoff=none,expand=one",
+            "rollout_cutoff=0,c=0.5,expand=one",
+            "rollout_cutoff=0,c=0.5,final=mean,expand=one",
+            "rollout_cutoff=0,c=1.4,expand=one",
         ),
+        "c=0.5,rollout_cutoff=0,expand=one",
         10.0,
     ),
     "ultimate_tictactoe": Grid(
         "ultimate_tictactoe",
         "iterations=1000",
         "minimax2",
-        # the defaults (c=0.5) sit where the sweep first played c=0.5 and the generic values
-        # where it played the defaults of that time, so the stored games keep their seeds
-        (GENERIC_SPEC, "", "c=2.0", "rollout_cutoff=0,c=0.5", "scores=fractional"),
+        # c=0.5 sits where the sweep first played it and the generic values where it played
+        # the defaults of that time, so the stored games keep their seeds
+        (
+            GENERIC_SPEC,
+            "c=0.5,first_play=none,expand_order=random",
+            "c=2.0,first_play=none,expand_order=random",
+            "rollout_cutoff=0,c=0.5,first_play=none,expand_order=random",
+            "scores=fractional,c=1.4,first_play=none,expand_order=random",
+        ),
+        "c=0.5,first_play=none,expand_order=random",
     ),
     "pentago_twist": Grid(
         "pentago_twist",
@@ -103,8 +119,9 @@ GRIDS: dict[str, Grid] = {
             "c=1.0,rollout_cutoff=none",
             "rollout_cutoff=0,c=0.5",
             "rollout_cutoff=0,c=0.1",
-            "",  # the defaults chosen from the five above (the explicit row, other seeds)
+            "c=0.1,rollout_cutoff=0",  # the defaults chosen then (the row above, other seeds)
         ),
+        "c=0.1,rollout_cutoff=0",
     ),
     # checks of the Pentago Twist choice at a larger budget and at a time budget
     "pentago_twist_1000": Grid(
@@ -117,6 +134,7 @@ GRIDS: dict[str, Grid] = {
             "rollout_cutoff=0,c=0.05",
             "rollout_cutoff=0,c=0.25",
         ),
+        "rollout_cutoff=0,c=0.1",
         2 / 3,
     ),
     "pentago_twist_0.5s": Grid(
@@ -124,10 +142,16 @@ GRIDS: dict[str, Grid] = {
         "iterations=none,seconds=0.5",
         "alphabeta:depth=2",
         (GENERIC_SPEC, "rollout_cutoff=0,c=0.1"),
+        "rollout_cutoff=0,c=0.1",
         1 / 3,
     ),
 }
-QUICK_GRID = {"tictactoe": Grid("tictactoe", "iterations=50", "perfect", ("", "c=0.5"))}
+_TICTACTOE_TODAY = spec_options(defaults_for("tictactoe"), only_changed=True)
+QUICK_GRID = {
+    "tictactoe": Grid(
+        "tictactoe", "iterations=50", "perfect", (_TICTACTOE_TODAY, "c=0.5"), _TICTACTOE_TODAY
+    )
+}
 
 
 def spec_of(budget: str, options: str) -> str:
@@ -155,8 +179,8 @@ def main(argv: list[str] | None = None) -> None:
         f"{settings.games} games per setting unless stated (colours swapped in pairs, master seed "
         f"{settings.seed}); iteration budgets but one, so the load (average "
         f"{start_load[0]:.1f} at the start, 2 cores) changes speed, not results. Sorted by score; "
-        "(defaults) marks the package's per-game defaults, `generic` the values every game used "
-        "before them.",
+        "(defaults then) marks the game's defaults when the grid was played, `generic` the values "
+        "every game used before per-game defaults.",
     ]
     summary: dict[str, object] = {}
     for name, grid in grids.items():
@@ -169,22 +193,24 @@ def main(argv: list[str] | None = None) -> None:
         path = out / name / "results.jsonl"
         records = run_series(game, series, settings._replace(games=games), path).records
         points = sorted(summarise(records, series), key=lambda p: (-p.score, p.losses))
-        default = next((p for p in points if p.spec == spec_of(budget, "")), None)
+        default = next(p for p in points if p.spec == spec_of(budget, grid.then_default))
         lines += [
             "",
             f"## {game}: `mcts:{budget},...` against `{opponent}` ({games} games each)",
             "",
-            f"Defaults (the table's row): `{_row_text(game)}`.",
+            f"Defaults when played: `{grid.then_default}`; today's: `{_row_text(game)}`.",
             "",
             "| options | W/D/L | score [Wilson 95%] |",
             "| --- | --- | --- |",
         ]
         for p in points:
             low, high = p.score_interval()
-            options = p.spec[len(spec_of(budget, "")) + 1 :] or "(defaults)"
-            options = "generic" if options == GENERIC_SPEC else options
+            options = p.spec[len(spec_of(budget, "")) + 1 :]
+            label = "`generic`" if options == GENERIC_SPEC else f"`{options}`"
+            if options == grid.then_default:
+                label += " (defaults then)"
             lines.append(
-                f"| `{options}` | {p.wins}/{p.draws}/{p.losses} | {p.score:.2f} "
+                f"| {label} | {p.wins}/{p.draws}/{p.losses} | {p.score:.2f} "
                 f"[{low:.2f}, {high:.2f}] |"
             )
         best = points[0]
@@ -198,13 +224,13 @@ def main(argv: list[str] | None = None) -> None:
             "interval": best.score_interval(),
             "games": best.games,
         }
-        if default is not None:  # checks without the defaults as typed have no comparison
-            summary[name] |= {
-                "default_score": default.score,
-                "default_interval": default.score_interval(),
-                "beats_default": best.score_interval()[0] > default.score_interval()[1],
-                "default_games": default.games,
-            }
+        summary[name] |= {
+            "default_then": grid.then_default,
+            "default_score": default.score,
+            "default_interval": default.score_interval(),
+            "beats_default": best.score_interval()[0] > default.score_interval()[1],
+            "default_games": default.games,
+        }
     meta = {"wall_seconds": round(time.time() - started, 1), "machine": machine(start_load)}
     lines += ["", f"{meta['wall_seconds']} s wall.", ""]
     out.mkdir(parents=True, exist_ok=True)
