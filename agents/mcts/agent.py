@@ -64,7 +64,7 @@ class MCTSAgent(ForwardModelAgent):
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
     lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0, expand="all"`` (its
     line-potential heuristic at the leaf, every child of a new leaf scored at once), Pentago
-    Twist ``c=0.1, rollout_cutoff=0`` (likewise), Ultimate Tic-Tac-Toe ``c=0.5,
+    Twist ``c=0.2, rollout_cutoff=0`` (likewise), Ultimate Tic-Tac-Toe ``c=0.5,
     first_play=1.0, expand_order="heuristic"`` (random playouts), Tantrix ``c=0.75``; games not
     in the table the generic values given below for each option.
 

@@ -39,8 +39,13 @@ The table (evidence against each game's reference opponent; Wilson intervals in 
   0.53-0.56, and 0.63 with ``c=1`` (OpenSpiel's constant) where it scored 0.41-0.49; either
   alone helps less (self-play screens, 200 games each against the ``c=0.5`` row: urgency alone,
   ``first_play=1.2``, 0.48; the order alone 0.53; both 0.615). README, "Equal simulations".
-* ``pentago_twist``: ``c=0.1, rollout_cutoff=0`` (the line-potential heuristic). Against
-  ``alphabeta:depth=2``: 0.57 score at 300 iterations (generic 0.31), 20/0/0 at 0.5 s per move.
+* ``pentago_twist``: ``c=0.2, rollout_cutoff=0`` (the line-potential heuristic). The heuristic
+  leaf was chosen against ``alphabeta:depth=2`` (0.57 score at 300 iterations with ``c=0.1``,
+  generic 0.31); ``c`` at equal time against ``alphabeta``: at 1 s a move ``c=0.2`` scored 0.78
+  [0.69, 0.85] over 100 games (0.725 in a 40-game screen) where ``c=0.1`` scored 0.56 [0.46,
+  0.65] (screens with ``c=0.1``: ``minimax_weight=0.3`` 0.43, heuristic child order with
+  first-play urgency 0.16); at 0.03, 0.1 and 0.3 s ``c=0.2`` scored 0.56, 0.56 and 0.61, ``c=0.1``
+  0.49, 0.62 and 0.57 (40-100 games, intervals overlapping).
 * ``tantrix``: ``c=0.75`` (random playouts). Against ``oliver`` at measured equal time, 0.3 s per
   move: 0.725 win rate over 120 games (c=0.5: 0.50 over 40); chosen after a first sweep, and never
   separated from c=0.5 by the intervals. Again on today's engine (forced placements played at
@@ -54,12 +59,13 @@ load 11-20, seat-alternated, Wilson 95% intervals): against the plain default at
 (1,000 a move, 40 games each) ``w=0.1`` scores 0.55 [0.40, 0.69] and ``w=0.3`` 0.65 [0.50, 0.78]
 (``w=0.1`` at 3,000: 0.63 [0.46, 0.78] over 30), but it costs 13-15% of the simulations per second,
 and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=0.1`` 0.51 [0.36,
-0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it added nothing
-measurable under the same load (0.1 s: ``w=0.1`` 0.825 [0.74, 0.89] over 100 games, seed 2912; the
-default 0.85 [0.71, 0.93] over 40, seed 2911; records not kept). At load 11-20 on 2 cores each side
-gets a small share of a core, so "0.1 s" buys far less search, which would put these scores at the
-low-budget end of the equal-time curve, where MCTS leads (at load about 2: 0.59 at 0.03 s, 0.47 at
-0.1 s, alpha-beta better from 0.3 s; README, "Equal time against alpha-beta").
+0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it added nothing measurable
+under the same load (0.1 s: ``w=0.1`` 0.825 [0.74, 0.89] over 100 games, seed 2912; the default 0.85
+[0.71, 0.93] over 40, seed 2911; records not kept), nor at load about 2 (0.3 s, 40 games each, seed
+413000: ``w=0.3`` 0.36 [0.23, 0.52], the default 0.35 [0.22, 0.50]). At load 11-20 on 2 cores each
+side gets a small share of a core, so "0.1 s" buys far less search, which would put these scores at
+the low-budget end of the equal-time curve, where MCTS leads (at load about 2: 0.59 at 0.03 s, 0.47
+at 0.1 s, alpha-beta better from 0.3 s; README, "Equal time against alpha-beta").
 
 Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named above;
 the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but Tic-Tac-Toe),
@@ -172,8 +178,9 @@ GAME_DEFAULTS: dict[str, MCTSConfig] = {
     # time); first-play urgency with children tried best first by the heuristic: stronger per
     # simulation against OpenSpiel's MCTSBot (README, "Equal simulations")
     "ultimate_tictactoe": replace(GENERIC, c=0.5, first_play=1.0, expand_order="heuristic"),
-    # the line-potential heuristic at the new leaf (its values move by about a tenth per move)
-    "pentago_twist": replace(GENERIC, c=0.1, rollout_cutoff=0),
+    # the line-potential heuristic at the new leaf (its values move by about a tenth per move);
+    # c from the equal-time screens against alpha-beta
+    "pentago_twist": replace(GENERIC, c=0.2, rollout_cutoff=0),
     # best of c = 0.35-1 against oliver at equal time (the report's own value is 0.5)
     "tantrix": replace(GENERIC, c=0.75),
 }

@@ -105,6 +105,8 @@ CASES: dict[str, tuple[str, dict, int]] = {
     "ultimate_tictactoe-defaults": ("ultimate_tictactoe", {}, 4),
     "ultimate-row-before": ("ultimate_tictactoe", ULTIMATE_ROW_BEFORE, 4),
     "pentago_twist-defaults": ("pentago_twist", {}, 4),
+    # the Pentago Twist row before c=0.2: the same decisions as then
+    "pentago_twist-c-0.1": ("pentago_twist", dict(c=0.1), 4),
     "tantrix-defaults": ("tantrix", {}, 4),
     "ultimate-generic": (
         "ultimate_tictactoe",
@@ -137,12 +139,14 @@ CASES: dict[str, tuple[str, dict, int]] = {
 }
 
 #: Digests computed by the code before the configuration refactor (``ultimate_tictactoe-defaults``:
-#: the row with first-play urgency and heuristic child order, recorded when it became the row).
+#: the row with first-play urgency and heuristic child order, recorded when it became the row;
+#: ``pentago_twist-defaults``: the row with ``c=0.2``, likewise).
 EXPECTED: dict[str, list[str]] = {
     "ataxx-defaults": ["579/300/25/c82fbade50", "13/300/42/eaae81f5aa/reused"],
     "ataxx-fractional": ["32/300/25/5b757e3636", "19/300/54/8fe99413eb/reused"],
     "ataxx-puct": ["40/300/25/55fa61905e", "48/300/33/ffa65a8b0a/reused"],
-    "pentago_twist-defaults": ["16/300/256/3d55e5e437", "12/300/240/119f5ce56e/reused"],
+    "pentago_twist-c-0.1": ["16/300/256/3d55e5e437", "12/300/240/119f5ce56e/reused"],
+    "pentago_twist-defaults": ["16/300/256/dfde5c5fa9", "122/300/240/f2750bc5cb/reused"],
     "tantrix-defaults": ["61492/300/51/c52d82114c", "59502/300/1/fac7bebab1/new"],
     "tantrix-memory": ["61502/1/51/12c188d208", "57521/1/55/b45c35696c/new"],
     "tictactoe-defaults": ["4/300/7/d4544ffbff", "2/300/1/bf19d2d19c/reused"],
