@@ -28,6 +28,8 @@ from agents.evaluation.ratings import record_between, score_interval, tally
 from agents.evaluation.stats import WinDrawLoss
 from agents.evaluation.tournament import (
     GameRules,
+    TournamentPlan,
+    done_keys,
     make_backend,
     open_results,
     plan_tournament,
@@ -154,16 +156,9 @@ def run_series(
     the files and the number of games this call played.
     """
     rules = rules or GameRules(game)
-    by_opponent: dict[str, list[str]] = {}
-    for entry in series:
-        for opponent in entry.opponents:
-            members = by_opponent.setdefault(opponent, [])
-            members += [s for s in entry.specs.values() if s not in members]
+    gauntlets = series_gauntlets(series, settings, results_path, rules)
+    plans = [plan for plan, _ in gauntlets]
     results_path.parent.mkdir(parents=True, exist_ok=True)
-    plans = [
-        plan_tournament(rules, members, settings.games, settings.seed, gauntlet=opponent)
-        for opponent, members in by_opponent.items()
-    ]
     total = sum(len(plan.tasks) for plan in plans)
     specs = list(dict.fromkeys(spec for plan in plans for spec in plan.specs))
     if settings.backend == "local":
@@ -177,9 +172,7 @@ def run_series(
             played[0] += 1
         show(record)
 
-    for plan in plans:
-        # one file per gauntlet: a results file holds the games of one tournament only
-        path = results_path.with_name(f"{results_path.stem}_{_slug(plan.pairings[0][0])}.jsonl")
+    for plan, path in gauntlets:
         with open_results(path, resume=True, overwrite=False) as results:
             for _ in range(len(results.records)):
                 report({})
@@ -195,6 +188,48 @@ def run_series(
                 raise KeyboardInterrupt(stop.reason)
         records += read_records(path)
     return SeriesRun(records, played[0])
+
+
+def series_gauntlets(
+    series: Sequence[Series], settings: RunSettings, results_path: Path, rules: GameRules
+) -> list[tuple[TournamentPlan, Path]]:
+    """The gauntlets :func:`run_series` plays: one plan per opponent, against the members it
+    meets, with its results file (one file per gauntlet: a results file holds the games of one
+    tournament only)."""
+    by_opponent: dict[str, list[str]] = {}
+    for entry in series:
+        for opponent in entry.opponents:
+            members = by_opponent.setdefault(opponent, [])
+            members += [s for s in entry.specs.values() if s not in members]
+    return [
+        (
+            plan_tournament(rules, members, settings.games, settings.seed, gauntlet=opponent),
+            results_path.with_name(f"{results_path.stem}_{_slug(opponent)}.jsonl"),
+        )
+        for opponent, members in by_opponent.items()
+    ]
+
+
+def missing_games(
+    game: str,
+    series: Sequence[Series],
+    settings: RunSettings,
+    results_path: Path,
+    rules: GameRules | None = None,
+) -> int:
+    """How many games :func:`run_series` with these arguments would play (none when the stored
+    files hold the whole run), without playing any.
+
+    Raises:
+        InvalidRecordError: if a stored record is not a game of the run (other agents, seeds or
+            openings): the command would stop there instead of resuming.
+    """
+    gauntlets = series_gauntlets(series, settings, results_path, rules or GameRules(game))
+    missing = 0
+    for plan, path in gauntlets:
+        records = read_records(path) if path.exists() else []
+        missing += len(plan.tasks) - len(done_keys(plan, records))
+    return missing
 
 
 def _slug(spec: str) -> str:

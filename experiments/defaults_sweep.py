@@ -158,6 +158,17 @@ def spec_of(budget: str, options: str) -> str:
     return f"mcts:{budget}" + (f",{options}" if options else "")
 
 
+def grid_series(grid: Grid) -> list[Series]:
+    """The grid as the one series :func:`~experiments.common.run_series` plays."""
+    specs = {float(i): spec_of(grid.budget, options) for i, options in enumerate(grid.options)}
+    return [Series(grid.game, specs, (grid.opponent,))]
+
+
+def grid_games(grid: Grid, games: int) -> int:
+    """Games per setting of ``grid`` when a run asks for ``games`` (even, scaled by its factor)."""
+    return 2 * max(1, round(games * grid.games_factor / 2))
+
+
 def _row_text(game: str) -> str:
     """The game's defaults as spec options (only those that differ from the generic values)."""
     return spec_options(defaults_for(game), only_changed=True) or "the generic values"
@@ -185,11 +196,8 @@ def main(argv: list[str] | None = None) -> None:
     summary: dict[str, object] = {}
     for name, grid in grids.items():
         game, budget, opponent = grid.game, grid.budget, grid.opponent
-        specs = {float(i): spec_of(budget, options) for i, options in enumerate(grid.options)}
-        series = [Series(game, specs, (opponent,))]
-        games = 2 * max(1, round(settings.games * grid.games_factor / 2))
-        if args.quick:
-            games = settings.games
+        series = grid_series(grid)
+        games = settings.games if args.quick else grid_games(grid, settings.games)
         path = out / name / "results.jsonl"
         records = run_series(game, series, settings._replace(games=games), path).records
         points = sorted(summarise(records, series), key=lambda p: (-p.score, p.losses))

@@ -1,13 +1,19 @@
-"""The stored defaults sweep keeps its meaning when the per-game defaults change."""
+"""Stored experiments keep their meaning when the per-game defaults change: each documented
+command resumes its stored games (plays none), and the specs state what the games' rows set."""
+
+import json
 
 import pytest
 
-from agents.evaluation.tournament import GameRules, done_keys, plan_tournament
 from agents.mcts.defaults import GENERIC, defaults_for
 from agents.spec import parse_spec
-from experiments.common import RESULTS, _slug
-from experiments.defaults_sweep import GRIDS, spec_of
-from mcts_envs.records import read_records
+from experiments import pentago_twist_report
+from experiments.common import RESULTS, RunSettings, missing_games
+from experiments.defaults_sweep import GRIDS, grid_games, grid_series
+
+
+def _stored_summary(folder: str) -> dict:
+    return json.loads((RESULTS / folder / "summary.json").read_text())
 
 
 @pytest.mark.parametrize("name", sorted(GRIDS))
@@ -17,17 +23,23 @@ def test_every_entry_states_the_options_the_games_defaults_set(name):
     row = defaults_for(grid.game).per_game_options()
     set_by_row = {k for k, v in row.items() if v != getattr(GENERIC, k)}
     assert grid.then_default in grid.options
-    for entry in grid.options:
-        _, options = parse_spec(spec_of(grid.budget, entry))
-        assert set_by_row <= set(options), (entry, set_by_row - set(options))
+    for spec in grid_series(grid)[0].specs.values():
+        _, options = parse_spec(spec)
+        assert set_by_row <= set(options), (spec, set_by_row - set(options))
 
 
 @pytest.mark.parametrize("name", sorted(GRIDS))
-def test_the_stored_games_are_the_games_of_the_documented_command(name):
-    # `python -m experiments.defaults_sweep` (master seed 2026, 60 games a setting) resumes them
-    grid = GRIDS[name]
-    specs = [spec_of(grid.budget, entry) for entry in grid.options]
-    games = 2 * max(1, round(60 * grid.games_factor / 2))
-    plan = plan_tournament(GameRules(grid.game), specs, games, 2026, gauntlet=grid.opponent)
-    path = RESULTS / "defaults_sweep" / name / f"results_{_slug(grid.opponent)}.jsonl"
-    assert len(done_keys(plan, read_records(path))) == len(plan.tasks)
+def test_the_stored_sweep_is_the_run_of_the_documented_command(name):
+    # `python -m experiments.defaults_sweep` with the stored seed and games resumes every game
+    grid, stored = GRIDS[name], _stored_summary("defaults_sweep")
+    settings = RunSettings(grid_games(grid, stored["games_per_setting"]), stored["seed"])
+    path = RESULTS / "defaults_sweep" / name / "results.jsonl"
+    assert missing_games(grid.game, grid_series(grid), settings, path) == 0
+
+
+def test_the_stored_pentago_twist_report_is_the_run_of_the_documented_command():
+    stored = _stored_summary("pentago_twist_report")
+    settings = RunSettings(stored["games_per_point"], stored["master_seed"])
+    series = pentago_twist_report.build_series(quick=False)
+    path = RESULTS / "pentago_twist_report" / "results.jsonl"
+    assert missing_games(pentago_twist_report.GAME, series, settings, path) == 0
