@@ -1,9 +1,9 @@
-"""``python -m agents``: the ``mcts-envs`` command line."""
+"""``python -m mcts_envs.agents``: the ``mcts-envs`` command line."""
 
 from __future__ import annotations
 
 import sys
 
-from agents.frontends.cli import main
+from mcts_envs.agents.frontends.cli import main
 
 sys.exit(main())

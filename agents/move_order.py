@@ -3,7 +3,7 @@ order share this one compiled sort."""
 
 from __future__ import annotations
 
-from numba import njit
+from mcts_envs.core.numba_cache import njit
 
 
 @njit(cache=True, inline="always")

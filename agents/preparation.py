@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.spec import agent_parameters, make_agent, parse_spec
+from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 
 

@@ -32,7 +32,7 @@ class SearchResult:
             its policy (MCTS: root visits, or uniform over proven wins; others: one-hot).
         action_values: ``float64[n]`` each move's mean value in [-1, 1] for the player to move
             (NaN if unvisited or unknown).
-        proven: ``int8[n]`` MCTS-Solver values of the moves (see :mod:`agents.mcts.tree`).
+        proven: ``int8[n]`` MCTS-Solver values of the moves (see :mod:`mcts_envs.agents.mcts.tree`).
         simulations: MCTS simulations run by this search (0 for an immediate win).
         nodes: MCTS: tree nodes in use after the search; alpha-beta: nodes visited.
         seconds: wall-clock time of the whole decision (re-rooting and checks included).

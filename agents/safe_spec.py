@@ -1,6 +1,6 @@
 """Agent specs from people who may not run programs: the safe kinds and their plain options.
 
-A spec from the command line is the user's own, so :func:`agents.spec.make_agent` builds
+A spec from the command line is the user's own, so :func:`mcts_envs.agents.spec.make_agent` builds
 whatever it names (``uai:cmd=...`` starts a program, ``ppo:path=...`` unpickles a file). Specs
 that arrive over a protocol (a browser's request to ``mcts-envs serve``, a ``setoption name Agent``
 sent to ``mcts-envs uai`` by a GUI or a tournament manager) must not have that power: they are
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from agents.spec import make_agent, parse_spec
+from mcts_envs.agents.spec import make_agent, parse_spec
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.records import quote
 

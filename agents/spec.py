@@ -28,15 +28,15 @@ from mcts_envs.records import bounded, quote
 
 #: Agent kinds: spec name -> ``"module:Class"``. Classes are imported only when first used.
 AGENT_KINDS: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "minimax2": "agents.minimax:Minimax2Agent",
-    "alphabeta": "agents.alphabeta:AlphaBetaAgent",
-    "mcts": "agents.mcts:MCTSAgent",
-    "ppo": "agents.learned.adapters:SavedPPOAgent",
-    "uai": "agents.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
-    "perfect": "agents.perfect:PerfectAgent",
-    "oliver": "agents.oliver:OliverAgent",  # Tantrix: alpha-beta over the line-length forecast
-    "llm": "agents.llm_agent:LLMAgent",  # an OpenAI-compatible chat endpoint (base_url, model)
+    "random": "mcts_envs.agents.players.random_agent:RandomAgent",
+    "minimax2": "mcts_envs.agents.players.minimax:Minimax2Agent",
+    "alphabeta": "mcts_envs.agents.players.alphabeta:AlphaBetaAgent",
+    "mcts": "mcts_envs.agents.mcts:MCTSAgent",
+    "ppo": "mcts_envs.agents.learned.adapters:SavedPPOAgent",
+    "uai": "mcts_envs.agents.players.uai_agent:UAIAgent",  # runs the command of its cmd option (an Ataxx engine)
+    "perfect": "mcts_envs.agents.players.perfect:PerfectAgent",
+    "oliver": "mcts_envs.agents.players.oliver:OliverAgent",  # Tantrix: alpha-beta over the line-length forecast
+    "llm": "mcts_envs.agents.players.llm_agent:LLMAgent",  # an OpenAI-compatible chat endpoint (base_url, model)
 }
 
 #: Entry-point group through which other packages add agent kinds: each entry point is named
@@ -114,7 +114,7 @@ def import_agent_module(module: str) -> None:
         raise InvalidOptionError(
             f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give an "
             "importable module name (on sys.path or PYTHONPATH) that calls "
-            "agents.spec.register_agent"
+            "mcts_envs.agents.spec.register_agent"
         ) from None
 
 
@@ -336,7 +336,7 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
         seed: the agent's seed (``None`` for an unseeded agent); same seeds, same games.
 
     Returns:
-        An object implementing the :class:`~agents.base.Agent` protocol; its ``name`` is the
+        An object implementing the :class:`~mcts_envs.agents.base.Agent` protocol; its ``name`` is the
         canonical spec (kind plus the options given, normalised).
 
     Raises:

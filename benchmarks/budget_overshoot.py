@@ -26,12 +26,12 @@ import tempfile
 import time
 
 if __name__ == "__main__" and "--warm-cache" not in sys.argv:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_budget_")
+    os.environ["MCTS_ENVS_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_budget_")
 
 import numpy as np
 
 import mcts_envs
-from agents import make_agent
+from mcts_envs.agents import make_agent
 
 #: The tolerance of the contract: budget + max(10% of it, 20 ms).
 TOLERANCE_FRACTION = 0.10

@@ -2,7 +2,7 @@
 
 Every row runs as a new Python process (``PYTHONPATH`` = this checkout):
 
-* **cold**: with a fresh, empty ``NUMBA_CACHE_DIR`` per run (as after ``pip install``);
+* **cold**: with a fresh, empty ``MCTS_ENVS_CACHE_DIR`` per run (as after ``pip install``);
 * **warm**: with a cache filled by one untimed run of the same row first.
 
 Each figure is the median of ``--repeats`` runs (default 3), printed beside the issue's target,
@@ -49,7 +49,7 @@ for _ in range(10):
 """
 
 _ALPHABETA = """
-from agents.spec import make_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.registry import make_game
 game = make_game("ataxx")
 make_agent("alphabeta:depth=3", seed=0).act_state(game, game.initial_state())
@@ -84,7 +84,7 @@ ROWS = [
         'match ultimate_tictactoe "mcts:iterations=2000" random --games 20 --seed 1',
         (
             "-m",
-            "agents",
+            "mcts_envs.agents",
             "match",
             "ultimate_tictactoe",
             "mcts:iterations=2000",
@@ -102,14 +102,14 @@ ROWS = [
         "vector", 'VectorGame("tictactoe", 1024): first use + 10 steps', ("-c", _VECTOR), 5.0, None
     ),
     Row("alphabeta", "alpha-beta: one Ataxx depth-3 decision", ("-c", _ALPHABETA), None, 1.0),
-    Row("help", "mcts-envs --help", ("-m", "agents", "--help"), None, 0.3),
-    Row("list", "mcts-envs list", ("-m", "agents", "list"), None, 0.8),
+    Row("help", "mcts-envs --help", ("-m", "mcts_envs.agents", "--help"), None, 0.3),
+    Row("list", "mcts-envs list", ("-m", "mcts_envs.agents", "list"), None, 0.8),
     Row("import_mcts_envs", "import mcts_envs", ("-c", "import mcts_envs"), None, 0.3),
-    Row("import_agents", "import agents", ("-c", "import agents"), None, 0.3),
+    Row("import_agents", "import mcts_envs.agents", ("-c", "import mcts_envs.agents"), None, 0.3),
     Row(
         "uai",
         "uai: 'uaiok' after start (alphabeta)",
-        ("-m", "agents", "uai", "--agent", "alphabeta"),
+        ("-m", "mcts_envs.agents", "uai", "--agent", "alphabeta"),
         None,
         1.0,
         until="uaiok",
@@ -136,7 +136,7 @@ DEFAULT_PROFILE = ["match", "vector", "alphabeta"]
 
 def _environment(cache: str) -> dict[str, str]:
     env = dict(os.environ)
-    env["NUMBA_CACHE_DIR"] = cache
+    env["MCTS_ENVS_CACHE_DIR"] = cache
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     return env

@@ -37,12 +37,12 @@ import time
 from collections.abc import Callable
 
 if "--warm-cache" not in sys.argv:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
+    os.environ["MCTS_ENVS_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
 
-import agents.mcts
 import mcts_envs
-from agents.mcts import MCTSAgent
-from agents.mcts.tree import BYTES_PER_NODE
+import mcts_envs.agents.mcts
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.tree import BYTES_PER_NODE
 from mcts_envs.core.seeding import make_rng
 
 PAIRS = [
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> None:
     if pyspiel is None:
         print("pyspiel not installed (pip install 'mcts-envs[bench]'): our figures only")
     cache = "disk cache" if args.warm_cache else "empty cache"
-    print(f"agents.mcts from {os.path.dirname(agents.mcts.__file__)}")
+    print(f"mcts_envs.agents.mcts from {os.path.dirname(mcts_envs.agents.mcts.__file__)}")
     print(f"bytes per tree node: {BYTES_PER_NODE} (states are replayed, not stored)")
     print(
         f"UCT c={UCT_C}, one random rollout per simulation, median of {args.repeats} decisions,"

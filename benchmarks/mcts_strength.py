@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 
 import mcts_envs
-from agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.arena import play_match
 
 STRENGTH_SPECS = {
     "ultimate_tictactoe": "mcts:iterations=5000",

@@ -17,8 +17,8 @@ import time
 from collections.abc import Callable
 from types import ModuleType
 
-if "--warm-cache" not in sys.argv and "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
+if "--warm-cache" not in sys.argv and "MCTS_ENVS_CACHE_DIR" not in os.environ:
+    os.environ["MCTS_ENVS_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 

@@ -17,12 +17,12 @@ import argparse
 import time
 
 import mcts_envs
-from agents.evaluation.mistakes import exact_labels, load_shipped_labels, mistake_rate
-from agents.solver import shipped_solution, solve_game
-from agents.spec import make_agent
+from mcts_envs.agents.evaluation.mistakes import exact_labels, load_shipped_labels, mistake_rate
+from mcts_envs.agents.players.solver import shipped_solution, solve_game
+from mcts_envs.agents.spec import make_agent
 
 #: Tic-Tac-Toe MCTS with the generic values (random playouts, c = 1.4), as the README's rates were
-#: measured before per-game defaults (agents.mcts.defaults) existed.
+#: measured before per-game defaults (mcts_envs.agents.mcts.defaults) existed.
 AGENTS = {
     "tictactoe": ["random", "minimax2", "alphabeta:depth=2",
                   "mcts:iterations=100,c=1.4,expand=one,rollout_cutoff=none",

@@ -22,8 +22,8 @@ from collections import Counter
 import numpy as np
 
 import mcts_envs
-from agents import make_agent
 from mcts_envs import CHANCE, TERMINAL
+from mcts_envs.agents import make_agent
 
 
 def play_and_time(game, agents, seed):

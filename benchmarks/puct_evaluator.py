@@ -5,7 +5,7 @@ evaluator=..., batch_size=B, reuse_tree=False, win_check=False, solver=False)`` 
 position is timed (a fresh agent and tree each time, seeds 0, 1, ...; the median of
 ``--repeats``). Side by side:
 
-* ``torch``: :class:`agents.learned.torch_evaluator.TorchEvaluator` over a small MLP (the observation
+* ``torch``: :class:`mcts_envs.agents.learned.torch_evaluator.TorchEvaluator` over a small MLP (the observation
   flattened, two hidden layers of ``--hidden`` units, policy and tanh value heads), torch on one
   thread, CPU;
 * ``uniform``: a numpy evaluator returning uniform priors and value 0 (the search and the
@@ -32,8 +32,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.learned.torch_evaluator import TorchEvaluator
-from agents.mcts import MCTSAgent
+from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator
+from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.core.registry import make_game
 
 

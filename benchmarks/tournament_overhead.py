@@ -4,7 +4,7 @@ For two workloads (random vs random, and two ``mcts:iterations=200`` agents) the
 are played
 
 * in-process: ``play_task`` in a loop (no results file): the baseline;
-* ``local``: :func:`agents.evaluation.tournament.run_tournament` on the local backend (results file,
+* ``local``: :func:`mcts_envs.agents.evaluation.tournament.run_tournament` on the local backend (results file,
   fsync per game);
 * ``process`` with 1 and 2 workers (spawned worker processes, agents prepared once per worker);
 * ``ray`` with 1 and 2 workers (a local ``ray.init(num_cpus=2)``; skipped without Ray; a short
@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation import tournament as t
 from mcts_envs.records import game_identity
 
 
@@ -132,7 +132,7 @@ def main() -> None:
         try:
             import ray
 
-            from agents.evaluation.backends.ray_backend import RayBackend
+            from mcts_envs.agents.evaluation.backends.ray_backend import RayBackend
 
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         except ImportError:

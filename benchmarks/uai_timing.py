@@ -13,7 +13,7 @@ Usage: ``python benchmarks/uai_timing.py [--agent SPEC] [--movetime MS ...] [--m
   time from writing ``isready`` to reading ``readyok`` while it searches, and from writing
   ``stop`` to reading ``bestmove``, as mean / 95th percentile / max; first through the pipe
   to the engine process (what a tournament manager sees, including both processes' wake-ups),
-  then in this process (a :class:`agents.frontends.uai.UAIEngine` fed lines directly, ``isready`` timed
+  then in this process (a :class:`mcts_envs.agents.frontends.uai.UAIEngine` fed lines directly, ``isready`` timed
   from the planned end of a sleep, so waking up and taking the GIL from the search count: the
   engine's own share without the pipe).
 
@@ -37,7 +37,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.frontends.uai import SWITCH_INTERVAL, UAIEngine  # noqa: E402
+from mcts_envs.agents.frontends.uai import SWITCH_INTERVAL, UAIEngine  # noqa: E402
 
 
 class StampedLines:
@@ -60,7 +60,7 @@ class Engine:
 
     def __init__(self, agent: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "agents.frontends.cli", "uai", "--agent", agent],
+            [sys.executable, "-m", "mcts_envs.agents.frontends.cli", "uai", "--agent", agent],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -177,7 +177,7 @@ def measure_stop_in_process(agent: str, stops: int, rng: random.Random) -> None:
     engine = UAIEngine(agent, out)
     engine.handle("isready")
     ready, stopped = [], []
-    sys.setswitchinterval(SWITCH_INTERVAL)  # as agents.frontends.uai.serve does
+    sys.setswitchinterval(SWITCH_INTERVAL)  # as mcts_envs.agents.frontends.uai.serve does
     for index in range(stops):
         engine.handle("position startpos")
         engine.handle(long_go(agent, index))

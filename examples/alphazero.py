@@ -2,9 +2,9 @@
 
 Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``):
 
-* self-play: :class:`agents.mcts.MCTSAgent` with a :class:`agents.learned.torch_evaluator.TorchEvaluator`
+* self-play: :class:`mcts_envs.agents.mcts.MCTSAgent` with a :class:`mcts_envs.agents.learned.torch_evaluator.TorchEvaluator`
   (PUCT, root Dirichlet noise once per search), moves drawn from the visit distribution with
-  AlphaZero's temperature schedule (:mod:`agents.temperature`);
+  AlphaZero's temperature schedule (:mod:`mcts_envs.agents.temperature`);
 * every decision stored with its 8 board symmetries (:func:`mcts_envs.core.symmetry.game_symmetries`)
   in a fixed-size replay buffer;
 * training: cross-entropy to the visit distribution plus squared error to the value target (the
@@ -15,9 +15,9 @@ Uses only the package's public API and torch (``pip install 'mcts-envs[train]'``
   instead of the MLP), playout cap randomisation (``--full-fraction f --cheap-simulations n``:
   a full search on a share ``f`` of the moves, recorded; a cheap one without noise on the rest,
   played but not recorded), ``--buffer-size``, ``--games-per-iteration``;
-* evaluation through the arena (:func:`agents.evaluation.arena.play_match`) against ``alphabeta`` (perfect
+* evaluation through the arena (:func:`mcts_envs.agents.evaluation.arena.play_match`) against ``alphabeta`` (perfect
   play on Tic-Tac-Toe), with the network wrapped as a registered agent kind, and on Tic-Tac-Toe
-  the mistake rate against the exact solver (:mod:`agents.evaluation.mistakes`), of the network alone and
+  the mistake rate against the exact solver (:mod:`mcts_envs.agents.evaluation.mistakes`), of the network alone and
   of the search.
 
 Run::
@@ -53,14 +53,14 @@ import torch
 from torch import nn
 from tqdm import tqdm
 
-from agents.base import ForwardModelAgent
-from agents.evaluation.arena import play_match, wilson_interval
-from agents.evaluation.mistakes import exact_labels, mistake_rate
-from agents.learned.torch_evaluator import TorchEvaluator
-from agents.mcts import MCTSAgent
-from agents.solver import shipped_solution
-from agents.spec import register_agent
-from agents.temperature import alphazero_temperature, sample_action
+from mcts_envs.agents.base import ForwardModelAgent
+from mcts_envs.agents.evaluation.arena import play_match, wilson_interval
+from mcts_envs.agents.evaluation.mistakes import exact_labels, mistake_rate
+from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.players.solver import shipped_solution
+from mcts_envs.agents.spec import register_agent
+from mcts_envs.agents.temperature import alphazero_temperature, sample_action
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.symmetry import game_symmetries

@@ -1,6 +1,6 @@
 """Behaviour cloning from search: a small network imitates MCTS on Ultimate Tic-Tac-Toe.
 
-1. Record an expert dataset with the package (:func:`agents.evaluation.expert.generate_expert_data`):
+1. Record an expert dataset with the package (:func:`mcts_envs.agents.evaluation.expert.generate_expert_data`):
    ``mcts:iterations=2000`` self-play, the first ``--temperature-moves`` decisions of each game
    drawn in proportion to the visits (so games differ), all 8 symmetry images of each decision.
 2. Train a small convolutional network (torch, CPU) on it: cross-entropy to the visit
@@ -30,16 +30,16 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
-from agents.evaluation.arena import play_match
-from agents.evaluation.expert import (
+from mcts_envs.agents.base import ForwardModelAgent
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.expert import (
     ExpertConfig,
     generate_expert_data,
     load_expert_data,
     save_expert_data,
 )
-from agents.evaluation.mistakes import load_shipped_labels, mistake_rate
-from agents.spec import register_agent
+from mcts_envs.agents.evaluation.mistakes import load_shipped_labels, mistake_rate
+from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
 

@@ -49,9 +49,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
-from agents.evaluation.arena import play_match
-from agents.spec import register_agent
+from mcts_envs.agents.base import ForwardModelAgent
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
 from mcts_envs.core.registry import make_game

@@ -24,7 +24,7 @@ What it does:
    (``mcts_envs.rl.outcome_against_random``, both seats); the learning curve is saved as
    ``curve.png`` and ``curve.json``;
 5. at the end the model is saved (``model.zip``) and played through the arena
-   (``agents.evaluation.arena.play_match``, seat-alternated, seeded) against random, minimax2, alpha-beta and
+   (``mcts_envs.agents.evaluation.arena.play_match``, seat-alternated, seeded) against random, minimax2, alpha-beta and
    ``mcts:iterations=K``; results with Wilson 95% intervals go to ``results.json``.
 
 Torch runs on one thread (``--torch-threads``): on a small shared CPU more threads only spin.
@@ -265,8 +265,8 @@ def main(argv: list[str] | None = None) -> dict:
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from agents.evaluation.arena import play_match, wilson_interval
-    from agents.learned.rl import agent_opponent
+    from mcts_envs.agents.evaluation.arena import play_match, wilson_interval
+    from mcts_envs.agents.learned.rl import agent_opponent
     from mcts_envs.rl import LearnerVectorEnv, OpponentPool, epsilon_opponent, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
 

@@ -5,7 +5,7 @@ in a child process that saves a checkpoint every ``--checkpoint-minutes``; meanw
 rates every checkpoint, as it appears, in a gauntlet against fixed ``mcts:iterations=k``
 opponents (the anchors, which also play a round robin among themselves) on the package's
 tournament tools (paired colours, seeded, resumable JSON-lines files). At the end all games go
-into one Bradley-Terry fit (:func:`agents.evaluation.ratings.rate`, bootstrap 95% intervals over game pairs,
+into one Bradley-Terry fit (:func:`mcts_envs.agents.evaluation.ratings.rate`, bootstrap 95% intervals over game pairs,
 the weakest anchor rated 0), and the curve (Elo of each checkpoint against the minutes of
 training behind it, anchors as horizontal lines) is drawn.
 
@@ -36,16 +36,16 @@ from typing import Any
 
 import torch
 
-from agents.evaluation.ratings import rate, score_interval, tally
-from agents.evaluation.tournament import (
+from experiments.common import machine
+from mcts_envs.agents.evaluation.ratings import rate, score_interval, tally
+from mcts_envs.agents.evaluation.tournament import (
     GameRules,
     LocalBackend,
     open_results,
     plan_tournament,
     run_tournament,
 )
-from agents.spec import register_agent
-from experiments.common import machine
+from mcts_envs.agents.spec import register_agent
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "alphazero.py"

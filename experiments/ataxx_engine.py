@@ -29,7 +29,6 @@ import argparse
 import os
 import shutil
 
-from agents.evaluation.games import GameRules, TimeControl, parse_clock
 from experiments.common import (
     Point,
     Series,
@@ -38,6 +37,7 @@ from experiments.common import (
     start_experiment,
     write_table,
 )
+from mcts_envs.agents.evaluation.games import GameRules, TimeControl, parse_clock
 
 GAME = "ataxx"
 SECONDS = (0.1,)

@@ -21,7 +21,6 @@ Run: ``python -m experiments.ataxx_paper`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-from agents.evaluation.tournament import Adjudication, GameRules
 from experiments.common import (
     Series,
     play_and_summarise,
@@ -29,6 +28,7 @@ from experiments.common import (
     start_experiment,
     write_table,
 )
+from mcts_envs.agents.evaluation.tournament import Adjudication, GameRules
 
 GAME = "ataxx_v0"
 AUTHORS = "authors_minimax_as_published"
@@ -84,7 +84,9 @@ def build_series(quick: bool) -> list[Series]:
             Series(f"ours: {SWEEP_BEST}", family(SWEEP_BEST, [300, 1000, 3000]), ("minimax2",))
         )
     series.append(Series("our minimax2 (x = its depth, 2)", {2.0: "minimax2"}, (AUTHORS,)))
-    if not quick:  # the package's per-game Ataxx defaults (agents.mcts.defaults), as typed
+    if (
+        not quick
+    ):  # the package's per-game Ataxx defaults (mcts_envs.agents.mcts.defaults), as typed
         series.append(
             Series(
                 "ours: the Ataxx defaults",

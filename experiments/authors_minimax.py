@@ -10,7 +10,7 @@ reply still leaves the opponent the most stones, i.e. it plays to lose. At depth
 follow the root player's own move and the search is a correct minimax.
 
 Importing this module registers the kind ``authors_minimax_as_published`` (option ``depth``,
-default 2) with :func:`agents.spec.register_agent`; the Ataxx experiment imports it in its
+default 2) with :func:`mcts_envs.agents.spec.register_agent`; the Ataxx experiment imports it in its
 workers (``agent_modules``).
 """
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.base import ForwardModelAgent, search_buffer_size
-from agents.spec import register_agent
+from mcts_envs.agents.base import ForwardModelAgent, search_buffer_size
+from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.seeding import check_seed

@@ -1,9 +1,9 @@
 """What every source experiment shares: matches on the tournament tools, tables, figures, machine.
 
 An experiment is a list of :class:`Series`: one agent family (specs that differ only in a budget)
-met by one or more opponents. :func:`run_series` plays them with :mod:`agents.evaluation.tournament` (paired
+met by one or more opponents. :func:`run_series` plays them with :mod:`mcts_envs.agents.evaluation.tournament` (paired
 colours, seeds derived from one master seed, a resumable JSON-lines file), :func:`summarise`
-counts wins, draws and losses with Wilson 95% intervals (:func:`agents.evaluation.ratings.score_interval`),
+counts wins, draws and losses with Wilson 95% intervals (:func:`mcts_envs.agents.evaluation.ratings.score_interval`),
 :func:`write_table` writes the markdown table and :func:`plot_series` the figure (win rate against
 budget, Wilson bands, ``n`` per point). :func:`machine` states where and under what load it ran.
 """
@@ -23,10 +23,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.evaluation.arena import seat_think
-from agents.evaluation.ratings import record_between, score_interval, tally
-from agents.evaluation.stats import WinDrawLoss
-from agents.evaluation.tournament import (
+from mcts_envs.agents.evaluation.arena import seat_think
+from mcts_envs.agents.evaluation.ratings import record_between, score_interval, tally
+from mcts_envs.agents.evaluation.stats import WinDrawLoss
+from mcts_envs.agents.evaluation.tournament import (
     GameRules,
     TournamentPlan,
     done_keys,
@@ -70,7 +70,7 @@ class SeriesRun(NamedTuple):
 class Point(WinDrawLoss):
     """Result of one agent (``spec``, budget ``budget`` of ``label``) against ``opponent``: its
     wins, draws and losses (``games``, ``score`` and ``score_interval()`` from
-    :class:`~agents.evaluation.stats.WinDrawLoss`), the Wilson 95% interval of its win rate and
+    :class:`~mcts_envs.agents.evaluation.stats.WinDrawLoss`), the Wilson 95% interval of its win rate and
     both sides' mean think seconds per move. Frozen: derive a variant with
     :func:`dataclasses.replace`."""
 
@@ -310,7 +310,7 @@ def plot_series(
     """Draw ``value`` (``win_rate``, ``loss_rate`` or ``score``: draws count half) of each series
     over the budget (log scale), one panel per opponent, with Wilson 95% bands and ``n`` per
     point, and a dashed line at ``target`` if given; writes PNG (and SVG)."""
-    from agents.evaluation.plots import _pyplot
+    from mcts_envs.agents.evaluation.plots import _pyplot
 
     pyplot = _pyplot()
     opponents = list(dict.fromkeys(p.opponent for p in points))

@@ -5,7 +5,7 @@ game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac
 ``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``). The grid holds
 the game's defaults when it was played, the generic values written out (what every game used
 before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. Every entry states
-each option that today's row of :data:`agents.mcts.defaults.GAME_DEFAULTS` sets for its game, so
+each option that today's row of :data:`mcts_envs.agents.mcts.defaults.GAME_DEFAULTS` sets for its game, so
 an entry names the same settings whatever the defaults become and the stored games keep their
 meaning (a changed row means rewriting the stored records' specs to what they were played with).
 The table ranks the settings by score with Wilson 95% intervals and marks the defaults of the
@@ -26,7 +26,6 @@ import os
 import time
 from typing import NamedTuple
 
-from agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
 from experiments.common import (
     RESULTS,
     Series,
@@ -36,6 +35,7 @@ from experiments.common import (
     settings_from,
     summarise,
 )
+from mcts_envs.agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
 
 
 class Grid(NamedTuple):

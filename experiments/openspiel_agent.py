@@ -9,7 +9,7 @@ bot once or twice (board, then cell) and both calls count toward the move's time
 tournament times the whole ``act_state`` call.
 
 Importing this module registers the kind ``openspiel_mcts`` (options ``simulations``, ``seconds``,
-``uct_c``, ``rollouts``, ``solve``) with :func:`agents.spec.register_agent`. Needs ``pyspiel``
+``uct_c``, ``rollouts``, ``solve``) with :func:`mcts_envs.agents.spec.register_agent`. Needs ``pyspiel``
 (``pip install 'mcts-envs[bench]'``).
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import MAX_SECONDS, MIN_SECONDS, ForwardModelAgent
-from agents.spec import register_agent
+from mcts_envs.agents.base import MAX_SECONDS, MIN_SECONDS, ForwardModelAgent
+from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, require_optional
 from mcts_envs.core.game import Game
 from mcts_envs.core.registry import make_game

@@ -16,7 +16,6 @@ Run: ``python -m experiments.pentago_twist_report`` (``--quick`` for the test ru
 
 from __future__ import annotations
 
-from agents.mcts.defaults import GENERIC_SPEC
 from experiments.common import (
     Series,
     play_and_summarise,
@@ -24,6 +23,7 @@ from experiments.common import (
     start_experiment,
     write_table,
 )
+from mcts_envs.agents.mcts.defaults import GENERIC_SPEC
 
 GAME = "pentago_twist"
 #: The package's Pentago Twist defaults when the stored games were played.

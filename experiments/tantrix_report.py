@@ -4,7 +4,7 @@ The report (two-player Tantrix, MCTS against the bots "GoodBot" and "Oliver") st
 against GoodBot and 71.8% against Oliver over 340 games at up to 6 s per move with c = 0.5, a win
 rate rising with the time per move (its figure 16) and the best exploration constant near 0.35
 (its figure 15). GoodBot is closed source; Oliver is alpha-beta over a forecast of each line's
-final length, which the package rebuilds as the ``oliver`` agent (:mod:`agents.oliver`, over
+final length, which the package rebuilds as the ``oliver`` agent (:mod:`mcts_envs.agents.players.oliver`, over
 :mod:`mcts_envs.games.tantrix.forecast`).
 
 Two sweeps, both at *equal time per move* for the two sides (MCTS ``seconds=T, iterations=none``
@@ -17,7 +17,7 @@ MCTS runs with the package defaults (the immediate-win / block check on) except 
 options of ``--mcts-options`` (e.g. ``rollout_cutoff=0``) for every point alike. An earlier run
 switched the check off (``win_check=false``): in the engine of that time the check could use up a
 small budget before the search began; the engine has been fixed since. Each playing process
-prepares its agents untimed first (:func:`agents.evaluation.tournament.prepare_agents`), as every tournament
+prepares its agents untimed first (:func:`mcts_envs.agents.evaluation.tournament.prepare_agents`), as every tournament
 does. Equal time is checked, not assumed: the table shows each side's measured mean think seconds
 per decision (from the records' timing, every decision counted). Both sides play a single
 legal placement at once; otherwise MCTS searches for its whole budget, while the bot, deepening
@@ -26,7 +26,7 @@ that many times the MCTS budget, to make the measured times equal: 1.8 did when 
 forced moves too (before it returned them at once); with today's MCTS a 4-game pilot at 0.3 s
 and factor 1.8 measured 0.157 s per decision for MCTS and 0.271 s for the bot.
 
-Games are played with the tournament tools (:mod:`agents.evaluation.tournament`): one gauntlet per time
+Games are played with the tournament tools (:mod:`mcts_envs.agents.evaluation.tournament`): one gauntlet per time
 (the bot against the MCTS specs of that time), in colour-swapped game pairs that share their
 chance seeds (the same draws for every pairing), seeded from ``--seed``. Outputs in
 ``--out-dir`` (default ``experiments/results/tantrix``): ``games_T<seconds>.jsonl`` (the
@@ -56,9 +56,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from agents.evaluation.arena import seat_think
-from agents.evaluation.ratings import record_between, score_interval, tally
-from agents.evaluation.tournament import (
+from mcts_envs.agents.evaluation.arena import seat_think
+from mcts_envs.agents.evaluation.ratings import record_between, score_interval, tally
+from mcts_envs.agents.evaluation.tournament import (
     GameRules,
     make_backend,
     open_results,

@@ -16,8 +16,6 @@ Run: ``python -m experiments.tictactoe_article`` (``--quick`` for the test run).
 
 from __future__ import annotations
 
-from agents.evaluation.ratings import score_interval
-from agents.mcts.defaults import GENERIC_SPEC
 from experiments.common import (
     Series,
     play_and_summarise,
@@ -25,6 +23,8 @@ from experiments.common import (
     start_experiment,
     write_table,
 )
+from mcts_envs.agents.evaluation.ratings import score_interval
+from mcts_envs.agents.mcts.defaults import GENERIC_SPEC
 
 GAME = "tictactoe_v0"
 BUDGETS = (50, 100, 200, 400, 1000, 4000)
@@ -37,7 +37,7 @@ HEURISTIC_BUDGETS = (25, 50, 100, 200, 400, 800, 1600, 3200, 6400)
 #: relabelled with ``expand=one`` when the row changed).
 DEFAULT_BUDGETS = (50, 200, 1600, 3200)
 #: Today's package defaults as a user writes them (``mcts:iterations=N``): the row is
-#: ``HEURISTIC`` with ``expand="all"`` (agents.mcts.defaults).
+#: ``HEURISTIC`` with ``expand="all"`` (mcts_envs.agents.mcts.defaults).
 TODAY_BUDGETS = (25, 50, 100, 200, 400, 800, 1600, 3200)
 
 

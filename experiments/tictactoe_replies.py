@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from agents.perfect import PerfectAgent
-from agents.spec import make_agent
+from mcts_envs.agents.players.perfect import PerfectAgent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.registry import make_game
 
 #: X's first moves up to symmetry: a corner, an edge, the centre.

@@ -65,7 +65,7 @@ def probe(
     positions: up to ``positions`` decisions of the played ``records`` (every fourth ply of
     each game in turn), each side following the game from the start and searching each chosen
     position once, alternately (so load changes hit both)."""
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     game = make_game(GAME)
     chosen = []

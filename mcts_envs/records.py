@@ -19,7 +19,7 @@ key                       meaning
                           per seat); not part of the game's identity (:func:`game_identity`)
 ========================  =====================================================================
 
-Match records (:func:`agents.evaluation.arena.play_game`) add ``index``, ``agents``, ``seat_a``,
+Match records (:func:`mcts_envs.agents.evaluation.arena.play_game`) add ``index``, ``agents``, ``seat_a``,
 ``score``, ``result`` and ``moves``; readers ignore keys they do not know.
 
 :func:`read_records` checks every line and raises

@@ -81,7 +81,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core.compiling import compile_notice, print_to_stderr
 from mcts_envs.core.errors import (
@@ -92,6 +91,7 @@ from mcts_envs.core.errors import (
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, VectorKernels, describe_actions
 from mcts_envs.core.jit import entry_point
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.registry import make_game
 from mcts_envs.core.seeding import check_seed, rng_below, rng_choice_weighted

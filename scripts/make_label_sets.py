@@ -4,7 +4,7 @@ Positions: for game ``i`` of a seeded sequence, both sides play ``alphabeta:dept
 seed derived from ``--seed`` and ``i``) except that each move is uniformly random with probability
 0.3 (so the games differ and reach unbalanced positions, as a learner's would); one decision ply
 is drawn uniformly from plies 4 to the end, and the position there is kept if it has at least two
-legal moves and was not kept before. Labels: :func:`agents.evaluation.mistakes.search_labels` at the depth
+legal moves and was not kept before. Labels: :func:`mcts_envs.agents.evaluation.mistakes.search_labels` at the depth
 of :data:`DEPTHS` (the position searched that many plies deep), tolerance 0.05.
 
 Tantrix has no set: a chance draw follows every placement, so a label of each move is an
@@ -24,8 +24,8 @@ import time
 
 import numpy as np
 
-from agents.evaluation.mistakes import search_labels
-from agents.spec import make_agent
+from mcts_envs.agents.evaluation.mistakes import search_labels
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 

@@ -1,8 +1,8 @@
 """A match: two agents, seat-alternated games, statistics. A match is a tournament of one pairing.
 
-:func:`play_match` plans the games with :func:`agents.evaluation.tournament.plan_match` and plays them on a
-backend (:mod:`agents.evaluation.backends`) with the one game loop
-(:func:`agents.evaluation.games.play_game`). Game ``i`` is game pair ``i // 2`` with colour
+:func:`play_match` plans the games with :func:`mcts_envs.agents.evaluation.tournament.plan_match` and plays them on a
+backend (:mod:`mcts_envs.agents.evaluation.backends`) with the one game loop
+(:func:`mcts_envs.agents.evaluation.games.play_game`). Game ``i`` is game pair ``i // 2`` with colour
 ``i % 2`` (agent A plays ``player_0`` in even games), and its seeds come only from ``(master seed,
 pair, colour)``, so ``mcts-envs match G A B --games N --seed S`` plays exactly the games of
 ``mcts-envs tournament G A B --games-per-pair N --seed S``, whatever the backend or worker count.
@@ -22,16 +22,16 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.evaluation.backends import make_backend
-from agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
-from agents.evaluation.stats import (
+from mcts_envs.agents.evaluation.backends import make_backend
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
+from mcts_envs.agents.evaluation.stats import (
     WinDrawLoss,
     format_elo,
     format_elo_interval,
     wilson_interval,
 )
-from agents.evaluation.tournament import StopFlag, pending_tasks, plan_match
-from agents.spec import import_agent_module
+from mcts_envs.agents.evaluation.tournament import StopFlag, pending_tasks, plan_match
+from mcts_envs.agents.spec import import_agent_module
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.registry import get_entry
 from mcts_envs.records import read_records, replay_states, write_records
@@ -55,7 +55,7 @@ __all__ = [
 @dataclass
 class AgentStats(WinDrawLoss):
     """Results of one agent over a match (games, score and its interval from
-    :class:`~agents.evaluation.stats.WinDrawLoss`).
+    :class:`~mcts_envs.agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         spec: the agent's spec.
@@ -256,7 +256,7 @@ def play_match(
 
     Args:
         game: game name (see ``mcts_envs.list_games()``).
-        spec_a, spec_b: agent specs (see :func:`agents.spec.make_agent`).
+        spec_a, spec_b: agent specs (see :func:`mcts_envs.agents.spec.make_agent`).
         num_games: games to play; agent A is ``player_0`` in even-numbered games.
         seed, workers, max_moves, agent_modules, announce, backend, done: see
             :class:`MatchOptions`.

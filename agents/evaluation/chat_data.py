@@ -1,7 +1,7 @@
 """Search as an expert for language models: chat-format training data (``expert --format chat``).
 
-:func:`generate_chat_data` plays the games of an :class:`~agents.evaluation.expert.ExpertConfig`
-with the one game loop (:func:`agents.evaluation.games.play_game`, as the array dataset does),
+:func:`generate_chat_data` plays the games of an :class:`~mcts_envs.agents.evaluation.expert.ExpertConfig`
+with the one game loop (:func:`mcts_envs.agents.evaluation.games.play_game`, as the array dataset does),
 the expert wrapped in a :class:`ChatRecorder`, and writes, for every decision of the expert, one
 JSON object (one line of a ``.jsonl`` file)::
 
@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.backends.workers import check_workers
-from agents.evaluation.expert import (
+from mcts_envs.agents.evaluation.backends.workers import check_workers
+from mcts_envs.agents.evaluation.expert import (
     ExpertConfig,
     ExpertMove,
     RecordingExpert,
@@ -42,7 +42,7 @@ from agents.evaluation.expert import (
     play_expert_games,
     play_recorded_game,
 )
-from agents.evaluation.games import GameRules, GameTask
+from mcts_envs.agents.evaluation.games import GameRules, GameTask
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.text import TextEnv
@@ -57,7 +57,7 @@ class ChatRecorder(RecordingExpert):
     (:meth:`mcts_envs.text.TextEnv.follow` of the game followed since its opening, chance
     outcomes included), the move it plays and its visit distribution over the move names.
 
-    It decides as :class:`~agents.evaluation.expert.RecordingExpert` does (the same moves from
+    It decides as :class:`~mcts_envs.agents.evaluation.expert.RecordingExpert` does (the same moves from
     the same seeds); it keeps no array rows.
     """
 
@@ -107,7 +107,7 @@ class ChatRecorder(RecordingExpert):
 
 def play_chat_game(config: ExpertConfig, task: GameTask, rules: GameRules) -> list[dict]:
     """The rows of game ``task`` of ``config``, played by the one game loop
-    (:func:`agents.evaluation.expert.play_recorded_game`: the moves, seeds and chance draws of
+    (:func:`mcts_envs.agents.evaluation.expert.play_recorded_game`: the moves, seeds and chance draws of
     the same game of the array dataset) with a :class:`ChatRecorder`."""
     record, recorder = play_recorded_game(config, task, rules, ChatRecorder)
     finished, returns = final_returns(record)

@@ -6,10 +6,10 @@ against itself (self-play: the expert decides for both seats) or against an ``op
 recorded). At each recorded decision it asks the expert for its search targets
 (:func:`search_targets`: the visit distribution and the root value) and plays a move drawn from
 that distribution at the temperature of AlphaZero's schedule
-(:func:`agents.temperature.alphazero_temperature`: proportional for the first
+(:func:`mcts_envs.agents.temperature.alphazero_temperature`: proportional for the first
 ``temperature_moves`` decisions, greedy afterwards).
 
-Games are played by the one game loop (:func:`agents.evaluation.games.play_game`) on the
+Games are played by the one game loop (:func:`mcts_envs.agents.evaluation.games.play_game`) on the
 evaluation backends, with the expert wrapped in a recording agent; game ``i`` is game ``i`` of the
 match ``expert`` vs ``opponent`` (or vs itself) with the master seed, so the output is identical
 for any number of worker processes (for experts with iteration or depth budgets; a budget in
@@ -62,17 +62,21 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from agents.evaluation.backends import make_backend
-from agents.evaluation.backends.workers import check_count, check_workers
-from agents.evaluation.games import (
+from mcts_envs.agents.evaluation.backends import make_backend
+from mcts_envs.agents.evaluation.backends.workers import check_count, check_workers
+from mcts_envs.agents.evaluation.games import (
     Adjudication,
     GameRules,
     GameTask,
     play_game,
     prepare_agents,
 )
-from agents.spec import make_agent
-from agents.temperature import DEFAULT_TEMPERATURE_MOVES, alphazero_temperature, sample_action
+from mcts_envs.agents.spec import make_agent
+from mcts_envs.agents.temperature import (
+    DEFAULT_TEMPERATURE_MOVES,
+    alphazero_temperature,
+    sample_action,
+)
 from mcts_envs.core.compiling import print_to_stderr
 from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.core.game import CHANCE, Game
@@ -205,7 +209,7 @@ class RecordingExpert:
     :class:`~mcts_envs.text.history.MoveHistory` (:attr:`history`: the moves since the opening,
     which a subclass may use, e.g. for prompts) to know the ply, asks the expert for its visit
     distribution and value (:func:`search_targets`), and plays a move drawn from it at the
-    temperature of :func:`~agents.temperature.alphazero_temperature`.
+    temperature of :func:`~mcts_envs.agents.temperature.alphazero_temperature`.
     """
 
     def __init__(self, expert: Any, temperature_moves: int, move_seed: int) -> None:
@@ -264,7 +268,7 @@ def play_recorded_game(
     config: ExpertConfig, task: GameTask, rules: GameRules, recorder_class: type[Recorder]
 ) -> tuple[dict[str, Any], Recorder]:
     """Play game ``task`` of ``config`` with the one game loop
-    (:func:`~agents.evaluation.games.play_game`), the expert wrapped in ``recorder_class``
+    (:func:`~mcts_envs.agents.evaluation.games.play_game`), the expert wrapped in ``recorder_class``
     (:class:`RecordingExpert` or a subclass): in both seats for self-play, else in seat A against
     the opponent. The expert's seed and move generator come from the task alone.
 
@@ -301,9 +305,9 @@ def play_expert_games(
     games finish (in any order; each result carries what the caller needs to sort it).
 
     The agents are prepared (compiled) in this process first (``announce`` is told, see
-    :func:`~agents.evaluation.games.prepare_agents`).
+    :func:`~mcts_envs.agents.evaluation.games.prepare_agents`).
     """
-    from agents.evaluation.tournament import StopFlag, plan_match
+    from mcts_envs.agents.evaluation.tournament import StopFlag, plan_match
 
     rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
     plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)

@@ -1,7 +1,7 @@
 """The one game loop: a game between two agents, fully determined by a :class:`GameTask`.
 
-A match (:mod:`agents.evaluation.arena`) and a tournament (:mod:`agents.evaluation.tournament`)
-both hand :class:`GameTask` values to a backend (:mod:`agents.evaluation.backends`), which calls
+A match (:mod:`mcts_envs.agents.evaluation.arena`) and a tournament (:mod:`mcts_envs.agents.evaluation.tournament`)
+both hand :class:`GameTask` values to a backend (:mod:`mcts_envs.agents.evaluation.backends`), which calls
 :func:`play_game` for each. A task names the pairing, the game pair (= opening number), the colour
 and the seeds; the seeds come only from ``(master seed, pairing, pair, colour)`` for the agents and
 ``(master seed, pair)`` for chance (:func:`task_seeds`). So ``mcts-envs match G A B --games N
@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.base import ForfeitError
-from agents.preparation import first_decision, prepare_spec
-from agents.spec import agent_parameters, make_agent, parse_spec
+from mcts_envs.agents.base import ForfeitError
+from mcts_envs.agents.preparation import first_decision, prepare_spec
+from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
@@ -216,7 +216,7 @@ def prepare_agents(
 ) -> dict[str, float]:
     """Compile what each agent of ``specs`` needs on the game, before any clock runs.
 
-    Each distinct spec is prepared once (:func:`agents.preparation.prepare_spec`: ``prepare(game)``
+    Each distinct spec is prepared once (:func:`mcts_envs.agents.preparation.prepare_spec`: ``prepare(game)``
     and two untimed decisions from ``opening`` or the initial position). Numba keeps the compiled
     code for the process (and on disk), so the fresh agents of every game start at full speed.
 
@@ -291,7 +291,7 @@ def play_game(
         reached its end) with ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a``,
         ``pairing``, ``pair``, ``colour``, ``seed`` (``{"a", "b", "chance"}``), ``result``
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
-        ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~agents.base.ForfeitError`
+        ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~mcts_envs.agents.base.ForfeitError`
         such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
         "reason", "line", "message"}``), ``transcripts`` (for agents that keep one, e.g. an LLM's
         prompts and answers: ``{seat: entries}``), ``score`` (the game's graded score per seat), ``moves``

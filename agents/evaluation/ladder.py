@@ -2,7 +2,7 @@
 
 A *ladder* of a game is a set of anchor agents (random, minimax2, MCTS at growing budgets,
 alpha-beta at fixed depths, ``perfect`` for Tic-Tac-Toe) whose Elo ratings were fitted from a
-round robin (:func:`build_ladder`, Bradley-Terry by :func:`agents.evaluation.ratings.rate`, ``random`` = 0,
+round robin (:func:`build_ladder`, Bradley-Terry by :func:`mcts_envs.agents.evaluation.ratings.rate`, ``random`` = 0,
 95% bootstrap intervals). Each shipped ladder is two files in ``agents/data/ladders/``:
 
 * ``<game>.json``: the anchors with their Elo, interval, games and score, and how the ladder was
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
-from agents.evaluation.stats import Z_95, WinDrawLoss
-from agents.evaluation.tournament import (
+from mcts_envs.agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
+from mcts_envs.agents.evaluation.stats import Z_95, WinDrawLoss
+from mcts_envs.agents.evaluation.tournament import (
     GameRules,
     Openings,
     TaskList,
@@ -48,7 +48,7 @@ from agents.evaluation.tournament import (
     record_key,
     run_tournament,
 )
-from agents.spec import make_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
 from mcts_envs.records import dumps, quote
@@ -230,7 +230,7 @@ def read_ladder_records(ladder: Ladder) -> list[dict[str, Any]]:
         return [json.loads(line) for line in stream if line.strip()]
 
 
-#: Virtual draws per pairing in the fit of a ladder's round robin (as agents.evaluation.ratings' prior).
+#: Virtual draws per pairing in the fit of a ladder's round robin (as mcts_envs.agents.evaluation.ratings' prior).
 LADDER_PRIOR_DRAWS = 2.0
 #: How the prior enters the fit: ``rate``'s own ``prior_draws`` (new builds), or virtual draw
 #: records added to each pairing (a game pair of their own, so the bootstrap resamples them with
@@ -259,7 +259,7 @@ def virtual_draws(records: Sequence[dict[str, Any]], draws: float) -> list[dict[
 
 
 def _rate(records: Sequence[dict[str, Any]], bootstrap: int, seed: int, method: str) -> Any:
-    """:func:`agents.evaluation.ratings.rate` anchored at random with the prior of ``method``."""
+    """:func:`mcts_envs.agents.evaluation.ratings.rate` anchored at random with the prior of ``method``."""
     if method == FIT_METHODS[0]:
         return rate(
             records,
@@ -495,7 +495,7 @@ def estimate_elo(
 @dataclass
 class AnchorTally(WinDrawLoss):
     """A newcomer's games against one anchor (from its view; games and points from
-    :class:`~agents.evaluation.stats.WinDrawLoss`)."""
+    :class:`~mcts_envs.agents.evaluation.stats.WinDrawLoss`)."""
 
     anchor: Anchor
     wins: int = 0
@@ -606,7 +606,7 @@ def rate_on_ladder(
     """Rate ``spec`` on ``game``'s ladder with ``games`` games (module docstring).
 
     Game pair ``p`` is played against the anchor nearest the estimate after pairs ``0..p-1``
-    (seeds: :func:`agents.evaluation.tournament.task_seeds` of ``(seed, anchor number, p, colour)``).
+    (seeds: :func:`mcts_envs.agents.evaluation.tournament.task_seeds` of ``(seed, anchor number, p, colour)``).
 
     Args:
         game: the game.

@@ -9,7 +9,7 @@ for a policy that returns probabilities, also the mean probability it puts on mi
 
 Two kinds of labels:
 
-* exact, from :mod:`agents.solver`: :func:`exact_labels` (Tic-Tac-Toe: all 4,520 positions with a
+* exact, from :mod:`mcts_envs.agents.players.solver`: :func:`exact_labels` (Tic-Tac-Toe: all 4,520 positions with a
   player to move, tolerance 0);
 * deep alpha-beta, for the games too large to solve: :func:`search_labels` scores each legal
   action by an alpha-beta search of the position after it (``depth - 1`` more plies, so the
@@ -34,8 +34,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.evaluation.stats import wilson_interval
-from agents.solver import SolvedGame
+from mcts_envs.agents.evaluation.stats import wilson_interval
+from mcts_envs.agents.players.solver import SolvedGame
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.registry import make_game
@@ -182,7 +182,7 @@ def search_labels(
     Raises:
         InvalidOptionError: if ``depth < 2`` or a state has no player to move.
     """
-    from agents.alphabeta import AlphaBetaAgent
+    from mcts_envs.agents.players.alphabeta import AlphaBetaAgent
 
     if depth < 2:
         raise InvalidOptionError(f"search_labels: depth must be >= 2, got {depth}")
@@ -212,7 +212,7 @@ def search_labels(
 
 def shipped_label_games() -> list[str]:
     """Games with a shipped label set."""
-    folder = resources.files("agents") / "data"
+    folder = resources.files("mcts_envs.agents") / "data"
     return sorted(
         p.name.removesuffix("_labels.npz")
         for p in folder.iterdir()
@@ -226,7 +226,7 @@ def load_shipped_labels(game_name: str) -> LabelledPositions:
     Raises:
         InvalidOptionError: if none is shipped for that game (the message lists those that are).
     """
-    path = resources.files("agents") / "data" / f"{game_name}_labels.npz"
+    path = resources.files("mcts_envs.agents") / "data" / f"{game_name}_labels.npz"
     if not path.is_file():
         raise InvalidOptionError(
             f"no shipped label set for {game_name!r}; available: "

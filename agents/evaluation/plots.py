@@ -6,7 +6,7 @@
   against that opponent is drawn over the budget (log scale) with its Wilson 95% band and the
   number of games per point.
 * ``elo``: the Bradley-Terry Elo of every agent with its bootstrap 95% interval
-  (:func:`agents.evaluation.ratings.rate`, finite for every agent connected to the anchor through games); an
+  (:func:`mcts_envs.agents.evaluation.ratings.rate`, finite for every agent connected to the anchor through games); an
   agent that never met the anchor's group is listed with that note and no point.
 
 Each chart is written as PNG and SVG.
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.ratings import rate, record_between, tally
-from agents.evaluation.stats import format_elo, score_interval
-from agents.spec import parse_spec
+from mcts_envs.agents.evaluation.ratings import rate, record_between, tally
+from mcts_envs.agents.evaluation.stats import format_elo, score_interval
+from mcts_envs.agents.spec import parse_spec
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
 __all__ = ["budget_families", "plot_elo", "plot_results", "plot_winrate_vs_budget"]

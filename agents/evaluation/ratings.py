@@ -1,7 +1,7 @@
 """Ratings and statistics of a results file: W/D/L, Wilson intervals, Bradley-Terry Elo, SPRT.
 
 Everything here is recomputed from game records (tournament records of
-:mod:`agents.evaluation.tournament` or match records of :mod:`agents.evaluation.arena`): each record names its two
+:mod:`mcts_envs.agents.evaluation.tournament` or match records of :mod:`mcts_envs.agents.evaluation.arena`): each record names its two
 agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
 counted) and its game pair (``pair``, or ``index // 2`` for match records).
 
@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.evaluation.stats import (
+from mcts_envs.agents.evaluation.stats import (
     Z_95,
     WinDrawLoss,
     elo_from_score,
@@ -76,7 +76,7 @@ PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 @dataclass
 class PairingStats(WinDrawLoss):
     """Results of agent ``a`` against agent ``b`` (games, score, its interval and the Elo of ``a``
-    minus ``b`` from :class:`~agents.evaluation.stats.WinDrawLoss`).
+    minus ``b`` from :class:`~mcts_envs.agents.evaluation.stats.WinDrawLoss`).
 
     Attributes:
         a, b: the agents.

@@ -15,10 +15,10 @@ Results are appended to a JSON-lines file, one version-2 record per game
 :func:`open_results` resumes such a file: finished games are skipped, and a last line cut by a
 crash is dropped (its game is played again). SIGINT stops handing out games, lets the games in
 flight finish and be written, and the command exits with status 130; SIGKILL loses at most the games
-in flight. Worker processes die with their parent (:func:`agents.evaluation.backends.workers.exit_with_parent`).
+in flight. Worker processes die with their parent (:func:`mcts_envs.agents.evaluation.backends.workers.exit_with_parent`).
 
 Backends: ``local`` (this process), ``process`` (a pool of worker processes) and ``ray``
-(:mod:`agents.evaluation.backends.ray_backend`, the ``ray`` extra).
+(:mod:`mcts_envs.agents.evaluation.backends.ray_backend`, the ``ray`` extra).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from typing import Any, Protocol, TextIO
 
 import numpy as np
 
-from agents.evaluation.backends import Backend, make_backend
-from agents.evaluation.backends.local import LocalBackend
-from agents.evaluation.backends.process import ProcessBackend
-from agents.evaluation.backends.workers import MAX_GAMES, check_count
-from agents.evaluation.games import (
+from mcts_envs.agents.evaluation.backends import Backend, make_backend
+from mcts_envs.agents.evaluation.backends.local import LocalBackend
+from mcts_envs.agents.evaluation.backends.process import ProcessBackend
+from mcts_envs.agents.evaluation.backends.workers import MAX_GAMES, check_count
+from mcts_envs.agents.evaluation.games import (
     OPENING_STREAM,
     TERMINATIONS,
     Adjudication,

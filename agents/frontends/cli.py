@@ -1,6 +1,6 @@
-"""The ``mcts-envs`` command line (also ``python -m agents``): one table of subcommands.
+"""The ``mcts-envs`` command line (also ``python -m mcts_envs.agents``): one table of subcommands.
 
-Each entry of :data:`COMMANDS` names a module of :mod:`agents.frontends` with
+Each entry of :data:`COMMANDS` names a module of :mod:`mcts_envs.agents.frontends` with
 ``add_parser(commands)`` and ``run(args, io)``. Errors of the package (:class:`MctsEnvsError`) and
 of the file system print one line to stderr and exit with status 2 (:data:`EXIT_ERROR`), or 1
 (:data:`EXIT_RUNTIME`) for a failure while running (a package error that is also a
@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 from mcts_envs.core.errors import MctsEnvsError
 
 __all__ = ["COMMANDS", "EXIT_ERROR", "EXIT_INTERRUPTED", "EXIT_RUNTIME", "build_parser", "main"]
@@ -38,7 +38,7 @@ EXIT_RUNTIME = 1
 #: Exit status after SIGINT (128 + 2), as shells report it.
 EXIT_INTERRUPTED = 130
 
-#: Subcommand -> module of :mod:`agents.frontends` (in the order ``--help`` lists them).
+#: Subcommand -> module of :mod:`mcts_envs.agents.frontends` (in the order ``--help`` lists them).
 COMMANDS = {
     "match": "match",
     "tournament": "tournament",
@@ -56,7 +56,7 @@ COMMANDS = {
 
 
 def _module(command: str):
-    return importlib.import_module(f"agents.frontends.{COMMANDS[command]}")
+    return importlib.import_module(f"mcts_envs.agents.frontends.{COMMANDS[command]}")
 
 
 def build_parser() -> argparse.ArgumentParser:

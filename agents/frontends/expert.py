@@ -1,4 +1,4 @@
-"""The ``mcts-envs expert`` subcommand: record an expert dataset (see :mod:`agents.evaluation.expert`).
+"""The ``mcts-envs expert`` subcommand: record an expert dataset (see :mod:`mcts_envs.agents.evaluation.expert`).
 
 Example::
 
@@ -12,9 +12,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.backends.workers import check_workers
-from agents.frontends import CommandIO
-from agents.temperature import DEFAULT_TEMPERATURE_MOVES
+from mcts_envs.agents.evaluation.backends.workers import check_workers
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.temperature import DEFAULT_TEMPERATURE_MOVES
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -65,7 +65,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
-    from agents.evaluation.expert import (
+    from mcts_envs.agents.evaluation.expert import (
         ExpertConfig,
         ExpertSummary,
         check_config,
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     )
     check_workers(args.workers)
     if args.format == "chat":
-        from agents.evaluation.chat_data import write_chat_data
+        from mcts_envs.agents.evaluation.chat_data import write_chat_data
 
         rows = write_chat_data(args.out, config, workers=args.workers, overwrite=args.overwrite)
         print(f"wrote {rows} chat rows ({config.games} games) to {args.out}", file=io.out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -41,13 +41,13 @@ def add_parser(commands: Any) -> None:
         action="append",
         default=[],
         metavar="MODULE",
-        help="import MODULE first (it calls agents.spec.register_agent); repeatable",
+        help="import MODULE first (it calls mcts_envs.agents.spec.register_agent); repeatable",
     )
     build = ladder.add_argument_group("ladder build")
     build.add_argument("--out-dir", help="build: directory of <game>.json and its records")
     build.add_argument(
         "--anchors",
-        help="build: anchor specs separated by ';' (default: agents.evaluation.ladder.DEFAULT_ANCHORS)",
+        help="build: anchor specs separated by ';' (default: mcts_envs.agents.evaluation.ladder.DEFAULT_ANCHORS)",
     )
     build.add_argument(
         "--games-per-pair",
@@ -68,8 +68,8 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     Raises:
         MctsEnvsError: for bad arguments (before any game), or a resumed file of other games.
     """
-    from agents.evaluation.ladder import build_ladder, rate_on_ladder
-    from agents.spec import import_agent_module
+    from mcts_envs.agents.evaluation.ladder import build_ladder, rate_on_ladder
+    from mcts_envs.agents.spec import import_agent_module
     from mcts_envs.core.compiling import print_to_stderr
 
     out = io.out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 
 
 def add_parser(commands: Any) -> None:
@@ -18,7 +18,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Print the games and the agents with their options."""
     out = io.out
     import mcts_envs
-    from agents.spec import describe_agent, list_agents
+    from mcts_envs.agents.spec import describe_agent, list_agents
 
     if args.what in (None, "games"):
         print("games:", file=out)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
-from agents.frontends.runs import add_run_arguments, exit_status, run_plan
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_plan
 
 
 def add_parser(commands: Any) -> None:
@@ -35,9 +35,9 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Play the match (or what a resumed ``--out`` is missing) and print its summary."""
-    from agents.evaluation import tournament as t
-    from agents.evaluation.arena import summarize
-    from agents.spec import import_agent_module
+    from mcts_envs.agents.evaluation import tournament as t
+    from mcts_envs.agents.evaluation.arena import summarize
+    from mcts_envs.agents.spec import import_agent_module
 
     for module in args.agent_module:
         import_agent_module(module)

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import MctsEnvsError
 from mcts_envs.records import check_appendable, dumps, make_record, open_for_append, printable
@@ -260,8 +260,8 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
             ``out`` file whose last line is cut by a crash, before anything is played.
     """
     import mcts_envs
-    from agents.evaluation.games import prepare_agents
-    from agents.spec import make_agent
+    from mcts_envs.agents.evaluation.games import prepare_agents
+    from mcts_envs.agents.spec import make_agent
     from mcts_envs.core.errors import InvalidOptionError
 
     game = mcts_envs.make_game(options.game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 
 
 def add_parser(commands: Any) -> None:
@@ -23,8 +23,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Draw every chart the records support into ``--out-dir``."""
-    from agents.evaluation.plots import plot_results
-    from agents.frontends.records import read_checked_records
+    from mcts_envs.agents.evaluation.plots import plot_results
+    from mcts_envs.agents.frontends.records import read_checked_records
 
     records = read_checked_records(args.file, "plot")
     for path in plot_results(records, args.out_dir, args.anchor, args.bootstrap):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 
 
 def add_parser(commands: Any) -> None:
@@ -26,8 +26,8 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Recompute every statistic of the records file and print it."""
-    from agents.evaluation.ratings import parse_sprt, rate
-    from agents.frontends.records import read_checked_records
+    from mcts_envs.agents.evaluation.ratings import parse_sprt, rate
+    from mcts_envs.agents.frontends.records import read_checked_records
 
     sprt = parse_sprt(args.sprt) if args.sprt else None
     records = read_checked_records(args.file, "ratings")

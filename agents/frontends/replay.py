@@ -6,7 +6,7 @@ import argparse
 import time
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 
 
 def add_parser(commands: Any) -> None:
@@ -44,7 +44,7 @@ def _render_text(game_name: str):
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Show one game of a records file move by move (Enter steps, or ``--delay``)."""
     out, keys = io
-    from agents.frontends.records import read_checked_records
+    from mcts_envs.agents.frontends.records import read_checked_records
     from mcts_envs.core.errors import InvalidRecordError
     from mcts_envs.records import printable, replay_states
 

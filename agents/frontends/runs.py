@@ -2,7 +2,7 @@
 results file, preparation with its times, a progress bar, and the run itself.
 
 A match is a tournament of one pairing: both commands make a plan
-(:func:`agents.evaluation.tournament.plan_match` / :func:`agents.evaluation.tournament.plan_tournament`) and hand it to
+(:func:`mcts_envs.agents.evaluation.tournament.plan_match` / :func:`mcts_envs.agents.evaluation.tournament.plan_tournament`) and hand it to
 :func:`run_plan`, which plays the missing games on a backend with the one game loop.
 """
 
@@ -14,11 +14,11 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agents.frontends import CommandIO
-from agents.frontends.cli import EXIT_INTERRUPTED
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.frontends.cli import EXIT_INTERRUPTED
 
 if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no game code
-    from agents.evaluation.tournament import Monitor, TournamentPlan
+    from mcts_envs.agents.evaluation.tournament import Monitor, TournamentPlan
 
 __all__ = ["RunOutcome", "add_run_arguments", "exit_status", "run_plan"]
 
@@ -52,7 +52,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> No
         default=[],
         metavar="MODULE",
         help="import MODULE first, here and in every worker (it calls "
-        "agents.spec.register_agent); repeatable",
+        "mcts_envs.agents.spec.register_agent); repeatable",
     )
 
 
@@ -71,7 +71,7 @@ class _Progress:
     def __init__(self, total: int, done: int, focus: str, enabled: bool) -> None:
         from tqdm import tqdm
 
-        from agents.evaluation.ratings import PairingStats
+        from mcts_envs.agents.evaluation.ratings import PairingStats
 
         self.focus = focus
         self.stats = PairingStats(focus, "others")
@@ -88,7 +88,7 @@ class _Progress:
         self.stats.add(points, (record.get("pairing"), record.get("index")), 0)
 
     def __call__(self, record: dict[str, Any]) -> None:
-        from agents.evaluation.stats import format_elo_interval
+        from mcts_envs.agents.evaluation.stats import format_elo_interval
 
         self.count(record)
         self.bar.update(1)
@@ -120,9 +120,9 @@ def run_plan(
     Raises:
         MctsEnvsError: for a bad file, backend or worker count, before any game.
     """
-    from agents.evaluation import tournament as t
-    from agents.evaluation.backends import make_backend
-    from agents.evaluation.games import prepare_agents
+    from mcts_envs.agents.evaluation import tournament as t
+    from mcts_envs.agents.evaluation.backends import make_backend
+    from mcts_envs.agents.evaluation.games import prepare_agents
     from mcts_envs.core.compiling import print_to_stderr
 
     opening = plan.tasks[0].opening
@@ -170,7 +170,7 @@ def run_plan(
 
 def exit_status(outcome: RunOutcome, io: CommandIO) -> int:
     """The exit status of a run: after Ctrl-C, print how to play the rest to ``io.out`` and
-    return :data:`~agents.frontends.cli.EXIT_INTERRUPTED`; else 0."""
+    return :data:`~mcts_envs.agents.frontends.cli.EXIT_INTERRUPTED`; else 0."""
     if outcome.interrupted:
         print("interrupted: run the same command with --resume to play the rest", file=io.out)
         return EXIT_INTERRUPTED

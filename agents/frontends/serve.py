@@ -10,8 +10,8 @@ import ipaddress
 import socket
 from typing import Any
 
-from agents.frontends import CommandIO
-from agents.frontends.web.limits import ServeLimits
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.frontends.web.limits import ServeLimits
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
 DEFAULTS = ServeLimits()
@@ -107,8 +107,8 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     out = io.out
     require_optional("starlette", "web")
     require_optional("uvicorn", "web")
-    from agents.frontends.web.app import LOOPBACK_HOSTS, create_app
-    from agents.frontends.web.server import serve
+    from mcts_envs.agents.frontends.web.app import LOOPBACK_HOSTS, create_app
+    from mcts_envs.agents.frontends.web.server import serve
 
     if not 0 <= args.port <= 65535:
         raise InvalidOptionError(f"--port must be 0..65535, got {args.port}")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from agents.frontends import CommandIO
-from agents.frontends.runs import add_run_arguments, exit_status, run_plan
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_plan
 
 
 def add_parser(commands: Any) -> None:
@@ -71,9 +71,9 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
-    from agents.evaluation import tournament as t
-    from agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
-    from agents.spec import import_agent_module
+    from mcts_envs.agents.evaluation import tournament as t
+    from mcts_envs.agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
+    from mcts_envs.agents.spec import import_agent_module
 
     out = io.out
     for module in args.agent_module:

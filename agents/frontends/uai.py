@@ -17,7 +17,7 @@ Supported commands:
 
 The ``Agent`` option comes from whatever writes to the engine's input (a GUI, a tournament
 manager, a relay of remote users' options), so it accepts only the safe built-in agents with
-plain options (:func:`agents.safe_spec.check_safe_spec`: ``random``, ``minimax2``,
+plain options (:func:`mcts_envs.agents.safe_spec.check_safe_spec`: ``random``, ``minimax2``,
 ``alphabeta``, ``mcts``; no ``uai:cmd=``, which runs a program, no ``ppo:path=``, which unpickles
 a file, no agents of ``--agent-module``), unless the engine was started with
 ``--allow-unsafe-agents``. The ``--agent`` of the command line is the user's own and may be any
@@ -29,7 +29,7 @@ A search that fails never answers a silent garbage move: the engine sends ``info
 The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs:
 
 * alpha-beta and minimax2 search in compiled code that releases the GIL and reads a stop flag
-  (:func:`agents.alphabeta.new_stop_flag`) every few nodes: ``stop`` (or the move's time, for
+  (:func:`mcts_envs.agents.players.alphabeta.new_stop_flag`) every few nodes: ``stop`` (or the move's time, for
   minimax2 which has no clock of its own) ends the search at once, and the answer is the best
   move of the last completed iteration (both deepen one ply at a time); ``go infinite`` deepens
   until ``stop``;
@@ -42,7 +42,7 @@ The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered 
 ``info`` lines report ``depth`` (alpha-beta's and minimax2's completed depth; for MCTS the length
 of its principal variation), ``nodes`` (simulations for MCTS, searched nodes for alpha-beta),
 ``nps``, ``score cp`` and ``pv`` (alpha-beta: its best move, then the transposition table's
-moves; MCTS: the most visited line, :meth:`agents.mcts.MCTSAgent.principal_variation`).
+moves; MCTS: the most visited line, :meth:`mcts_envs.agents.mcts.MCTSAgent.principal_variation`).
 Alpha-beta sends one after every completed iteration. The score maps the agent's value ``v`` in
 [-1, 1] (expected result for the side to move) to centipawns as
 ``400 * log10((1 + v) / (1 - v))``, capped at +-3000, the Elo-style logistic that engines use to
@@ -60,8 +60,8 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-from agents.frontends import CommandIO
-from agents.safe_spec import ALLOWED_OPTIONS
+from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.safe_spec import ALLOWED_OPTIONS
 from mcts_envs.core.constants import TERMINAL
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
@@ -190,7 +190,7 @@ class SearchReport(NamedTuple):
 
 def _spec_with(spec: str, overrides: dict[str, Any]) -> str:
     """``spec`` with options replaced or added (values as spec text; ``None`` as ``none``)."""
-    from agents.spec import parse_spec
+    from mcts_envs.agents.spec import parse_spec
 
     name, options = parse_spec(spec)
     for key, value in overrides.items():
@@ -207,7 +207,7 @@ class UAIEngine:
         seed: the ``Seed`` option: game ``g``'s move ``m`` uses a seed derived from it, so a
             search with a node or depth budget is reproducible.
         allow_unsafe_agents: let ``setoption name Agent`` name any spec (by default only the
-            safe kinds of :func:`agents.safe_spec.check_safe_spec`, or ``spec`` again: it is
+            safe kinds of :func:`mcts_envs.agents.safe_spec.check_safe_spec`, or ``spec`` again: it is
             the caller's own and is not restricted).
 
     Raises:
@@ -218,7 +218,7 @@ class UAIEngine:
         self, spec: str, out: TextIO, seed: int = 0, allow_unsafe_agents: bool = False
     ) -> None:
         import mcts_envs
-        from agents.spec import make_agent
+        from mcts_envs.agents.spec import make_agent
 
         make_agent(spec, seed=0)  # a bad spec fails here, before any protocol line
         self.spec = spec
@@ -295,7 +295,7 @@ class UAIEngine:
 
     def warm_up(self) -> None:
         """Compile the agent's search (``prepare`` plus a short search of the start position)."""
-        from agents.spec import agent_parameters, make_agent, parse_spec
+        from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 
         name, _ = parse_spec(self.spec)
         accepted = {p.name for p in agent_parameters(name)}
@@ -345,8 +345,8 @@ class UAIEngine:
             InvalidOptionError: for a bad spec, or one that is not safe while unsafe agents are
                 not allowed (the message says what is allowed and how to allow more).
         """
-        from agents.safe_spec import check_safe_spec
-        from agents.spec import make_agent
+        from mcts_envs.agents.safe_spec import check_safe_spec
+        from mcts_envs.agents.spec import make_agent
 
         if self.allow_unsafe_agents or spec == self.trusted_spec:
             make_agent(spec, seed=0)
@@ -406,7 +406,7 @@ class UAIEngine:
 
     def _agent_for(self, limits: GoLimits, seconds: float | None, seed: int) -> Any:
         """An agent of the spec with this search's budget (options the kind lacks are skipped)."""
-        from agents.spec import agent_parameters, make_agent, parse_spec
+        from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 
         name, _ = parse_spec(self.spec)
         accepted = {p.name for p in agent_parameters(name)}
@@ -489,12 +489,12 @@ class UAIEngine:
         if getattr(agent, "reuse_tree", False):
             if seconds is None and limits.nodes is None and not limits.infinite:
                 # no limit it understands (a bare "go", or "go depth" for MCTS): the spec's budget
-                from agents.spec import make_agent
+                from mcts_envs.agents.spec import make_agent
 
                 return self._run_whole(make_agent(self.spec, seed=seed), state)
             return self._run_sliced(agent, state, limits, seconds, start)
-        from agents.alphabeta import AlphaBetaAgent
-        from agents.minimax import Minimax2Agent
+        from mcts_envs.agents.players.alphabeta import AlphaBetaAgent
+        from mcts_envs.agents.players.minimax import Minimax2Agent
 
         if isinstance(agent, AlphaBetaAgent | Minimax2Agent):
             return self._run_stoppable(agent, state, seconds, start, flag)
@@ -510,7 +510,7 @@ class UAIEngine:
     ) -> SearchReport:
         """Alpha-beta or minimax2 with the stop ``flag`` (set by ``stop``, and by a timer at
         the move's time: alpha-beta keeps its own deadline too, minimax2 has none)."""
-        from agents.minimax import Minimax2Agent
+        from mcts_envs.agents.players.minimax import Minimax2Agent
 
         timer = None
         if seconds is not None:
@@ -543,7 +543,7 @@ class UAIEngine:
         probs, value = agent.policy(self.game, state)
         legal = self.game.legal_actions(state)
         action = int(legal[np.argmax(probs[legal])])
-        from agents.mcts import MCTSAgent
+        from mcts_envs.agents.mcts import MCTSAgent
 
         if isinstance(agent, MCTSAgent):
             simulations = int(agent.last_search.get("simulations", 1))
@@ -608,7 +608,7 @@ class UAIEngine:
         weights = closed + segment * segment_weight
         total = closed_weight + segment_weight
         if total == 0:  # not one slice finished in time: a minimal search still gives a move
-            from agents.spec import make_agent
+            from mcts_envs.agents.spec import make_agent
 
             quick = _spec_with(self.spec, {"iterations": 16, "seconds": None})
             action = int(make_agent(quick, seed=0).act_state(self.game, state))
@@ -620,7 +620,7 @@ class UAIEngine:
     def _tree_report(agent: Any, action: int, value: float, nodes: int) -> SearchReport:
         """The report of a tree search answering ``action``: its principal variation when
         that starts with ``action`` (depth: the line's length), else ``action`` alone."""
-        from agents.mcts import MCTSAgent
+        from mcts_envs.agents.mcts import MCTSAgent
 
         line = tuple(agent.principal_variation(MAX_PV)) if isinstance(agent, MCTSAgent) else ()
         pv = line if line[:1] == (action,) else (action,)
@@ -674,16 +674,16 @@ def _set_flag(flag: np.ndarray) -> None:
 
 
 def _new_flag() -> np.ndarray:
-    """A stop flag (:func:`agents.alphabeta.new_stop_flag`; imported when first needed, so the
+    """A stop flag (:func:`mcts_envs.agents.players.alphabeta.new_stop_flag`; imported when first needed, so the
     command line starts without loading the searches)."""
-    from agents.alphabeta import new_stop_flag
+    from mcts_envs.agents.players.alphabeta import new_stop_flag
 
     return new_stop_flag()
 
 
 def _deepest(kind: str) -> int:
     """The largest ``depth`` option of an agent kind (how deep ``go infinite`` may go)."""
-    from agents import alphabeta, minimax
+    from mcts_envs.agents.players import alphabeta, minimax
 
     return {"alphabeta": alphabeta.MAX_DEPTH, "minimax2": minimax.MAX_DEPTH}.get(kind, 64)
 

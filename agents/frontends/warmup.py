@@ -12,7 +12,7 @@ for every named game (default: all) it compiles (or loads) each path
   rollout (threads run the same compiled code as one thread);
 * one per agent of ``--agents`` (default ``random``, ``minimax2``, ``alphabeta``, ``mcts``): the
   preparation every match makes before its clocks run
-  (:func:`agents.preparation.prepare_spec`).
+  (:func:`mcts_envs.agents.preparation.prepare_spec`).
 
 It shows a progress bar and ends with one line per path that compiled and the total time.
 """
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from agents.frontends import CommandIO
+from mcts_envs.agents.frontends import CommandIO
 
 #: Agents warmed up when ``--agents`` is not given.
 DEFAULT_AGENTS = ("random", "minimax2", "alphabeta", "mcts")
@@ -88,7 +88,7 @@ def _vector(name: str) -> None:
 
 
 def _agent(name: str, spec: str) -> None:
-    from agents.preparation import first_decision, prepare_spec
+    from mcts_envs.agents.preparation import first_decision, prepare_spec
     from mcts_envs.core.registry import make_game
 
     game = make_game(name)
@@ -102,7 +102,7 @@ def plan(games: list[str], specs: list[str]) -> list[tuple[str, str, Callable[[]
         UnknownGameError: for an unknown game.
         MctsEnvsError: for a bad agent spec (checked before anything compiles).
     """
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
     from mcts_envs.core.registry import get_entry, list_games
 
     names = [get_entry(game).name for game in games] if games else list_games()

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent
+from mcts_envs.agents.base import ForwardModelAgent
 from mcts_envs.core.errors import IllegalActionError, require_optional
 from mcts_envs.core.game import Game, check_action_type
 

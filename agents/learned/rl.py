@@ -4,7 +4,7 @@
 :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv` with any agent spec (``"alphabeta"``,
 ``"mcts:iterations=200"``, ``"ppo:path=model.zip"``): one seeded agent per env, deciding on the
 forward model (``act_state``). (A saved policy plays in the arena as the ``ppo`` agent kind,
-``agents.learned.adapters.SavedPPOAgent``.)
+``mcts_envs.agents.learned.adapters.SavedPPOAgent``.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.spec import make_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.rl.opponents import OpponentView
 

@@ -1,11 +1,11 @@
 """A torch network as the batched leaf evaluator of the PUCT search (the ``train`` extra).
 
 ``TorchEvaluator(model)`` is a callable ``(observations, masks) -> (priors, values)``, the
-interface of :mod:`agents.mcts.puct`: give it to the MCTS agent as ``evaluator=`` and selection
+interface of :mod:`mcts_envs.agents.mcts.puct`: give it to the MCTS agent as ``evaluator=`` and selection
 becomes PUCT with the network's priors and values at the leaves::
 
-    from agents.mcts import MCTSAgent
-    from agents.learned.torch_evaluator import TorchEvaluator
+    from mcts_envs.agents.mcts import MCTSAgent
+    from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator
 
     evaluator = TorchEvaluator(model)               # model(x) -> (logits, values)
     agent = MCTSAgent(iterations=200, evaluator=evaluator, batch_size=8, seed=0)
@@ -21,7 +21,7 @@ the softmax of the logits over the legal actions only. Evaluation runs on the CP
 the mode it was in, so one model can be trained between searches.
 
 Each search reports its own evaluator calls and leaves in its result
-(:attr:`~agents.result.SearchResult.evaluator_calls`, ``evaluated_leaves``, ``mean_batch``).
+(:attr:`~mcts_envs.agents.result.SearchResult.evaluator_calls`, ``evaluated_leaves``, ``mean_batch``).
 The evaluator also keeps running totals across searches, with the histogram of batch sizes and
 the time spent in the network (:meth:`TorchEvaluator.stats`; :meth:`TorchEvaluator.reset_stats`
 starts a new count).

@@ -1,6 +1,6 @@
-"""The MCTS agent: its options, checked once into one :class:`~agents.mcts.defaults.MCTSConfig`
+"""The MCTS agent: its options, checked once into one :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig`
 (the game's row filling the options not given), following the game (tree reuse), and a decision
-as one call of its engine (:meth:`agents.mcts.driver.Engine.decide`)."""
+as one call of its engine (:meth:`mcts_envs.agents.mcts.driver.Engine.decide`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.base import (
+from mcts_envs.agents.base import (
     MAX_ITERATIONS,
     MAX_SECONDS,
     MIN_SECONDS,
@@ -22,19 +22,19 @@ from agents.base import (
     check_number,
     game_and_state,
 )
-from agents.mcts.defaults import GENERIC, PER_GAME, MCTSConfig, resolve
-from agents.mcts.defaults import describe as describe_defaults
-from agents.mcts.driver import Engine, engine, leaf_kind
-from agents.mcts.parallel import RootParallel
-from agents.mcts.reuse import KeptTree
-from agents.mcts.search import LEAF_EXTERNAL
-from agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, VISITS, Tree
-from agents.result import SearchResult
+from mcts_envs.agents.mcts.defaults import GENERIC, PER_GAME, MCTSConfig, resolve
+from mcts_envs.agents.mcts.defaults import describe as describe_defaults
+from mcts_envs.agents.mcts.driver import Engine, engine, leaf_kind
+from mcts_envs.agents.mcts.parallel import RootParallel
+from mcts_envs.agents.mcts.reuse import KeptTree
+from mcts_envs.agents.mcts.search import LEAF_EXTERNAL
+from mcts_envs.agents.mcts.tree import ACTION, BYTES_PER_NODE, NO_NODE, PLAYER, ROOT, VISITS, Tree
+from mcts_envs.agents.result import SearchResult
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.seeding import check_seed
 
-#: Upper bounds of the numeric options (see :func:`agents.base.check_number`).
+#: Upper bounds of the numeric options (see :func:`mcts_envs.agents.base.check_number`).
 MAX_WORKERS = 256
 MAX_CUTOFF = 10**9
 MAX_BATCH = 1 << 16
@@ -55,11 +55,11 @@ class MCTSAgent(ForwardModelAgent):
     at the parent (win 1, draw 0.5, loss 0); backup adds every result to all nodes of the path
     from player 0's view, so turns need not alternate. Chance nodes sample an outcome by its
     probability and keep a child per outcome seen (slots for all outcomes are allocated at once;
-    an outcome joins the tree when first sampled). The module docstrings of :mod:`agents.mcts`
+    an outcome joins the tree when first sampled). The module docstrings of :mod:`mcts_envs.agents.mcts`
     describe the tree layout and the compiled loop.
 
     The options marked *per game* below take their value from the game's row of
-    :data:`agents.mcts.defaults.GAME_DEFAULTS` when not given (the agent learns the game at its
+    :data:`mcts_envs.agents.mcts.defaults.GAME_DEFAULTS` when not given (the agent learns the game at its
     first search or :meth:`prepare`); an option given explicitly always wins. The table today:
     Ataxx ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf: random playouts
     lose every game to ``minimax2``), Tic-Tac-Toe ``c=0.5, rollout_cutoff=0, expand="all"`` (its
@@ -68,7 +68,7 @@ class MCTSAgent(ForwardModelAgent):
     first_play=1.0, expand_order="heuristic"`` (random playouts), Tantrix ``c=0.75``; games not
     in the table the generic values given below for each option.
 
-    The options, checked, make up one frozen :class:`~agents.mcts.defaults.MCTSConfig` with the
+    The options, checked, make up one frozen :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` with the
     same names and values (:attr:`config`, the game's row filled in);
     :meth:`from_config` builds an agent from one.
 
@@ -121,11 +121,11 @@ class MCTSAgent(ForwardModelAgent):
         max_memory_mb: memory bound of the search tree in MB (at least 1), shared equally by
             the trees of several ``workers``. ``None`` (default): a quarter of the machine's
             memory (physical, or the container's limit if lower), at most 4096 MB; 1024 MB if
-            it cannot be read (see :func:`agents.mcts.driver.default_max_memory_mb`). The bound
+            it cannot be read (see :func:`mcts_envs.agents.mcts.driver.default_max_memory_mb`). The bound
             covers the node arrays, the copy kept for re-rooting and a copy in progress, so a
             tree holds about ``max_memory_mb * 2**20 / 84`` nodes (never fewer than the root's
             first expansion needs). When the tree is full the search stops and answers with
-            what it has: :attr:`SearchResult.tree_full <agents.result.SearchResult>` and
+            what it has: :attr:`SearchResult.tree_full <mcts_envs.agents.result.SearchResult>` and
             ``last_search["tree_full"]`` say so.
         minimax_weight: implicit minimax backups (Lanctot et al., CIG 2014), a number in
             [0, 1]: every node also keeps the minimax value of the game's ``heuristic`` over
@@ -254,7 +254,7 @@ class MCTSAgent(ForwardModelAgent):
             "expand_order": expand_order,
         }
         #: The options of the game last searched (before any: the generic row), as one frozen
-        #: :class:`~agents.mcts.defaults.MCTSConfig`. A caller may replace it between decisions
+        #: :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig`. A caller may replace it between decisions
         #: (a tournament sets ``seconds``); learning a new game only changes the options left
         #: to the game's row.
         self.config = dataclasses.replace(
@@ -283,7 +283,7 @@ class MCTSAgent(ForwardModelAgent):
         #: Facts about the last search: simulations, seconds, nodes, bytes, reused, immediate,
         #: tree_full.
         self.last_search: dict[str, Any] = {}
-        #: The last :class:`~agents.result.SearchResult`.
+        #: The last :class:`~mcts_envs.agents.result.SearchResult`.
         self.last_result: SearchResult | None = None
         self._last_num_actions = 0
 
@@ -366,7 +366,7 @@ class MCTSAgent(ForwardModelAgent):
     def search(self, env_or_game: Any, state: np.ndarray | None = None) -> SearchResult:
         """Search the position (an env, or a game and a state) within the budget.
 
-        Returns the :class:`~agents.result.SearchResult`: the chosen action, the root's
+        Returns the :class:`~mcts_envs.agents.result.SearchResult`: the chosen action, the root's
         children (sparse) with their visits, probabilities, mean values and proofs, the root
         value for the player to move, simulations and seconds. The clock of a time budget
         covers the whole decision: the immediate-win check, re-rooting a reused tree, the
@@ -410,7 +410,7 @@ class MCTSAgent(ForwardModelAgent):
         nodes, solver and PUCT batches are branches of the one loop), the win check, the final
         choice and re-rooting; root-parallel workers prepare too. Prints nothing (callers
         announce it); does not touch this agent's seed sequence or tree. Sets the game's
-        defaults (:mod:`agents.mcts.defaults`) for the options not given explicitly."""
+        defaults (:mod:`mcts_envs.agents.mcts.defaults`) for the options not given explicitly."""
         self._engine_for(game)
         config = dataclasses.replace(
             self.config,

@@ -1,10 +1,10 @@
-"""Counting the evaluator calls of one search (for :class:`~agents.result.SearchResult`).
+"""Counting the evaluator calls of one search (for :class:`~mcts_envs.agents.result.SearchResult`).
 
-Each search engine (:class:`agents.mcts.driver.Engine`) wraps the config's evaluator in a
+Each search engine (:class:`mcts_envs.agents.mcts.driver.Engine`) wraps the config's evaluator in a
 :class:`CountingEvaluator` (its ``evaluator`` attribute; the config keeps the user's evaluator), and
 each search result reports the difference of the counts across the search: how many batched calls
 the search made and how many leaves they held, whatever the evaluator is (a
-:class:`~agents.learned.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers
+:class:`~mcts_envs.agents.learned.torch_evaluator.TorchEvaluator`, a plain function). Root-parallel workers
 count their own calls the same way and return them with their summaries.
 """
 

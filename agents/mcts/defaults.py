@@ -1,9 +1,9 @@
 """The MCTS options as one frozen :class:`MCTSConfig`, and the per-game defaults as instances of it.
 
 :class:`MCTSConfig` names every option as the ``mcts:`` spec and the
-:class:`~agents.mcts.MCTSAgent` constructor take it (``iterations``, ``seconds``, ``c``,
+:class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take it (``iterations``, ``seconds``, ``c``,
 ``rollout``, ...); the constructor builds one, and the search translates it once, in
-:func:`agents.mcts.driver.loop_plan`, into what the compiled loop needs.
+:func:`mcts_envs.agents.mcts.driver.loop_plan`, into what the compiled loop needs.
 
 One global setting is not strong on every game: random playouts are hopeless in Ataxx (0 of 20
 games against ``minimax2`` at 1,000 iterations) but the best leaf evaluation in Ultimate
@@ -12,7 +12,7 @@ exploration constant that suits one evaluation is far too large for the other. E
 therefore has its own defaults, chosen by the documented sweep in ``experiments/defaults_sweep.py``
 (README, "Per-game MCTS defaults"). An option given explicitly (``mcts:c=1.4`` or
 ``MCTSAgent(c=1.4)``) always wins over the table; an agent learns the game at its first search
-or :meth:`~agents.mcts.MCTSAgent.prepare`, and one agent may play several games.
+or :meth:`~mcts_envs.agents.mcts.MCTSAgent.prepare`, and one agent may play several games.
 
 The table (evidence against each game's reference opponent; Wilson intervals in the README):
 
@@ -85,7 +85,7 @@ from typing import Any, Literal
 
 
 class PerGame:
-    """The default value of an :class:`~agents.mcts.MCTSAgent` option that depends on the game
+    """The default value of an :class:`~mcts_envs.agents.mcts.MCTSAgent` option that depends on the game
     (shown as ``per game`` in ``mcts-envs list``); :data:`PER_GAME` is its one instance."""
 
     def __repr__(self) -> str:
@@ -116,7 +116,7 @@ PER_GAME_OPTIONS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class MCTSConfig:
     """Every option of one MCTS agent, named and valued as the ``mcts:`` spec and the
-    :class:`~agents.mcts.MCTSAgent` constructor take them (its docstring gives their meaning
+    :class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take them (its docstring gives their meaning
     and limits; ``rollout_cutoff=None`` plays rollouts to the end, ``max_memory_mb`` bounds all
     the ``workers``' trees together).
 
@@ -205,7 +205,7 @@ def resolve(explicit: dict[str, Any], game_name: str) -> MCTSConfig:
 def spec_options(row: MCTSConfig, only_changed: bool = False) -> str:
     """The per-game options of ``row`` as ``mcts:`` spec options (``"c=0.5,rollout_cutoff=0"``;
     ``None`` as ``none``), all of them or only those that differ from :data:`GENERIC`; parsed
-    back by :func:`agents.spec.make_agent` to the same options."""
+    back by :func:`mcts_envs.agents.spec.make_agent` to the same options."""
     return ",".join(
         f"{k}={'none' if v is None else v}"
         for k, v in row.per_game_options().items()

@@ -1,11 +1,11 @@
-"""One decision from a root state: the compiled loop (:func:`agents.mcts.search.run_chunk`) run in
+"""One decision from a root state: the compiled loop (:func:`mcts_envs.agents.mcts.search.run_chunk`) run in
 chunks under an iteration or time budget, with one budget, tree-growth and stop logic for every
 kind of leaf evaluation.
 
 A decision goes agent -> engine -> compiled loop and back once: the agent checks the state and
 calls :meth:`Engine.decide`, which runs the threat check, takes the tree (sized once, by the
 plan), runs the loop and makes the final choice. The user's options
-(:class:`~agents.mcts.defaults.MCTSConfig`) are translated in one place, :func:`loop_plan`, into
+(:class:`~mcts_envs.agents.mcts.defaults.MCTSConfig`) are translated in one place, :func:`loop_plan`, into
 what the loop needs. An :class:`Engine` holds what every search of one game under one config
 reuses: that plan, the compiled entry points and the work buffers, built (and their types
 checked) once, so a decision calls the compiled code directly; :func:`engine` keeps the engines
@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
-from agents.base import search_buffer_size
-from agents.mcts.counting import CountingEvaluator, counts_of
-from agents.mcts.defaults import MCTSConfig
-from agents.mcts.final import RootSummary, choose, mover_value, summarise_root
-from agents.mcts.puct import RootNoise, external_values
-from agents.mcts.reuse import KeptTree
-from agents.mcts.search import (
+from mcts_envs.agents.base import search_buffer_size
+from mcts_envs.agents.mcts.counting import CountingEvaluator, counts_of
+from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.final import RootSummary, choose, mover_value, summarise_root
+from mcts_envs.agents.mcts.puct import RootNoise, external_values
+from mcts_envs.agents.mcts.reuse import KeptTree
+from mcts_envs.agents.mcts.search import (
     LEAF_EXTERNAL,
     LEAF_MINIMAX2,
     LEAF_PLAYOUT,
@@ -45,9 +45,9 @@ from agents.mcts.search import (
     make_scratch,
     run_chunk,
 )
-from agents.mcts.solver import RANK_DRAW, proven_rank
-from agents.mcts.threats import immediate_checks
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts.solver import RANK_DRAW, proven_rank
+from mcts_envs.agents.mcts.threats import immediate_checks
+from mcts_envs.agents.mcts.tree import (
     FIRST_CHILD,
     GROWTH_SECONDS_PER_NODE,
     MEMORY_PER_NODE,
@@ -59,16 +59,16 @@ from agents.mcts.tree import (
     VISITS,
     Tree,
 )
-from agents.result import SearchResult
+from mcts_envs.agents.result import SearchResult
 from mcts_envs.core.errors import SearchError
 from mcts_envs.core.numba_compat import entry_point, pin_identity
 from mcts_envs.core.seeding import make_rng
 
 if TYPE_CHECKING:
-    from agents.mcts.parallel import RootParallel
+    from mcts_envs.agents.mcts.parallel import RootParallel
 
 __all__ = [
-    "GROWTH_SECONDS_PER_NODE",  # kept one release: defined in agents.mcts.tree
+    "GROWTH_SECONDS_PER_NODE",  # kept one release: defined in mcts_envs.agents.mcts.tree
     "Engine",
     "LoopPlan",
     "SearchSettings",
@@ -98,16 +98,16 @@ DEFAULT_MEMORY_CAP_MB = 4096
 FALLBACK_MEMORY_MB = 1024
 
 
-#: Kept one release: the search takes the one :class:`~agents.mcts.defaults.MCTSConfig` now.
+#: Kept one release: the search takes the one :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` now.
 SearchSettings = MCTSConfig
 
 
 class Compiled(NamedTuple):
     """The compiled functions of one game and leaf kernel, as checked direct entry points."""
 
-    run: Any  # agents.mcts.search.run_chunk
-    finish: Any  # agents.mcts.search.finish_pending
-    checks: Any  # agents.mcts.threats.immediate_checks
+    run: Any  # mcts_envs.agents.mcts.search.run_chunk
+    finish: Any  # mcts_envs.agents.mcts.search.finish_pending
+    checks: Any  # mcts_envs.agents.mcts.threats.immediate_checks
 
 
 @functools.cache
@@ -179,11 +179,11 @@ def leaf_kind(rollout: Any, evaluator: Any = None) -> int:
 
 
 class LoopPlan(NamedTuple):
-    """An :class:`~agents.mcts.defaults.MCTSConfig` translated for one game: what the compiled
+    """An :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` translated for one game: what the compiled
     loop and its driver need, as ints, floats and kernels (see :func:`loop_plan`).
 
     Attributes:
-        loop: the compiled loop's :class:`~agents.mcts.search.LoopSettings`.
+        loop: the compiled loop's :class:`~mcts_envs.agents.mcts.search.LoopSettings`.
         playout: the compiled leaf kernel (the game's random playout when leaves go to Python:
             not called, it keeps one compiled loop).
         python_leaves: whether leaves are evaluated in Python (an evaluator or a Python
@@ -195,8 +195,8 @@ class LoopPlan(NamedTuple):
         room: free node slots a chunk needs to start (two child blocks per leaf it may leave to
             Python, and two more).
         max_nodes: the most node slots one tree may allocate: ``max_memory_mb / workers`` (or
-            :func:`default_max_memory_mb`) over :data:`~agents.mcts.tree.MEMORY_PER_NODE` (plus
-            twice :data:`~agents.mcts.tree.MINIMAX_BYTES_PER_NODE` with implicit minimax
+            :func:`default_max_memory_mb`) over :data:`~mcts_envs.agents.mcts.tree.MEMORY_PER_NODE` (plus
+            twice :data:`~mcts_envs.agents.mcts.tree.MINIMAX_BYTES_PER_NODE` with implicit minimax
             backups), never fewer than ``room + 1`` (so a search can always answer).
         capacity: node slots of a new tree: about four per iteration (at most 2**20), or
             :data:`TIME_BUDGET_CAPACITY` under a time budget alone, within ``max_nodes``.
@@ -310,7 +310,7 @@ def _grow_in_time(tree: Tree, free: int, deadline: float | None, limit: int | No
 
 
 class Engine:
-    """The search of one game under one :class:`~agents.mcts.defaults.MCTSConfig`, reused
+    """The search of one game under one :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig`, reused
     across decisions.
 
     Holds the config's :class:`LoopPlan`, the compiled entry points and the work buffers (the
@@ -320,7 +320,7 @@ class Engine:
 
     Attributes:
         evaluator: the config's evaluator wrapped in a
-            :class:`~agents.mcts.counting.CountingEvaluator` (None without one).
+            :class:`~mcts_envs.agents.mcts.counting.CountingEvaluator` (None without one).
     """
 
     def __init__(self, game, config: MCTSConfig) -> None:
@@ -345,7 +345,7 @@ class Engine:
         )
 
     def threats(self, state: np.ndarray) -> tuple[int, np.ndarray | None]:
-        """:func:`~agents.mcts.threats.immediate_checks` of ``state`` (a checked state of the
+        """:func:`~mcts_envs.agents.mcts.threats.immediate_checks` of ``state`` (a checked state of the
         game): ``(winning action or -1, the safe moves if only some moves are safe, else
         None)``."""
         self.root_state[:] = state

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from agents.mcts.solver import RANK_DRAW, RANK_LOSS, RANK_UNPROVEN, RANK_WIN, proven_rank
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts.solver import RANK_DRAW, RANK_LOSS, RANK_UNPROVEN, RANK_WIN, proven_rank
+from mcts_envs.agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
     NO_NODE,
@@ -26,6 +25,7 @@ from agents.mcts.tree import (
     Tree,
 )
 from mcts_envs.core.errors import SearchError
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.numba_compat import entry_point
 
 # Which root children stay candidates after the solver's filter.

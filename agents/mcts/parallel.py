@@ -1,6 +1,6 @@
 """Root parallelism: independent searches in worker processes, root statistics merged.
 
-Each worker runs :meth:`agents.mcts.driver.Engine.run` on a fresh tree with its own seed (spawned
+Each worker runs :meth:`mcts_envs.agents.mcts.driver.Engine.run` on a fresh tree with its own seed (spawned
 from the search seed with ``numpy.random.SeedSequence``), so a fixed agent seed and an iteration
 budget give the same merged result every time. Visits and value sums of the root children are
 added; a child proven by any worker keeps that proof (proofs are exact).
@@ -13,12 +13,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from agents.base import decision_state
-from agents.mcts.counting import counts_of
-from agents.mcts.defaults import MCTSConfig
-from agents.mcts.driver import engine
-from agents.mcts.final import RootChildren, RootSummary
-from agents.mcts.tree import UNPROVEN, Tree
+from mcts_envs.agents.base import decision_state
+from mcts_envs.agents.mcts.counting import counts_of
+from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.driver import engine
+from mcts_envs.agents.mcts.final import RootChildren, RootSummary
+from mcts_envs.agents.mcts.tree import UNPROVEN, Tree
 
 
 def worker_seeds(seed: int, workers: int) -> list[int]:
@@ -32,7 +32,7 @@ def search_in_worker(
 ) -> tuple[RootSummary, tuple[int, int]]:
     """Run one search of ``state`` (checked by the parent) on a fresh tree (the function each
     worker process executes); returns its summary and the ``(calls, leaves)`` of its evaluator
-    (see :mod:`agents.mcts.counting`)."""
+    (see :mod:`mcts_envs.agents.mcts.counting`)."""
     search = engine(game, config)
     tree = Tree(search.plan.capacity)
     before = counts_of(search.evaluator)

@@ -10,9 +10,9 @@ to move, ``masks`` stacks ``game.action_mask(state)`` (``int8[B, num_actions]``)
 ``priors`` ``float[B, num_actions]`` (renormalised over the legal actions; need not sum to 1)
 and ``values`` ``float[B]`` in [-1, 1] from the view of the player to move at each leaf.
 
-The compiled loop (:func:`agents.mcts.search.run_chunk`, PUCT selection) collects a batch of
+The compiled loop (:func:`mcts_envs.agents.mcts.search.run_chunk`, PUCT selection) collects a batch of
 leaves under a virtual loss; :func:`evaluate_leaves` calls the evaluator on them once, and
-:func:`agents.mcts.search.finish_pending` expands them with the priors and backs up the values.
+:func:`mcts_envs.agents.mcts.search.finish_pending` expands them with the priors and backs up the values.
 Terminal and proven leaves never reach the evaluator. :class:`RootNoise` mixes Dirichlet noise
 into the root priors for one search. A Python rollout policy (``rollout=fn``) takes the same
 path: :func:`external_values` plays each pending leaf to the end with it.
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.mcts.search import NEEDS_EVALUATION, terminal_result
-from agents.mcts.tree import FIRST_CHILD, NO_NODE, NUM_CHILDREN, ROOT, Tree
+from mcts_envs.agents.mcts.search import NEEDS_EVALUATION, terminal_result
+from mcts_envs.agents.mcts.tree import FIRST_CHILD, NO_NODE, NUM_CHILDREN, ROOT, Tree
 from mcts_envs.core.errors import SearchError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.seeding import rng_choice_weighted
@@ -141,7 +141,7 @@ def python_rollout(game, state: np.ndarray, policy, rng: np.ndarray, fractional:
 def external_values(
     game, evaluator, rollout, fractional: bool, pending, rng: np.ndarray
 ) -> tuple[np.ndarray, ...]:
-    """``(results, priors)`` of the pending leaves (:class:`agents.mcts.search.Pending`), from
+    """``(results, priors)`` of the pending leaves (:class:`mcts_envs.agents.mcts.search.Pending`), from
     ``evaluator`` if it is not None, else by playing each to the end with the Python policy
     ``rollout`` (results from the game's graded score if ``fractional``)."""
     size = int(pending.size[0])

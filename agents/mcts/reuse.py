@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from agents.mcts.tree import GROWTH_SECONDS_PER_NODE, NO_NODE, ROOT, Tree
+from mcts_envs.agents.mcts.tree import GROWTH_SECONDS_PER_NODE, NO_NODE, ROOT, Tree
 
 
 class KeptTree:

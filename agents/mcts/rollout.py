@@ -16,9 +16,8 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.seeding import rng_below, rng_choice_weighted
 
 _TIE = 1e-12

@@ -1,6 +1,6 @@
 """The one compiled MCTS loop: select, expand, evaluate the leaf, back up (UCT or PUCT).
 
-:func:`run_chunk` runs simulations over the array tree (:mod:`agents.mcts.tree`) until a budget
+:func:`run_chunk` runs simulations over the array tree (:mod:`mcts_envs.agents.mcts.tree`) until a budget
 of iterations, a full tree, a proven root or a full batch of leaves awaiting evaluation. What is
 the same for every search is written once here; what differs is injected:
 
@@ -14,12 +14,12 @@ the same for every search is written once here; what differs is injected:
   compiled leaves) implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, "Monte
   Carlo Tree Search with Heuristic Evaluations using Implicit Minimax Backups", CIG 2014): each
   node also keeps the minimax value of the leaf evaluations in its subtree (:func:`minimax_backup`),
-  and UCT selection mixes it into the mean, ``(1 - w) * Q + w * V`` (:mod:`agents.mcts.selection`);
+  and UCT selection mixes it into the mean, ``(1 - w) * Q + w * V`` (:mod:`mcts_envs.agents.mcts.selection`);
 * the selection rule (UCT, optionally with first-play urgency: an untried child scores a
   constant instead of first in line; or PUCT) and the root mask (``root_mask[action] == 0`` excludes a root
   move: how the immediate-win and block-loss checks restrict a reused tree without discarding it).
 
-Values are simulation results from player 0's view in [0, 1] (see :mod:`agents.mcts.tree`):
+Values are simulation results from player 0's view in [0, 1] (see :mod:`mcts_envs.agents.mcts.tree`):
 "binary" results are 1 / 0.5 / 0 for a win / draw / loss of player 0, "fractional" results are
 ``(1 + score_0 - score_1) / 2`` from the game's graded ``score``.
 """
@@ -29,18 +29,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from agents.mcts.rollout import policy_playout
-from agents.mcts.selection import (
+from mcts_envs.agents.mcts.rollout import policy_playout
+from mcts_envs.agents.mcts.selection import (
     SELECT_PUCT,
     SELECT_UCT,
     sample_chance_child,
     select_child,
     selected_score,
 )
-from agents.mcts.solver import proven_from_returns, proven_result, settle_proven
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts.solver import proven_from_returns, proven_result, settle_proven
+from mcts_envs.agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
     NO_NODE,
@@ -54,8 +53,9 @@ from agents.mcts.tree import (
     VISITS,
     attach_children,
 )
-from agents.move_order import sort_best_first
+from mcts_envs.agents.move_order import sort_best_first
 from mcts_envs.core.game import CHANCE, TERMINAL
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.seeding import rng_below
 
@@ -93,7 +93,7 @@ class LoopSettings(NamedTuple):
         max_children: the largest child block (legal actions or chance outcomes).
         minimax_weight: weight ``w`` of the implicit minimax value in UCT selection; 0: off
             (the tree's ``minimax`` array may then be empty), else the array must cover the
-            tree's node slots (:meth:`~agents.mcts.tree.Tree.track_minimax`).
+            tree's node slots (:meth:`~mcts_envs.agents.mcts.tree.Tree.track_minimax`).
         first_play: UCT with "one" expansion: the score of an untried child (first-play
             urgency); a node tries a new child only while no tried one scores at least this.
             ``inf``: off, every child is tried once before any is tried again (plain UCT).

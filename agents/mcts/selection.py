@@ -1,7 +1,7 @@
 """Selection rules of the compiled loop: UCT (a fast branch and a checked one), PUCT, and the
-sampling of chance outcomes (inlined into :func:`agents.mcts.search.descend`).
+sampling of chance outcomes (inlined into :func:`mcts_envs.agents.mcts.search.descend`).
 
-Values are stored from player 0's view (see :mod:`agents.mcts.tree`); every rule converts them
+Values are stored from player 0's view (see :mod:`mcts_envs.agents.mcts.tree`); every rule converts them
 to the view of the player choosing at the node. Only the root's moves can be masked.
 """
 
@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from agents.mcts.solver import is_proven_loss
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts.solver import is_proven_loss
+from mcts_envs.agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
     NO_NODE,
@@ -24,6 +23,7 @@ from agents.mcts.tree import (
     ROOT,
     VISITS,
 )
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.seeding import rng_uniform
 
 #: Selection rules.

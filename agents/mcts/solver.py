@@ -11,9 +11,7 @@ another exists, and stop early once the root is proven.
 
 from __future__ import annotations
 
-from numba import njit
-
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts.tree import (
     FIRST_CHILD,
     NUM_CHILDREN,
     NUM_EXPANDED,
@@ -25,6 +23,7 @@ from agents.mcts.tree import (
     UNPROVEN,
 )
 from mcts_envs.core.game import CHANCE
+from mcts_envs.core.numba_cache import njit
 
 
 @njit(cache=True)

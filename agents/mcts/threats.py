@@ -2,15 +2,15 @@
 
 A move that wins at once is played without a search. Otherwise, when some moves but not all
 leave the opponent no immediate win, the search considers only those: they become the root mask
-of the compiled loop (:mod:`agents.mcts.search`), so a reused tree is restricted, not discarded.
+of the compiled loop (:mod:`mcts_envs.agents.mcts.search`), so a reused tree is restricted, not discarded.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core.game import TERMINAL
+from mcts_envs.core.numba_cache import njit
 
 
 @njit(cache=True)

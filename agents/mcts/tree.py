@@ -41,7 +41,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from mcts_envs.core.numba_cache import njit
 
 #: Id of the root node.
 ROOT = 0

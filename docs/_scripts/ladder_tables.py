@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.evaluation.ladder import DEFAULT_ANCHORS, LADDER_DIR, load_ladder
+from mcts_envs.agents.evaluation.ladder import DEFAULT_ANCHORS, LADDER_DIR, load_ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "guides" / "ladder.md"

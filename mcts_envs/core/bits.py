@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array
+
+from mcts_envs.core.numba_cache import njit
 
 
 @intrinsic

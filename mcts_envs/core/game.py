@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core import json_state
 from mcts_envs.core.constants import CHANCE, TERMINAL
@@ -36,6 +35,7 @@ from mcts_envs.core.errors import (
 )
 from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.quoting import quote
 from mcts_envs.core.seeding import make_rng
 

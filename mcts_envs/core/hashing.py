@@ -11,7 +11,8 @@ placement list and the placed cells, not the 4,000-word grid).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mcts_envs.core.numba_cache import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)

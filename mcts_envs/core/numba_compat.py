@@ -42,17 +42,18 @@ import hashlib
 import marshal
 import os
 import sys
+import types as types_module
 import warnings
 from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
-#: Environment variable that turns borrowed views off (see the module docstring).
-NO_BORROW_VARIABLE = "MCTS_ENVS_NO_BORROW"
+from mcts_envs.core.numba_cache import NO_BORROW_VARIABLE, njit
+
 #: Whether borrowed views are in use in this process.
 USE_BORROW = os.environ.get(NO_BORROW_VARIABLE, "").strip().lower() not in ("1", "true", "yes")
 
@@ -136,6 +137,24 @@ if CAN_LOCK_INDEX:
     _INDEX_FILE.save = _save_under_index_lock
 
 
+def _without_paths(code: types_module.CodeType) -> types_module.CodeType:
+    """``code`` and its nested code objects with ``co_filename`` blanked."""
+    constants = tuple(
+        _without_paths(item) if isinstance(item, types_module.CodeType) else item
+        for item in code.co_consts
+    )
+    return code.replace(co_filename="", co_consts=constants)
+
+
+def code_bytes(code: types_module.CodeType) -> bytes:
+    """The bytes of ``code`` that identify it wherever the package lives: marshal version 2 of
+    the code with every ``co_filename`` (the absolute path of the source) blanked.
+
+    marshal version 2 writes no back-references or interning flags, so its bytes depend on the
+    code alone (the default version's depend on reference counts, which compiling changes)."""
+    return marshal.dumps(_without_paths(code), 2)
+
+
 def pin_identity(dispatcher: Any) -> Any:
     """Give a numba dispatcher a stable identity (see module docstring); returns it.
 
@@ -152,11 +171,7 @@ def pin_identity(dispatcher: Any) -> Any:
         or getattr(dispatcher, "_MemoMixin__uuid", "unset") is not None
     ):
         return dispatcher
-    # marshal version 2 writes no back-references or interning flags: its bytes depend on the
-    # code alone. The default version's depend on reference counts, which compiling the function
-    # changes (numba keeps its constants), so a kernel compiled before it was pinned got another
-    # identity than in a process that loaded it from the cache, and the cache missed.
-    code = hashlib.sha256(marshal.dumps(py_func.__code__, 2)).hexdigest()[:16]
+    code = hashlib.sha256(code_bytes(py_func.__code__)).hexdigest()[:16]
     dispatcher._set_uuid(f"{py_func.__module__}.{py_func.__qualname__}:{code}")
     return dispatcher
 
@@ -332,12 +347,6 @@ if USE_BORROW:
         return value(value), codegen
 
 else:
-    if not numba.config.CACHE_DIR:
-        numba.config.CACHE_DIR = os.path.join(
-            os.path.expanduser("~"), ".cache", "mcts_envs", "numba-no-borrow"
-        )
-    else:
-        numba.config.CACHE_DIR = os.path.join(numba.config.CACHE_DIR, "no-borrow")
 
     @njit(inline="always")
     def borrow(value):

@@ -6,7 +6,7 @@ convention of the built-in board games) call these from their ``returns`` / ``sc
 
 from __future__ import annotations
 
-from numba import njit
+from mcts_envs.core.numba_cache import njit
 
 ONGOING, PLAYER_0_WON, PLAYER_1_WON, DRAW = 0, 1, 2, 3
 

@@ -11,8 +11,8 @@ Numba keys a cached specialisation by the dispatcher objects passed in; every
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.seeding import make_rng
 
 

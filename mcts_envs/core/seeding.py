@@ -9,9 +9,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core.errors import InvalidSeedError
+from mcts_envs.core.numba_cache import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

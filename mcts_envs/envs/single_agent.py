@@ -112,7 +112,7 @@ class SingleAgentEnv(gymnasium.Env):
                 f"opponent must be None, a callable opponent(env) -> action or an agent with "
                 f"act(env), got {opponent!r}"
                 + (
-                    f" (for an agent spec, pass agents.spec.make_agent({opponent!r}))"
+                    f" (for an agent spec, pass mcts_envs.agents.spec.make_agent({opponent!r}))"
                     if isinstance(opponent, str)
                     else ""
                 )

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
-from agents.mcts import MCTSAgent
-from agents.mcts.driver import run_search
-from agents.mcts.tree import Tree
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.driver import run_search
+from mcts_envs.agents.mcts.tree import Tree
 from mcts_envs.core.errors import InvalidOptionError, SearchError
 
 ULTIMATE = mcts_envs.make("ultimate_tictactoe").unwrapped.game
@@ -77,9 +77,9 @@ def test_nan_exploration_constant_does_not_crash_the_process():
     # a failed test, not a dead test runner.
     code = (
         "import dataclasses, mcts_envs\n"
-        "from agents.mcts import MCTSAgent\n"
-        "from agents.mcts.driver import run_search\n"
-        "from agents.mcts.tree import Tree\n"
+        "from mcts_envs.agents.mcts import MCTSAgent\n"
+        "from mcts_envs.agents.mcts.driver import run_search\n"
+        "from mcts_envs.agents.mcts.tree import Tree\n"
         "from mcts_envs.core.errors import SearchError\n"
         "g = mcts_envs.make('ultimate_tictactoe').unwrapped.game\n"
         "s = dataclasses.replace(MCTSAgent(iterations=300).settings, c=float('nan'),"

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.alphabeta import (
+from mcts_envs.agents.base import search_buffer_size
+from mcts_envs.agents.players.alphabeta import (
     ABORTED,
     CLOCK_EVERY,
     HAS_CLOCK,
@@ -23,7 +24,6 @@ from agents.alphabeta import (
     clock_seconds,
     new_stop_flag,
 )
-from agents.base import search_buffer_size
 
 ATAXX = mcts_envs.make_game("ataxx")
 UNSCORED = -7.0  # a key move ordering never gives: marks children it did not score
@@ -103,7 +103,7 @@ def test_a_fresh_table_per_move_reuses_the_arrays_and_searches_as_a_new_table():
 
 
 def test_the_largest_table_is_not_written_up_front():
-    from agents.alphabeta import MAX_TABLE_SIZE, new_table
+    from mcts_envs.agents.players.alphabeta import MAX_TABLE_SIZE, new_table
 
     table = new_table(MAX_TABLE_SIZE)
     for array in table:

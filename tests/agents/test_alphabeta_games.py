@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.alphabeta import HEURISTIC_SCALE, MATE_STEP, AlphaBetaAgent
+from mcts_envs.agents.players.alphabeta import HEURISTIC_SCALE, MATE_STEP, AlphaBetaAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.core.test_game_laws import random_states
 from tests.fresh_process import second_run_cache_counts
@@ -96,7 +96,7 @@ def test_a_new_process_loads_the_search_from_the_disk_cache():
     code = textwrap.dedent(
         """
         import mcts_envs
-        from agents.alphabeta import AlphaBetaAgent, search_root
+        from mcts_envs.agents.players.alphabeta import AlphaBetaAgent, search_root
         from mcts_envs.core.compiling import compile_notice
         game = mcts_envs.make_game("tictactoe")
         with compile_notice("alpha-beta", lambda _text: None) as status:

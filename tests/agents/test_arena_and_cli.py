@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
-from agents.evaluation.arena import play_match, read_records, replay_states
-from agents.evaluation.games import GameRules, GameTask, play_game
-from agents.evaluation.stats import elo_from_score, wilson_interval
-from agents.evaluation.tournament import plan_match, task_seeds
-from agents.frontends.cli import main
-from agents.learned.adapters import MaskablePPOAgent, PolicyAgent
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.evaluation.arena import play_match, read_records, replay_states
+from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game
+from mcts_envs.agents.evaluation.stats import elo_from_score, wilson_interval
+from mcts_envs.agents.evaluation.tournament import plan_match, task_seeds
+from mcts_envs.agents.frontends.cli import main
+from mcts_envs.agents.learned.adapters import MaskablePPOAgent, PolicyAgent
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, OptionalDependencyError
 from mcts_envs.records import game_identity
 
@@ -137,7 +137,7 @@ def test_maskable_ppo_agent_passes_boolean_masks_and_plays_legal_moves():
 def test_maskable_ppo_agent_from_a_path_needs_the_train_extra(tmp_path, monkeypatch):
     """Without sb3-contrib (simulated: a None entry makes its import fail), loading names the
     extra to install."""
-    from agents.learned.adapters import _load_cached
+    from mcts_envs.agents.learned.adapters import _load_cached
 
     _load_cached.cache_clear()
     monkeypatch.setitem(sys.modules, "sb3_contrib", None)

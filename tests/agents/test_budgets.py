@@ -1,6 +1,6 @@
 """Time budgets hold from the first move (slow: whole games, a fresh numba cache).
 
-Runs ``benchmarks/budget_overshoot.py`` in a new process with an empty ``NUMBA_CACHE_DIR``: after
+Runs ``benchmarks/budget_overshoot.py`` in a new process with an empty ``MCTS_ENVS_CACHE_DIR``: after
 ``prepare``, every decision of whole Ataxx and Tantrix games at ``mcts:seconds=0.2`` and
 ``alphabeta:seconds=0.2`` must end within the budget plus max(10%, 20 ms). A loaded machine can
 break this through preemption alone; the script prints the figures to look at.

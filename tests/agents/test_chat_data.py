@@ -7,10 +7,10 @@ import json
 import pytest
 
 import mcts_envs.text
-from agents.evaluation.chat_data import generate_chat_data
-from agents.evaluation.expert import ExpertConfig, generate_expert_data
-from agents.evaluation.games import task_seeds
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation.chat_data import generate_chat_data
+from mcts_envs.agents.evaluation.expert import ExpertConfig, generate_expert_data
+from mcts_envs.agents.evaluation.games import task_seeds
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
 

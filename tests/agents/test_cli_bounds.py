@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import tournament as t
-from agents.evaluation.backends.workers import MAX_GAMES, max_workers
+from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation.backends.workers import MAX_GAMES, max_workers
 from tests.agents.test_arena_and_cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,8 +68,8 @@ def test_a_billion_games_allocate_nothing_up_front_and_keep_their_seeds():
     code = f"""
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
-        from agents.evaluation import tournament as t
-        from agents.evaluation.arena import iterate_match
+        from mcts_envs.agents.evaluation import tournament as t
+        from mcts_envs.agents.evaluation.arena import iterate_match
         records = iterate_match("tictactoe", "random", "random", {MAX_GAMES})
         first = [next(records)["seed"] for _ in range(2)]
         print([[s["a"], s["b"], s["chance"]] for s in first])

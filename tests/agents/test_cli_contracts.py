@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation.arena import (
+from mcts_envs.agents.evaluation.arena import (
     AgentStats,
     MatchResult,
     format_elo,
@@ -21,7 +21,7 @@ from agents.evaluation.arena import (
     summarize,
     wilson_interval,
 )
-from agents.frontends.cli import main
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,7 +121,7 @@ def test_version_and_help_percent(capsys):
 
 def test_piping_into_head_ends_quietly():
     command = (
-        f"{sys.executable} -m agents.frontends.cli match tictactoe random random --games 400 "
+        f"{sys.executable} -m mcts_envs.agents.frontends.cli match tictactoe random random --games 400 "
         "--no-progress | head -1"
     )
     done = subprocess.run(
@@ -137,8 +137,8 @@ def test_user_agents_join_through_agent_module(tmp_path):
         textwrap.dedent(
             """
             import numpy as np
-            from agents.base import ForwardModelAgent
-            from agents.spec import register_agent
+            from mcts_envs.agents.base import ForwardModelAgent
+            from mcts_envs.agents.spec import register_agent
 
             class FirstLegal(ForwardModelAgent):
                 name = "first"
@@ -151,7 +151,7 @@ def test_user_agents_join_through_agent_module(tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
     done = subprocess.run(
-        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "first", "random",
+        [sys.executable, "-m", "mcts_envs.agents.frontends.cli", "match", "tictactoe", "first", "random",
          "--games", "4", "--workers", "2", "--agent-module", "my_agents", "--no-progress"],
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300,
     )  # fmt: skip
@@ -178,7 +178,7 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_with_a_killed_parent(tmp_path):
     parent = subprocess.Popen(
-        [sys.executable, "-m", "agents.frontends.cli", "match", "tictactoe", "mcts:iterations=3000",
+        [sys.executable, "-m", "mcts_envs.agents.frontends.cli", "match", "tictactoe", "mcts:iterations=3000",
          "random", "--games", "400", "--workers", "2", "--no-progress"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -224,7 +224,7 @@ def test_saved_ppo_model_plays_through_the_cli_spec(tmp_path):
     model.learn(64)
     path = tmp_path / "model.zip"
     model.save(path)
-    from agents.learned.adapters import MaskablePPOAgent, load_maskable_ppo
+    from mcts_envs.agents.learned.adapters import MaskablePPOAgent, load_maskable_ppo
 
     assert load_maskable_ppo(path) is load_maskable_ppo(str(path)), "loaded once per process"
     assert MaskablePPOAgent(path).model is load_maskable_ppo(path), "path-like accepted"

@@ -16,11 +16,10 @@ import pytest
 from numba import njit
 
 import mcts_envs
-from agents import make_agent
-from agents.alphabeta import BYTES_PER_ENTRY, AlphaBetaAgent
-from agents.mcts import MCTSAgent
-from agents.mcts.selection import select_uct_checked, select_uct_fast
-from agents.mcts.tree import (
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.selection import select_uct_checked, select_uct_fast
+from mcts_envs.agents.mcts.tree import (
     ACTION,
     FIRST_CHILD,
     NUM_CHILDREN,
@@ -29,7 +28,8 @@ from agents.mcts.tree import (
     VISITS,
     Tree,
 )
-from agents.result import SearchResult
+from mcts_envs.agents.players.alphabeta import BYTES_PER_ENTRY, AlphaBetaAgent
+from mcts_envs.agents.result import SearchResult
 from mcts_envs.core import numba_compat
 from mcts_envs.core.numba_compat import entry_point
 from tests.agents.oracles import safe_moves, winning_moves
@@ -250,8 +250,8 @@ def test_a_new_process_loads_the_compiled_search_from_the_disk_cache():
     code = textwrap.dedent(
         """
         import mcts_envs
-        from agents.mcts import MCTSAgent
-        from agents.mcts.search import run_chunk
+        from mcts_envs.agents.mcts import MCTSAgent
+        from mcts_envs.agents.mcts.search import run_chunk
         game = mcts_envs.make_game("tictactoe")
         MCTSAgent(seed=0, iterations=20).prepare(game)
         print(sum(run_chunk.stats.cache_hits.values()), sum(run_chunk.stats.cache_misses.values()))
@@ -302,7 +302,7 @@ def test_the_search_runs_without_borrowed_views():
     code = textwrap.dedent(
         """
         import mcts_envs
-        from agents.mcts import MCTSAgent
+        from mcts_envs.agents.mcts import MCTSAgent
         from mcts_envs.core.numba_compat import USE_BORROW
         game = mcts_envs.make_game("tictactoe")
         result = MCTSAgent(seed=3, iterations=2000).search(game, game.initial_state())

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.evaluation.expert import (
+from mcts_envs.agents.evaluation.expert import (
     ExpertConfig,
     generate_expert_data,
     load_expert_data,
     save_expert_data,
 )
-from agents.frontends.cli import main
-from agents.temperature import alphazero_temperature, apply_temperature, sample_action
+from mcts_envs.agents.frontends.cli import main
+from mcts_envs.agents.temperature import alphazero_temperature, apply_temperature, sample_action
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.symmetry import game_symmetries
 
@@ -195,8 +195,8 @@ def test_the_default_temperature_gives_distinct_games_and_the_command_counts_the
 
 @pytest.mark.parametrize("game", ["tictactoe", "tantrix"])
 def test_the_recorder_follows_the_game_once_and_counts_decisions_as_plies(game):
-    from agents.evaluation.expert import ExpertConfig, RecordingExpert, play_recorded_game
-    from agents.evaluation.tournament import GameRules, plan_match
+    from mcts_envs.agents.evaluation.expert import ExpertConfig, RecordingExpert, play_recorded_game
+    from mcts_envs.agents.evaluation.tournament import GameRules, plan_match
 
     config = ExpertConfig(game, "mcts:iterations=8", 1, seed=2, opponent="random", max_moves=10)
     rules = GameRules(game)

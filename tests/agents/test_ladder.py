@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from agents.evaluation.ladder import (
+from mcts_envs.agents.evaluation.ladder import (
     DEFAULT_ANCHORS,
     LADDER_DIR,
     build_ladder,
@@ -17,8 +17,8 @@ from agents.evaluation.ladder import (
     rate_on_ladder,
     read_ladder_records,
 )
-from agents.evaluation.tournament import GameRules, plan_tournament
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation.tournament import GameRules, plan_tournament
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.records import game_identity
 from tests.agents.chat_endpoint import chat_server
@@ -175,8 +175,8 @@ def _first_legal_module(tmp_path, monkeypatch) -> str:
     """A module registering the agent kind ``firstlegal``, importable from ``tmp_path``."""
     (tmp_path / "my_ladder_agents.py").write_text(
         "import numpy as np\n"
-        "from agents.base import ForwardModelAgent\n"
-        "from agents.spec import register_agent\n\n"
+        "from mcts_envs.agents.base import ForwardModelAgent\n"
+        "from mcts_envs.agents.spec import register_agent\n\n"
         "class FirstLegal(ForwardModelAgent):\n"
         "    name = 'firstlegal'\n"
         "    def act_state(self, game, state):\n"
@@ -235,7 +235,7 @@ def test_a_resumed_rating_checks_each_game_as_a_tournament_does(tmp_path, edit):
 
 
 def test_progress_goes_to_stderr_through_the_one_announcer(capsys):
-    from agents.evaluation import expert
+    from mcts_envs.agents.evaluation import expert
     from mcts_envs.core import compiling
 
     assert expert.print_to_stderr is compiling.print_to_stderr

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import mcts_envs
-from agents.evaluation.games import Adjudication
-from agents.evaluation.tournament import GameRules, GameTask, play_task
-from agents.llm_agent import ForfeitError, LLMAgent, LLMEndpointError
-from agents.spec import make_agent
+from mcts_envs.agents.evaluation.games import Adjudication
+from mcts_envs.agents.evaluation.tournament import GameRules, GameTask, play_task
+from mcts_envs.agents.players.llm_agent import ForfeitError, LLMAgent, LLMEndpointError
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.chat_endpoint import SLOW_SECONDS, chat_server
 
@@ -49,7 +49,7 @@ def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
         [
             sys.executable,
             "-m",
-            "agents",
+            "mcts_envs.agents",
             "match",
             "tictactoe",
             llm,
@@ -97,7 +97,7 @@ def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
 
 
 def test_a_match_against_an_llm_that_names_no_move_ends_in_forfeits(server, tmp_path):
-    from agents.frontends.cli import main
+    from mcts_envs.agents.frontends.cli import main
 
     out = tmp_path / "games.jsonl"
     llm = spec(server, "garbage", retries=0)
@@ -230,7 +230,7 @@ def test_nothing_listens_is_a_connection_forfeit():
 
 
 def test_a_refused_key_ends_the_run_with_one_line(server, capsys):
-    from agents.frontends.cli import main
+    from mcts_envs.agents.frontends.cli import main
 
     agent = make_agent(spec(server, "error401"), seed=0)
     game = mcts_envs.make_game("tictactoe")

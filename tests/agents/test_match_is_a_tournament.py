@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from agents.evaluation.arena import play_match
-from agents.evaluation.tournament import Adjudication, GameRules, plan_tournament
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.tournament import Adjudication, GameRules, plan_tournament
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.records import game_identity, read_records
 

@@ -11,10 +11,10 @@ import pytest
 from numba import njit
 
 import mcts_envs
-from agents.mcts import MCTSAgent
-from agents.mcts.defaults import MCTSConfig
-from agents.mcts.driver import run_search
-from agents.mcts.tree import BYTES_PER_NODE, ROOT, VISITS, Tree
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.driver import run_search
+from mcts_envs.agents.mcts.tree import BYTES_PER_NODE, ROOT, VISITS, Tree
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tictactoe.kernels import apply_action as tictactoe_apply
 from tests.agents.oracles import winning_moves
@@ -269,8 +269,8 @@ def test_time_budget_is_honoured():
 
 
 def test_a_full_tree_grows_only_if_the_copy_fits_in_the_time_left():
-    from agents.mcts.driver import _grow_in_time
-    from agents.mcts.tree import Tree
+    from mcts_envs.agents.mcts.driver import _grow_in_time
+    from mcts_envs.agents.mcts.tree import Tree
 
     tree = Tree(1 << 16)
     tree.count[0] = tree.capacity - 4
@@ -501,7 +501,7 @@ def test_puct_backs_up_by_the_player_to_move_and_through_chance(tree):
 
 
 def test_the_tree_stops_growing_at_the_path_limit(monkeypatch):
-    import agents.mcts.driver as driver
+    import mcts_envs.agents.mcts.driver as driver
 
     monkeypatch.setattr(driver, "max_depth", lambda game: 3)
     config = MCTSConfig(iterations=3000, c=1.4, dirichlet_fraction=0.0)

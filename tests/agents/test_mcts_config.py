@@ -1,5 +1,5 @@
 """The MCTS options as one frozen config: the spec and the constructor build the same
-:class:`~agents.mcts.defaults.MCTSConfig` (the game's row filling the options not given), an
+:class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` (the game's row filling the options not given), an
 agent rebuilt from its config decides the same, and a decision checks the state once and sizes
 no tree again once the agent has one."""
 
@@ -9,10 +9,10 @@ import dataclasses
 
 import pytest
 
-from agents.mcts import MCTSAgent, MCTSConfig
-from agents.mcts import tree as tree_module
-from agents.mcts.defaults import GENERIC, defaults_for
-from agents.spec import make_agent
+from mcts_envs.agents.mcts import MCTSAgent, MCTSConfig
+from mcts_envs.agents.mcts import tree as tree_module
+from mcts_envs.agents.mcts.defaults import GENERIC, defaults_for
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.registry import make_game
 
 
@@ -47,7 +47,7 @@ def test_an_agent_built_from_a_config_decides_the_same():
 
 def test_a_decision_checks_the_state_once_and_sizes_no_tree_again(monkeypatch):
     """One decision enters the engine once: the state is checked by the agent only (the
-    check of :func:`agents.base.check_decision`, which reads the player through the checked
+    check of :func:`mcts_envs.agents.base.check_decision`, which reads the player through the checked
     game API: two calls), and after the first decision the tree's arrays are recycled."""
     game = make_game("ultimate_tictactoe")
     state = game.initial_state()

@@ -1,4 +1,4 @@
-"""Per-game MCTS defaults (agents.mcts.defaults): each game gets its row of the table for the
+"""Per-game MCTS defaults (mcts_envs.agents.mcts.defaults): each game gets its row of the table for the
 options a spec leaves out, an explicit option always wins, and the defaults change the search
 exactly as writing the options out would."""
 
@@ -10,8 +10,8 @@ import pickle
 import numpy as np
 import pytest
 
-from agents.mcts import MCTSAgent
-from agents.mcts.defaults import (
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.defaults import (
     GAME_DEFAULTS,
     GENERIC,
     PER_GAME,
@@ -19,7 +19,7 @@ from agents.mcts.defaults import (
     resolve,
     spec_options,
 )
-from agents.spec import describe_agent, make_agent
+from mcts_envs.agents.spec import describe_agent, make_agent
 from mcts_envs.core.registry import list_games, make_game
 from tests.agents.toy_games import TreeGame
 
@@ -104,7 +104,7 @@ def test_tictactoe_defaults_answer_every_first_move_soundly():
     """O's reply to X's first move is where MCTS loses to perfect play (a corner must be met
     in the centre, the centre in a corner). The Tic-Tac-Toe defaults at 1,600 iterations pick a
     drawing reply in every seeded search; the exact solver is the oracle."""
-    from agents.perfect import PerfectAgent
+    from mcts_envs.agents.players.perfect import PerfectAgent
 
     game = make_game("tictactoe")
     perfect = PerfectAgent(seed=0)

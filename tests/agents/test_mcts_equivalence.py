@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 
 ITERATIONS = 300

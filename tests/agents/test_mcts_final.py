@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.mcts.final import RootStatistics, decide
-from agents.mcts.tree import PROVEN_DRAW, PROVEN_WIN_0, PROVEN_WIN_1, UNPROVEN
+from mcts_envs.agents.mcts.final import RootStatistics, decide
+from mcts_envs.agents.mcts.tree import PROVEN_DRAW, PROVEN_WIN_0, PROVEN_WIN_1, UNPROVEN
 
 
 def reference_choice(stats: RootStatistics, by_mean: bool, use_solver: bool):

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.mcts import MCTSAgent
-from agents.mcts.search import LEAF_PLAYOUT, SELECT_UCT, LoopSettings
-from agents.mcts.selection import selected_score
-from agents.mcts.tree import (
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.search import LEAF_PLAYOUT, SELECT_UCT, LoopSettings
+from mcts_envs.agents.mcts.selection import selected_score
+from mcts_envs.agents.mcts.tree import (
     FIRST_CHILD,
     NO_NODE,
     NUM_CHILDREN,
@@ -25,7 +25,7 @@ from agents.mcts.tree import (
     VISITS,
     Tree,
 )
-from agents.spec import make_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.test_mcts_equivalence import EXPECTED, decisions
 

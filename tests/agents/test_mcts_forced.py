@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
-from agents.mcts.tree import ROOT, VISITS
 from mcts_envs import CHANCE, TERMINAL
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.mcts.tree import ROOT, VISITS
 
 BUDGET = 1.0  # seconds per decision: a forced move must take a small part of it
 TANTRIX = mcts_envs.make_game("tantrix")
@@ -104,8 +104,8 @@ def test_a_forced_tantrix_move_keeps_the_tree_and_reports_its_value():
 def test_a_forced_move_in_a_proven_subtree_reports_the_proof_and_compiles_nothing():
     """The forced decision reads the kept proof through the Python functions of the compiled
     helpers: a decision under a time budget never compiles (``prepare`` did that)."""
-    from agents.mcts.final import mover_value
-    from agents.mcts.solver import proven_rank
+    from mcts_envs.agents.mcts.final import mover_value
+    from mcts_envs.agents.mcts.solver import proven_rank
 
     game, forced = one_empty_cell()
     parent = game.initial_state()

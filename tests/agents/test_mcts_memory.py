@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.mcts import MCTSAgent
-from agents.mcts.driver import TIME_BUDGET_CAPACITY, default_max_memory_mb, loop_plan
-from agents.mcts.tree import BYTES_PER_NODE, MEMORY_PER_NODE, Tree
-from agents.spec import make_agent
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.driver import TIME_BUDGET_CAPACITY, default_max_memory_mb, loop_plan
+from mcts_envs.agents.mcts.tree import BYTES_PER_NODE, MEMORY_PER_NODE, Tree
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
 ULTIMATE = mcts_envs.make_game("ultimate_tictactoe")

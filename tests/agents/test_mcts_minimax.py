@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.mcts import MCTSAgent
-from agents.mcts.defaults import MCTSConfig
-from agents.mcts.driver import Engine
-from agents.mcts.search import LEAF_PLAYOUT, SELECT_UCT, LoopSettings
-from agents.mcts.selection import select_child
-from agents.mcts.tree import FIRST_CHILD, NUM_CHILDREN, NUM_EXPANDED, ROOT, VISITS, Tree
-from agents.spec import make_agent
+from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.driver import Engine
+from mcts_envs.agents.mcts.search import LEAF_PLAYOUT, SELECT_UCT, LoopSettings
+from mcts_envs.agents.mcts.selection import select_child
+from mcts_envs.agents.mcts.tree import FIRST_CHILD, NUM_CHILDREN, NUM_EXPANDED, ROOT, VISITS, Tree
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.test_mcts_equivalence import EXPECTED, decisions
 from tests.agents.toy_games import ALL_TREES, TreeGame, expectimax

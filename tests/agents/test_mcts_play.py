@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.evaluation.arena import play_match
-from agents.mcts import MCTSAgent
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.agents.oracles import safe_moves, winning_moves
 
@@ -85,7 +85,7 @@ def test_mcts_never_loses_to_alphabeta_at_tictactoe():
 
 @pytest.mark.slow
 def test_ataxx_defaults_beat_minimax2_at_1000_iterations():
-    """The issue's target for the per-game defaults (agents.mcts.defaults): at least 80%."""
+    """The issue's target for the per-game defaults (mcts_envs.agents.mcts.defaults): at least 80%."""
     result = play_match("ataxx", "mcts:iterations=1000", "minimax2", 100, seed=2024)
     assert result.a.games == 100
     assert result.a.wins >= 80

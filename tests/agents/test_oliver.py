@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
-from agents.evaluation.games import GameRules, GameTask, play_game
-from agents.evaluation.stats import wilson_interval
-from agents.oliver import WIN_VALUE, search_root, withhold_draw
 from mcts_envs import CHANCE, TERMINAL
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game
+from mcts_envs.agents.evaluation.stats import wilson_interval
+from mcts_envs.agents.players.oliver import WIN_VALUE, search_root, withhold_draw
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.forecast import forecast_evaluation

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import mcts_envs
-from agents.frontends.cli import main
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import read_records, replay_states
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "agents.frontends.cli"]
+CLI = [sys.executable, "-m", "mcts_envs.agents.frontends.cli"]
 
 
 def run(argv: list[str], lines: list[str]) -> tuple[int, str]:
@@ -93,9 +93,9 @@ def test_hint_lists_top_moves_with_shares_and_value():
 
 
 def test_hint_finds_the_winning_move():
-    from agents.frontends.play import PlaySession
-    from agents.random_agent import RandomAgent
-    from agents.spec import make_agent
+    from mcts_envs.agents.frontends.play import PlaySession
+    from mcts_envs.agents.players.random_agent import RandomAgent
+    from mcts_envs.agents.spec import make_agent
 
     game = mcts_envs.make_game("tictactoe")
     session = PlaySession(
@@ -161,8 +161,8 @@ def test_play_reads_stdin_of_a_real_process(tmp_path):
 
 
 def test_undo_cannot_fish_for_other_tantrix_draws():
-    from agents.frontends.play import PlaySession
-    from agents.random_agent import RandomAgent
+    from mcts_envs.agents.frontends.play import PlaySession
+    from mcts_envs.agents.players.random_agent import RandomAgent
 
     game = mcts_envs.make_game("tantrix")
     session = PlaySession(game, RandomAgent(seed=0), RandomAgent(seed=1), 0, 7, ["human", "r"])

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from agents.evaluation import plots
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation import plots
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
 

@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from agents.evaluation import ratings as r
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation import ratings as r
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -197,9 +197,9 @@ def test_record_between_reads_a_pairing_either_way_round():
 
 
 def test_match_ladder_and_pairing_tallies_count_a_results_file_alike():
-    from agents.evaluation.arena import AgentStats, summarize
-    from agents.evaluation.ladder import Anchor, AnchorTally
-    from agents.evaluation.stats import WinDrawLoss
+    from mcts_envs.agents.evaluation.arena import AgentStats, summarize
+    from mcts_envs.agents.evaluation.ladder import Anchor, AnchorTally
+    from mcts_envs.agents.evaluation.stats import WinDrawLoss
 
     results = ["a", "b", "draw", "a", "a", None]  # None: an unfinished game counts as nothing
     records = [

@@ -10,8 +10,8 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from agents.evaluation import tournament as t  # noqa: E402
-from agents.evaluation.backends.ray_backend import RayBackend  # noqa: E402
+from mcts_envs.agents.evaluation import tournament as t  # noqa: E402
+from mcts_envs.agents.evaluation.backends.ray_backend import RayBackend  # noqa: E402
 from mcts_envs.records import game_identity  # noqa: E402
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import mcts_envs.text
-from agents.frontends.cli import main
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import dumps
 
 

@@ -7,8 +7,8 @@ import pytest
 from numba import njit
 
 import mcts_envs
-from agents import make_agent
-from agents.alphabeta import HEURISTIC_SCALE, MATE_STEP
+from mcts_envs.agents import make_agent
+from mcts_envs.agents.players.alphabeta import HEURISTIC_SCALE, MATE_STEP
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, GameInfo, GameKernels, KernelGame
 from tests.agents.oracles import winning_moves

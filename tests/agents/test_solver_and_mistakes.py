@@ -9,17 +9,17 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents.evaluation.arena import play_match
-from agents.evaluation.mistakes import (
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.mistakes import (
     LabelledPositions,
     exact_labels,
     load_shipped_labels,
     mistake_rate,
     shipped_label_games,
 )
-from agents.perfect import PerfectAgent
-from agents.solver import TooManyPositionsError, shipped_solution, solve_game
-from agents.spec import make_agent
+from mcts_envs.agents.players.perfect import PerfectAgent
+from mcts_envs.agents.players.solver import TooManyPositionsError, shipped_solution, solve_game
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.toy_games import ALL_TREES, TreeGame, expectimax
 

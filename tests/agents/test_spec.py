@@ -6,8 +6,8 @@ from typing import Literal
 
 import pytest
 
-from agents import spec as spec_module
-from agents.spec import (
+from mcts_envs.agents import spec as spec_module
+from mcts_envs.agents.spec import (
     UnknownAgentError,
     describe_agent,
     list_agents,
@@ -138,9 +138,9 @@ def test_mcts_envs_does_not_import_agents_and_kinds_load_lazily():
     import sys
 
     code = (
-        "import sys, mcts_envs; assert not any(m.startswith('agents') for m in sys.modules);"
-        "from agents import make_agent; make_agent('random');"
-        "assert 'agents.alphabeta' not in sys.modules and 'agents.mcts' not in sys.modules"
+        "import sys, mcts_envs; assert not any(m.startswith('mcts_envs.agents') for m in sys.modules);"
+        "from mcts_envs.agents import make_agent; make_agent('random');"
+        "assert 'mcts_envs.agents.players.alphabeta' not in sys.modules and 'mcts_envs.agents.mcts' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
 from mcts_envs import CHANCE, TERMINAL
+from mcts_envs.agents import make_agent
 
 GAME = mcts_envs.make_game("tantrix")
 

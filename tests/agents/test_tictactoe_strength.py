@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.perfect import PerfectAgent
-from agents.spec import make_agent
+from mcts_envs.agents.players.perfect import PerfectAgent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.registry import make_game
 
 #: X's first moves up to symmetry: a corner, an edge, the centre.

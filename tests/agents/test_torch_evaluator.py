@@ -7,13 +7,13 @@ import sys
 import numpy as np
 import pytest
 
-from agents.mcts import MCTSAgent, puct
+from mcts_envs.agents.mcts import MCTSAgent, puct
 from mcts_envs.core.errors import InvalidOptionError, OptionalDependencyError
 from mcts_envs.core.registry import make_game
 
 torch = pytest.importorskip("torch")
 
-from agents.learned.torch_evaluator import TorchEvaluator  # noqa: E402
+from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator  # noqa: E402
 
 
 class TinyNet(torch.nn.Module):

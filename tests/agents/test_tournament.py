@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from agents.evaluation import tournament as t
-from agents.evaluation.games import set_move_seconds
-from agents.frontends.cli import main
-from agents.preparation import untimed_spec
+from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation.games import set_move_seconds
+from mcts_envs.agents.frontends.cli import main
+from mcts_envs.agents.preparation import untimed_spec
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import make_game
 from mcts_envs.records import game_identity, read_records, replay_states
@@ -107,7 +107,7 @@ def test_resume_refuses_a_damaged_middle_line_and_another_tournament(plan, refer
 
 
 def test_resume_reads_each_result_as_the_game_loop_wrote_it(plan, reference):
-    from agents.evaluation.games import TERMINATIONS, result_of, winner_of
+    from mcts_envs.agents.evaluation.games import TERMINATIONS, result_of, winner_of
 
     decided = [r for r in reference if r["result"] != "draw"]
     assert {r["seat_a"] for r in decided} == {0, 1}  # A won or lost from both seats

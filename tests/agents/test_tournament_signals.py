@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluation import tournament as t
-from agents.frontends.cli import main
+from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import game_identity, read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ def _start(out: Path, *extra: str) -> subprocess.Popen:
         [
             sys.executable,
             "-m",
-            "agents.frontends.cli",
+            "mcts_envs.agents.frontends.cli",
             "tournament",
             *ARGS,
             "--out",
@@ -131,7 +131,7 @@ def test_sigkill_loses_only_games_in_flight_leaves_no_orphans_and_resumes(refere
     path.write_bytes(data[:-15])
     kept = len(read_records_prefix(path))
     resumed_run = subprocess.run(
-        [sys.executable, "-m", "agents", "tournament", *ARGS, "--out", str(path), "--resume"],
+        [sys.executable, "-m", "mcts_envs.agents", "tournament", *ARGS, "--out", str(path), "--resume"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert resumed_run.returncode == 0, resumed_run.stderr

@@ -23,10 +23,10 @@ ataxx = pytest.importorskip("ataxx")
 ataxx_uai = pytest.importorskip("ataxx.uai")
 
 import mcts_envs  # noqa: E402
-from agents.evaluation.arena import play_match  # noqa: E402
-from agents.frontends.uai import GoLimits, centipawns, parse_go, think_seconds  # noqa: E402
-from agents.spec import make_agent  # noqa: E402
-from agents.uai_agent import EngineError  # noqa: E402
+from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.frontends.uai import GoLimits, centipawns, parse_go, think_seconds  # noqa: E402
+from mcts_envs.agents.players.uai_agent import EngineError  # noqa: E402
+from mcts_envs.agents.spec import make_agent  # noqa: E402
 from mcts_envs.core.errors import InvalidOptionError  # noqa: E402
 from mcts_envs.records import replay_states  # noqa: E402
 
@@ -35,7 +35,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def engine_argv(agent: str) -> list[str]:
-    return [sys.executable, "-m", "agents.frontends.cli", "uai", "--agent", agent]
+    return [sys.executable, "-m", "mcts_envs.agents.frontends.cli", "uai", "--agent", agent]
 
 
 class Pipe:

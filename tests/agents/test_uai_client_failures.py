@@ -19,10 +19,10 @@ import pytest
 pytest.importorskip("ataxx")  # the fake engine's rules
 
 import mcts_envs
-from agents import uai_agent
-from agents.evaluation import tournament as t
-from agents.evaluation.arena import play_match
-from agents.spec import make_agent
+from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.players import uai_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.records import check_record, replay_states
 
 FAKE = Path(__file__).with_name("fake_uai_engine.py")

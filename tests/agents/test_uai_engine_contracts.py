@@ -17,10 +17,10 @@ import pytest
 ataxx = pytest.importorskip("ataxx")
 
 import mcts_envs  # noqa: E402
-from agents import spec as spec_module  # noqa: E402
-from agents.frontends import uai  # noqa: E402
-from agents.frontends.cli import main  # noqa: E402
-from agents.frontends.uai import GoLimits, UAIEngine, parse_go  # noqa: E402
+from mcts_envs.agents import spec as spec_module  # noqa: E402
+from mcts_envs.agents.frontends import uai  # noqa: E402
+from mcts_envs.agents.frontends.cli import main  # noqa: E402
+from mcts_envs.agents.frontends.uai import GoLimits, UAIEngine, parse_go  # noqa: E402
 from tests.agents.test_uai import ENV, ROOT, Pipe, engine_argv  # noqa: E402
 
 

@@ -20,14 +20,14 @@ import pytest
 ataxx = pytest.importorskip("ataxx")
 
 import mcts_envs  # noqa: E402
-from agents.alphabeta import AlphaBetaAgent, new_stop_flag  # noqa: E402
-from agents.evaluation.arena import play_match  # noqa: E402
-from agents.mcts import MCTSAgent  # noqa: E402
-from agents.mcts.tree import ACTION, VISITS  # noqa: E402
-from agents.mcts.tree import ROOT as ROOT_NODE  # noqa: E402
-from agents.minimax import Minimax2Agent  # noqa: E402
-from agents.spec import make_agent  # noqa: E402
-from agents.uai_agent import ENGINES, EngineRestartWarning  # noqa: E402
+from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.mcts import MCTSAgent  # noqa: E402
+from mcts_envs.agents.mcts.tree import ACTION, VISITS  # noqa: E402
+from mcts_envs.agents.mcts.tree import ROOT as ROOT_NODE  # noqa: E402
+from mcts_envs.agents.players.alphabeta import AlphaBetaAgent, new_stop_flag  # noqa: E402
+from mcts_envs.agents.players.minimax import Minimax2Agent  # noqa: E402
+from mcts_envs.agents.players.uai_agent import ENGINES, EngineRestartWarning  # noqa: E402
+from mcts_envs.agents.spec import make_agent  # noqa: E402
 from tests.agents.test_uai import ROOT, Pipe, engine_argv  # noqa: E402
 from tests.fresh_process import second_run_cache_counts  # noqa: E402
 
@@ -206,7 +206,7 @@ def test_minimax2_search_is_still_loaded_from_the_disk_cache():
     code = textwrap.dedent(
         """
         import mcts_envs
-        from agents.minimax import Minimax2Agent, root_values
+        from mcts_envs.agents.players.minimax import Minimax2Agent, root_values
         Minimax2Agent(seed=0).prepare(mcts_envs.make_game("ataxx"))
         print(sum(root_values.stats.cache_hits.values()), sum(root_values.stats.cache_misses.values()))
         """

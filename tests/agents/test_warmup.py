@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agents.frontends.cli import main
+from mcts_envs.agents.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SUMMARY = re.compile(r"^warmup: (\d+) paths of (\d+) games in \d+\.\d s \((\d+) functions compiled")
@@ -16,7 +16,7 @@ SUMMARY = re.compile(r"^warmup: (\d+) paths of (\d+) games in \d+\.\d s \((\d+) 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "agents", *argv],
+        [sys.executable, "-m", "mcts_envs.agents", *argv],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-from agents.evaluation.arena import prepare_agents
-from agents.evaluation.tournament import GameRules
-from agents.evaluation.tournament import prepare_agents as prepare_tournament_agents
+from mcts_envs.agents.evaluation.arena import prepare_agents
+from mcts_envs.agents.evaluation.tournament import GameRules
+from mcts_envs.agents.evaluation.tournament import prepare_agents as prepare_tournament_agents
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.vector import VectorGame
 

@@ -18,7 +18,7 @@ HEAVY = ("numba", "torch", "matplotlib", "starlette", "ray", "scipy", "mcts_envs
 
 HELP = (
     "import contextlib, io\n"
-    "from agents.frontends.cli import main\n"
+    "from mcts_envs.agents.frontends.cli import main\n"
     "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
     "    main(['--help'])\n"
 )
@@ -35,7 +35,12 @@ def _imported_heavy(code: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "code",
-    ["import mcts_envs", "import agents", "import mcts_envs.core, mcts_envs.records", HELP],
+    [
+        "import mcts_envs",
+        "import mcts_envs.agents",
+        "import mcts_envs.core, mcts_envs.records",
+        HELP,
+    ],
     ids=["mcts_envs", "agents", "core+records", "cli-help"],
 )
 def test_import_pulls_in_no_heavy_module(code):

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from agents.evaluation.arena import play_match
-from agents.frontends.cli import main
 from mcts_envs import InvalidRecordError
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import game_identity, quote, read_records, replay_states, write_records
 
 

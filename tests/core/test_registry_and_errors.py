@@ -61,6 +61,6 @@ def test_kernel_rng_is_reproducible_and_uniform():
 
 
 def test_importing_mcts_envs_does_not_import_agents():
-    code = "import sys, mcts_envs; print('agents' in sys.modules)"
+    code = "import sys, mcts_envs; print('mcts_envs.agents' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -17,8 +17,8 @@ from pettingzoo.utils.wrappers import (
 )
 
 import mcts_envs
-from agents.frontends.cli import main
 from mcts_envs import EnvUsageError, InvalidOptionError, InvalidRecordError
+from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import read_records, replay_states, write_records
 
 GAMES = mcts_envs.list_games()

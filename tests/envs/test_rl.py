@@ -126,7 +126,7 @@ def test_opponent_pool_draws_latest_older_and_fixed_members():
 
 
 def test_agent_opponent_plays_the_spec_and_reproduces():
-    from agents.learned.rl import agent_opponent
+    from mcts_envs.agents.learned.rl import agent_opponent
 
     opponent = agent_opponent("minimax2", seed=0)
     game = mcts_envs.make_game("tictactoe")

@@ -56,7 +56,7 @@ def test_exact_outcome_matches_a_recursive_oracle(policy, seat):
 
 
 def test_a_perfect_policy_never_loses_and_blunders_are_found():
-    from agents.perfect import PerfectAgent
+    from mcts_envs.agents.players.perfect import PerfectAgent
 
     game = mcts_envs.make_game("tictactoe")
     perfect = PerfectAgent(seed=0, tiebreak="first")

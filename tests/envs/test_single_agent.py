@@ -84,7 +84,7 @@ def episode(env, seed, actions_rng_seed=0):
 
 
 def test_reset_seed_restores_and_reseeds_a_seeded_opponent_agent():
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     env = SingleAgentEnv("tictactoe", opponent=make_agent("random", seed=0).act)
     first = episode(env, 3, actions_rng_seed=1)
@@ -123,7 +123,7 @@ def test_step_after_the_end_is_a_clear_error():
 def test_registered_with_gymnasium_make():
     import gymnasium
 
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
     from mcts_envs.envs.single_agent import gymnasium_id
 
     assert gymnasium_id("tictactoe") == "mcts_envs/TicTacToe-v0"

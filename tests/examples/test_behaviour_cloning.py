@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents import spec as spec_module
+from mcts_envs.agents import spec as spec_module
 from tests.examples.loading import load_example
 
 pytest.importorskip("torch")

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from agents import spec as spec_module
+from mcts_envs.agents import spec as spec_module
 from tests.examples.loading import load_example
 
 pytest.importorskip("torch")

@@ -7,8 +7,8 @@ import functools
 import numpy as np
 import pytest
 
-from agents.spec import make_agent
 from experiments.authors_minimax import NAME
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.registry import make_game
 

@@ -5,11 +5,11 @@ import json
 
 import pytest
 
-from agents.mcts.defaults import GENERIC, defaults_for
-from agents.spec import parse_spec
 from experiments import pentago_twist_report
 from experiments.common import RESULTS, RunSettings, missing_games
 from experiments.defaults_sweep import GRIDS, grid_games, grid_series
+from mcts_envs.agents.mcts.defaults import GENERIC, defaults_for
+from mcts_envs.agents.spec import parse_spec
 
 
 def _stored_summary(folder: str) -> dict:

@@ -60,7 +60,7 @@ def test_random_games_agree_move_by_move(seed):
 
 
 def test_agent_plays_legal_moves_from_both_seats():
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     game = make_game("ultimate_tictactoe")
     bot = make_agent("openspiel_mcts:simulations=20", seed=3)
@@ -80,7 +80,7 @@ def test_agent_plays_legal_moves_from_both_seats():
 def test_free_move_counts_both_decisions():
     """A free move is two OpenSpiel searches (board, then cell): the move's simulation count
     is their sum; a forced move is one search."""
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     game = make_game("ultimate_tictactoe")
     bot = make_agent("openspiel_mcts:simulations=40", seed=5)
@@ -108,7 +108,7 @@ def test_free_move_counts_both_decisions():
     ],
 )
 def test_bad_budgets_are_refused(spec):
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
     from mcts_envs.core.errors import InvalidOptionError
 
     with pytest.raises(InvalidOptionError, match="openspiel_mcts"):
@@ -117,7 +117,7 @@ def test_bad_budgets_are_refused(spec):
 
 def test_time_budget_plays_legal_moves():
     """``seconds`` alone (OpenSpiel's own clock) gives legal moves that follow the game."""
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     game = make_game("ultimate_tictactoe")
     bot = make_agent("openspiel_mcts:simulations=none,seconds=0.005", seed=2)
@@ -135,7 +135,7 @@ def test_search_stopped_after_one_simulation_still_moves():
     """OpenSpiel expands a node on its second visit: a search its clock stops after one
     simulation (a loaded machine) has a root without children. The agent searches again with
     enough simulations to give a move (here forced by a one-simulation budget)."""
-    from agents.spec import make_agent
+    from mcts_envs.agents.spec import make_agent
 
     root = pyspiel.MCTSBot(
         pyspiel.load_game("ultimate_tic_tac_toe"),

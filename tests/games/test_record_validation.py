@@ -418,7 +418,15 @@ def test_replay_of_a_crafted_record_file_fails_cleanly(tmp_path):
         os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
     )
     result = subprocess.run(
-        [sys.executable, "-m", "agents.frontends.cli", "replay", str(path), "--delay", "0"],
+        [
+            sys.executable,
+            "-m",
+            "mcts_envs.agents.frontends.cli",
+            "replay",
+            str(path),
+            "--delay",
+            "0",
+        ],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from agents import make_agent
 from mcts_envs import InvalidOptionError
+from mcts_envs.agents import make_agent
 from mcts_envs.text.textarena import register_textarena, textarena_id
 
 ta = pytest.importorskip("textarena")

@@ -18,12 +18,12 @@ with warnings.catch_warnings():  # Starlette 1.x nudges towards httpx2; httpx st
     from starlette.testclient import TestClient
 
 import mcts_envs
-from agents.frontends.web.app import MAX_BODY, create_app
-from agents.frontends.web.limits import ServeLimits, check_opponent
-from agents.frontends.web.session import PlaySession
-from agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
-from agents.spec import make_agent
 from mcts_envs import svg
+from mcts_envs.agents.frontends.web.app import MAX_BODY, create_app
+from mcts_envs.agents.frontends.web.limits import ServeLimits, check_opponent
+from mcts_envs.agents.frontends.web.session import PlaySession
+from mcts_envs.agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.records import replay_states
 
 BASE = "http://127.0.0.1"
@@ -305,7 +305,7 @@ def test_internal_errors_are_json_without_traceback(client, monkeypatch):
     def broken(self):
         raise RuntimeError("secret detail /home/user")
 
-    monkeypatch.setattr("agents.frontends.web.session.PlaySession.agent_move", broken)
+    monkeypatch.setattr("mcts_envs.agents.frontends.web.session.PlaySession.agent_move", broken)
     answer = _post(client, "/api/agent", {"session": key})
     assert answer.status_code == 500
     assert answer.json() == {"error": "internal error; the server log has the details"}
@@ -327,7 +327,7 @@ def test_undo_in_tantrix_does_not_change_the_next_draw(client):
 
 
 def test_serve_command_checks_its_arguments(capsys):
-    from agents.frontends.cli import main
+    from mcts_envs.agents.frontends.cli import main
 
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be 0..65535" in capsys.readouterr().err
@@ -343,10 +343,12 @@ def test_serve_command_checks_its_arguments(capsys):
 
 
 def test_serve_command_gives_its_connection_limits_to_the_server(monkeypatch, capsys):
-    from agents.frontends.cli import main
+    from mcts_envs.agents.frontends.cli import main
 
     served = {}
-    monkeypatch.setattr("agents.frontends.web.server.serve", lambda *args: served.update(args=args))
+    monkeypatch.setattr(
+        "mcts_envs.agents.frontends.web.server.serve", lambda *args: served.update(args=args)
+    )
     options = ["--max-connections", "7", "--request-seconds", "2.5", "--keep-alive-seconds", "1"]
     assert main(["serve", "--port", "0", *options]) == 0
     _, host, port, limits = served["args"]

@@ -60,7 +60,16 @@ def server():
     port = _free_port()
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "agents.frontends.cli", "serve", "--port", str(port), "--seed", "5"],
+        [
+            sys.executable,
+            "-m",
+            "mcts_envs.agents.frontends.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--seed",
+            "5",
+        ],
         cwd=ROOT,
         env=environment,
         stdout=subprocess.PIPE,

@@ -16,9 +16,9 @@ import pytest
 pytest.importorskip("starlette", reason="starlette is in the 'web' extra")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is in the 'web' extra")
 
-from agents.frontends.web.app import create_app  # noqa: E402
-from agents.frontends.web.limits import ServeLimits  # noqa: E402
-from agents.frontends.web.server import server_config  # noqa: E402
+from mcts_envs.agents.frontends.web.app import create_app  # noqa: E402
+from mcts_envs.agents.frontends.web.limits import ServeLimits  # noqa: E402
+from mcts_envs.agents.frontends.web.server import server_config  # noqa: E402
 
 #: Slack on every deadline (a loaded 2-core machine), and the longest any wait may take.
 SLACK = 1.5

@@ -1,7 +1,7 @@
 """Where the games of a match or tournament are played: a backend turns tasks into records.
 
-Every backend calls the one game loop (:func:`agents.evaluation.games.play_game`) on the
-:class:`~agents.evaluation.games.GameTask` values it is handed, so a task gives the same record on
+Every backend calls the one game loop (:func:`mcts_envs.agents.evaluation.games.play_game`) on the
+:class:`~mcts_envs.agents.evaluation.games.GameTask` values it is handed, so a task gives the same record on
 any backend. :mod:`.local` plays in this process, :mod:`.process` in a pool of worker processes,
 :mod:`.ray_backend` on Ray actors (one machine or a cluster; the ``ray`` extra).
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from agents.evaluation.backends.workers import check_workers
+from mcts_envs.agents.evaluation.backends.workers import check_workers
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 
 if TYPE_CHECKING:  # annotations only: the command line's help imports no game code
-    from agents.evaluation.games import GameRules, GameTask
+    from mcts_envs.agents.evaluation.games import GameRules, GameTask
 
 __all__ = ["Backend", "BackendError", "make_backend"]
 
@@ -60,7 +60,7 @@ def make_backend(
     ``None`` chooses ``local`` for one worker and ``process`` for more. ``specs`` are prepared
     once per worker, deciding from ``opening``; ``agent_modules`` are imported in every worker
     first (they register extra agent kinds). ``play`` replaces the game loop
-    (:func:`agents.evaluation.games.play_game`, e.g. by one that also records training data; it
+    (:func:`mcts_envs.agents.evaluation.games.play_game`, e.g. by one that also records training data; it
     must be picklable for the process and Ray backends). Ray's worker count is not bounded by this machine's
     CPUs (a cluster has more).
 
@@ -73,17 +73,17 @@ def make_backend(
     if name == "local":
         if workers != 1:
             raise InvalidOptionError("the local backend plays in this process: --workers 1 only")
-        from agents.evaluation.backends.local import LocalBackend
+        from mcts_envs.agents.evaluation.backends.local import LocalBackend
 
         return LocalBackend() if play is None else LocalBackend(play)
     if name == "process":
-        from agents.evaluation.backends.process import ProcessBackend
+        from mcts_envs.agents.evaluation.backends.process import ProcessBackend
 
         return ProcessBackend(
             check_workers(workers), specs, opening, agent_modules, *([play] if play else [])
         )
     if name == "ray":
-        from agents.evaluation.backends.ray_backend import RayBackend
+        from mcts_envs.agents.evaluation.backends.ray_backend import RayBackend
 
         return RayBackend(
             workers, specs, opening, address=address, agent_modules=agent_modules, play=play

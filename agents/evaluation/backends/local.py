@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from agents.evaluation.games import GameRules, GameTask, play_game
+from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game
 
 __all__ = ["LocalBackend"]
 

@@ -1,6 +1,6 @@
 """The ``process`` backend: games in a pool of spawned worker processes on this machine.
 
-Each worker dies with its parent (:func:`agents.evaluation.backends.workers.exit_with_parent`), ignores SIGINT (the
+Each worker dies with its parent (:func:`mcts_envs.agents.evaluation.backends.workers.exit_with_parent`), ignores SIGINT (the
 driver decides when to stop), imports the agent modules and prepares every agent once; the driver
 keeps at most ``workers`` games in flight and hands out the next as one finishes.
 """
@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from agents.evaluation.backends.workers import check_workers, exit_with_parent
-from agents.evaluation.games import GameRules, GameTask, play_game, prepare_agents
-from agents.spec import import_agent_module
+from mcts_envs.agents.evaluation.backends.workers import check_workers, exit_with_parent
+from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game, prepare_agents
+from mcts_envs.agents.spec import import_agent_module
 
 __all__ = ["ProcessBackend"]
 

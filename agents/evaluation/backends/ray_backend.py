@@ -1,8 +1,8 @@
 """The ``ray`` tournament backend: games as Ray actor calls, streamed with ``ray.wait``.
 
-One actor per worker slot. Each actor starts in its own process with its own numba cache
-directory (``NUMBA_CACHE_DIR``, set through the actor's ``runtime_env`` so it holds before numba
-is imported: concurrent writers corrupt a shared numba cache), prepares every agent once, then
+One actor per worker slot. Each actor starts in its own process with its own cache of compiled
+code (``MCTS_ENVS_CACHE_DIR``, see :mod:`mcts_envs.core.numba_cache`, set through the actor's
+``runtime_env`` so it holds before numba is imported), prepares every agent once, then
 plays the games it is handed. The driver keeps one game in flight per actor, hands the next game
 to whichever actor finishes (``ray.wait``, so slow games never hold up a fixed chunk), and is the
 only writer of results. A game whose actor died or raised is played again, from the same task and
@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.backends.workers import check_count, check_workers
+from mcts_envs.agents.evaluation.backends.workers import check_count, check_workers
 from mcts_envs.core.errors import require_optional
+from mcts_envs.core.numba_cache import CACHE_DIR_VARIABLE
 from mcts_envs.records import bounded, printable
 
 #: Most actors on a cluster given by ``--address`` (its CPUs are not this machine's).
@@ -43,8 +44,8 @@ class GameWorker:
         agent_modules: Sequence[str],
         play: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
-        from agents.evaluation.games import play_game, prepare_agents
-        from agents.spec import import_agent_module
+        from mcts_envs.agents.evaluation.games import play_game, prepare_agents
+        from mcts_envs.agents.spec import import_agent_module
 
         for module in agent_modules:
             import_agent_module(module)
@@ -53,18 +54,18 @@ class GameWorker:
         self.play_task = play or play_game
 
     def play(self, task: Any) -> dict[str, Any]:
-        """The record of one game (:func:`agents.evaluation.games.play_game` by default)."""
+        """The record of one game (:func:`mcts_envs.agents.evaluation.games.play_game` by default)."""
         return self.play_task(task, self.rules)
 
     def info(self) -> dict[str, Any]:
-        """The actor's pid and the numba cache directory it compiles into."""
-        import numba
+        """The actor's pid and the cache directory it compiles into."""
+        from mcts_envs.core.numba_cache import cache_root
 
-        return {"pid": os.getpid(), "numba_cache_dir": numba.config.CACHE_DIR}
+        return {"pid": os.getpid(), "numba_cache_dir": str(cache_root())}
 
 
 def _source_root() -> str | None:
-    """The directory holding the ``agents`` package when it runs from a source checkout."""
+    """The repository root when the package runs from a source checkout."""
     root = Path(__file__).resolve().parents[3]
     return None if "site-packages" in root.parts else str(root)
 
@@ -115,7 +116,7 @@ class RayBackend:
         self._started_here = False
 
     def _actor(self, ray: Any, slot: int, rules: Any) -> Any:
-        env_vars = {"NUMBA_CACHE_DIR": os.path.join(self.cache_root, f"worker-{slot}")}
+        env_vars = {CACHE_DIR_VARIABLE: os.path.join(self.cache_root, f"worker-{slot}")}
         root = _source_root()
         if root is not None:
             env_vars["PYTHONPATH"] = os.pathsep.join(
@@ -146,7 +147,7 @@ class RayBackend:
         Raises:
             BackendError: one line saying why Ray did not start (its message, bounded).
         """
-        from agents.evaluation.backends import BackendError
+        from mcts_envs.agents.evaluation.backends import BackendError
 
         if ray.is_initialized():
             return False

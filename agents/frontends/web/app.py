@@ -16,7 +16,7 @@ never a traceback):
 A panel answer is ``{"html", "version", "agent_turn", "over"}``. Requests must be JSON
 (``Content-Type: application/json``, at most :data:`MAX_BODY` bytes) with exactly the keys
 listed; clicks are checked against the legal moves, opponents against
-:mod:`agents.frontends.web.limits`; nothing in a request is run as code or opened as a file.
+:mod:`mcts_envs.agents.frontends.web.limits`; nothing in a request is run as code or opened as a file.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from agents.frontends.web.limits import ServeLimits, check_opponent
-from agents.frontends.web.page import game_panel, index_page
-from agents.frontends.web.session import BusyError, PlaySession
-from agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
+from mcts_envs.agents.frontends.web.limits import ServeLimits, check_opponent
+from mcts_envs.agents.frontends.web.page import game_panel, index_page
+from mcts_envs.agents.frontends.web.session import BusyError, PlaySession
+from mcts_envs.agents.frontends.web.store import SessionStore, StoreFullError, UnknownSessionError
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.registry import list_games, make_game
 

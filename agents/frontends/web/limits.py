@@ -1,7 +1,7 @@
 """What a web request may ask of the server: the allowed opponents and the caps on their search.
 
-Opponent specs come from the browser, so they are never passed to :func:`agents.spec.make_agent`
-as they are: they pass :func:`agents.safe_spec.check_safe_spec` (only safe kinds with plain
+Opponent specs come from the browser, so they are never passed to :func:`mcts_envs.agents.spec.make_agent`
+as they are: they pass :func:`mcts_envs.agents.safe_spec.check_safe_spec` (only safe kinds with plain
 options: no callables, no worker processes, nothing that names a program or a file), and every
 search budget is clipped to :class:`ServeLimits`: a time limit per move is always set for the
 searching agents.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from agents.safe_spec import check_safe_spec
+from mcts_envs.agents.safe_spec import check_safe_spec
 from mcts_envs.core.errors import InvalidOptionError
 
 if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no numba

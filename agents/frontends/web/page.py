@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from agents.frontends.web.session import PlaySession
+from mcts_envs.agents.frontends.web.session import PlaySession
 
 #: Opponents offered in the form's suggestions (any allowed spec can be typed).
 SUGGESTED_OPPONENTS = (

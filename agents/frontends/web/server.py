@@ -1,5 +1,5 @@
 """The HTTP server of ``mcts-envs serve``: uvicorn with request deadlines and a connection cap
-(``web`` extra; only :func:`agents.frontends.serve.run` imports this module).
+(``web`` extra; only :func:`mcts_envs.agents.frontends.serve.run` imports this module).
 
 uvicorn closes an idle connection after ``timeout_keep_alive``, but not one that is slow to
 send its request: a client that sends half a header line, or headers and half a body, holds its
@@ -22,7 +22,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from agents.frontends.web.limits import ServeLimits
+from mcts_envs.agents.frontends.web.limits import ServeLimits
 
 log = logging.getLogger("mcts_envs.serve")
 
@@ -107,7 +107,7 @@ def server_config(app: Any, host: str, port: int, limits: ServeLimits) -> uvicor
     """The uvicorn configuration of ``mcts-envs serve``.
 
     Args:
-        app: the ASGI app (:func:`agents.frontends.web.app.create_app`).
+        app: the ASGI app (:func:`mcts_envs.agents.frontends.web.app.create_app`).
         host: the address to bind.
         port: the port (0 for any free one).
         limits: ``max_connections``, ``request_seconds`` and ``keep_alive_seconds`` are used.

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from agents.spec import make_agent
+from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
 from mcts_envs.core.svg import advance, resolve
@@ -88,7 +88,7 @@ class PlaySession:
     Args:
         game: the game.
         game_name: its registry name.
-        opponent: the checked agent spec (see :func:`agents.frontends.web.limits.check_opponent`).
+        opponent: the checked agent spec (see :func:`mcts_envs.agents.frontends.web.limits.check_opponent`).
         human_seat: 0 or 1.
         seed: seeds the agent and the chance draws.
         notes: notes on the opponent's caps, shown with the game.

@@ -9,8 +9,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-from agents.frontends.web.limits import ServeLimits
-from agents.frontends.web.session import PlaySession
+from mcts_envs.agents.frontends.web.limits import ServeLimits
+from mcts_envs.agents.frontends.web.session import PlaySession
 from mcts_envs.core.errors import InvalidOptionError
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{16,64}$")

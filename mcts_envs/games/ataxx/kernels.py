@@ -32,13 +32,14 @@ draw.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from mcts_envs.core.bits import lowest_bit_index, popcount, store_word, write_bits_as_bytes
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL, TWO_BOARDS_PROBLEMS, two_boards_problem
 from mcts_envs.core.hashing import hash_words
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status
 from mcts_envs.core.seeding import rng_below
 

@@ -36,8 +36,8 @@ the opponent's (:func:`forecast_evaluation`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.games.tantrix.hexgrid import CODE_MASK, GRID_CELLS, NEIGHBOUR_OFFSET, cell_demands
 from mcts_envs.games.tantrix.kernels import (
     BAG_BITS,

@@ -30,8 +30,8 @@ there iff ``w & mask == required``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS
 
 WINDOW = 58

@@ -36,12 +36,12 @@ board's own closure (computed once per move generation) from the new tile.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core.bits import lowest_bit_index, popcount
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.hashing import finish_hash, hash_range, mix_word
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.numba_compat import borrow
 from mcts_envs.core.seeding import rng_below
 from mcts_envs.games.tantrix.hexgrid import (

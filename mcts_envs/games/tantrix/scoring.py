@@ -11,8 +11,8 @@ line of their colour.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.games.tantrix.hexgrid import CODE_MASK, NEIGHBOUR_OFFSET
 from mcts_envs.games.tantrix.tiles import NUM_TILES, TILE_EDGE_COLOURS, TILE_PATH_PARTNER
 

@@ -16,12 +16,12 @@ State layout (``int64[4]``):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mcts_envs.core.bits import popcount
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import TERMINAL, two_boards_problem
 from mcts_envs.core.hashing import hash_words
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.outcomes import no_chance_outcomes, returns_from_status, win_score_from_status
 from mcts_envs.core.seeding import rng_below
 

@@ -26,7 +26,7 @@ An engine that fails *during* a move loses that game, as in cutechess: an illega
 ``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before answering (a
 crash), or no answer within the move's time plus ``timeout`` seconds. :meth:`UAIAgent.act_state`
 then raises :class:`EngineForfeitError`, which carries the reason and the engine's line; the one
-game loop of matches and tournaments (:func:`agents.evaluation.games.play_game`) records the game as
+game loop of matches and tournaments (:func:`mcts_envs.agents.evaluation.games.play_game`) records the game as
 lost with a ``forfeit`` entry (see :meth:`EngineForfeitError.forfeit`) and plays on. A crashed or
 silent engine is ended (a late answer must not reach the next game); the next game starts a new one.
 An engine that cannot start (in ``prepare``, before any game) stops the match with an
@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForfeitError, ForwardModelAgent
+from mcts_envs.agents.base import ForfeitError, ForwardModelAgent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.records import bounded, quote

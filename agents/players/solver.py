@@ -147,7 +147,7 @@ def shipped_solution(game: Game) -> SolvedGame | None:
     The shipped table is :func:`solve_game`'s output saved once; a test checks it still equals a
     fresh solve.
     """
-    path = resources.files("agents") / "data" / f"{game.info.name}_solution.npz"
+    path = resources.files("mcts_envs.agents") / "data" / f"{game.info.name}_solution.npz"
     if not path.is_file():
         return None
     with resources.as_file(path) as file:

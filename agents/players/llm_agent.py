@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForfeitError, ForwardModelAgent, check_number
+from mcts_envs.agents.base import ForfeitError, ForwardModelAgent, check_number
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed

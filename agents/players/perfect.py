@@ -1,7 +1,7 @@
 """The ``perfect`` agent: plays a best move of the exact solution (small games: Tic-Tac-Toe).
 
 Tic-Tac-Toe's solution is shipped (``agents/data/tictactoe_solution.npz``, loaded in milliseconds);
-other games are solved once per agent (:func:`agents.solver.solve_game`, every reachable position)
+other games are solved once per agent (:func:`mcts_envs.agents.players.solver.solve_game`, every reachable position)
 on :meth:`PerfectAgent.prepare` or the first decision. Positions the initial state does not reach
 (e.g. set with ``from_text``) are solved from there on demand.
 """
@@ -12,8 +12,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, game_and_state
-from agents.solver import DEFAULT_MAX_POSITIONS, SolvedGame, shipped_solution, solve_game
+from mcts_envs.agents.base import ForwardModelAgent, game_and_state
+from mcts_envs.agents.players.solver import (
+    DEFAULT_MAX_POSITIONS,
+    SolvedGame,
+    shipped_solution,
+    solve_game,
+)
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed

@@ -8,7 +8,7 @@ ply; terminal states score ``(returns[root_player] + 1) / 2``. The best move is 
 broken uniformly by the agent's seeded generator. No pruning: this is the plain baseline.
 
 The compiled search releases the GIL and reads a stop flag (``int64[1]``, see
-:func:`agents.alphabeta.new_stop_flag`) at every node: :meth:`Minimax2Agent.search` with a flag
+:func:`mcts_envs.agents.players.alphabeta.new_stop_flag`) at every node: :meth:`Minimax2Agent.search` with a flag
 deepens one ply at a time up to ``depth`` and, once another thread sets the flag, answers with
 the best move of the last completed depth (how a UAI engine's ``stop`` is served).
 """
@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from agents.base import (
+from mcts_envs.agents.base import (
     ForwardModelAgent,
     check_decision,
     check_number,
@@ -29,6 +28,7 @@ from agents.base import (
     search_buffer_size,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.seeding import check_seed
 
 

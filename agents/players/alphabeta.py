@@ -44,9 +44,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
-from agents.base import (
+from mcts_envs.agents.base import (
     MAX_SECONDS,
     MIN_SECONDS,
     ForwardModelAgent,
@@ -56,9 +55,10 @@ from agents.base import (
     game_and_state,
     search_buffer_size,
 )
-from agents.move_order import sort_best_first
-from agents.result import SearchResult
+from mcts_envs.agents.move_order import sort_best_first
+from mcts_envs.agents.result import SearchResult
 from mcts_envs.core.game import CHANCE, TERMINAL, Game
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.numba_compat import HAS_CLOCK, clock_seconds
 from mcts_envs.core.seeding import check_seed
 

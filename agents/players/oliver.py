@@ -27,11 +27,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit
 
-from agents.base import ForwardModelAgent
+from mcts_envs.agents.base import ForwardModelAgent
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError
 from mcts_envs.core.game import Game
+from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.forecast import forecast_evaluation

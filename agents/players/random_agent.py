@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import ForwardModelAgent, game_and_state
+from mcts_envs.agents.base import ForwardModelAgent, game_and_state
 from mcts_envs.core.errors import IllegalActionError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
