@@ -25,10 +25,17 @@ AGENTS_FOLDER = "agents"
 AGENTS_PACKAGE = "mcts_envs.agents"
 COMPILED = os.environ.get("MCTS_ENVS_COMPILED_DIR", "").strip()
 
-packages = find_packages(include=["mcts_envs", "mcts_envs.*"]) + [
-    AGENTS_PACKAGE + name[len(AGENTS_FOLDER) :]
-    for name in find_packages(include=[AGENTS_FOLDER, f"{AGENTS_FOLDER}.*"])
-]
+#: Folders of agents/ that hold data only (package data, no modules).
+AGENTS_DATA = ["data", "data.ladders"]
+
+packages = (
+    find_packages(include=["mcts_envs", "mcts_envs.*"])
+    + [
+        AGENTS_PACKAGE + name[len(AGENTS_FOLDER) :]
+        for name in find_packages(include=[AGENTS_FOLDER, f"{AGENTS_FOLDER}.*"])
+    ]
+    + [f"{AGENTS_PACKAGE}.{folder}" for folder in AGENTS_DATA]
+)
 
 
 class BuildWithCompiledCode(build_py):

@@ -1,8 +1,7 @@
 """RLlib (the ``rllib`` extra) trains on the games through ``mcts_envs.rl.rllib``: real ray.
 
-The dev install holds ``ray[rllib]`` (which pins gymnasium 1.2.2), so the default run plays it;
-skipped, with the reason, where ``ray.rllib`` cannot be imported (``pip install -e ".[rllib]"``).
-``.ci/newest-gymnasium`` runs the other env tests on the newest gymnasium.
+``ray[rllib]`` pins gymnasium 1.2.2, so the dev install leaves it out and ``.ci/rllib`` runs this
+file in a venv of its own; elsewhere it is skipped, with the reason (``pip install -e ".[rllib]"``).
 """
 
 from __future__ import annotations
