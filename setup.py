@@ -18,8 +18,12 @@ import sys
 from pathlib import Path
 
 from setuptools import find_packages, setup
-from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_py import build_py
+
+try:
+    from setuptools.command.bdist_wheel import bdist_wheel
+except ImportError:  # setuptools < 70.1 (a build without isolation): the wheel package's
+    from wheel.bdist_wheel import bdist_wheel
 
 AGENTS_FOLDER = "agents"
 AGENTS_PACKAGE = "mcts_envs.agents"
