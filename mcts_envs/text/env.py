@@ -7,9 +7,6 @@ answers (:mod:`mcts_envs.text.parser`) and applies the invalid-answer policy.
 
 from __future__ import annotations
 
-import ast
-import importlib
-import inspect
 import json
 import re
 import string
@@ -67,16 +64,14 @@ class Prompt(str):
 
 
 def game_card_rules(game_name: str) -> str:
-    """The rules summary of a game's card (the docstring of ``mcts_envs/envs/<game>_v0.py``).
+    """The rules summary of a game's card (the registry entry's :attr:`card
+    <mcts_envs.core.registry.RegistryEntry.card>`: its env module's opening docstring).
 
     The paragraphs between the card's table and its first section, then the sections named in
     :data:`RULE_SECTIONS` (with their headings); markdown backticks and the sentence about the
     Python API of the notation removed.
     """
-    entry = get_entry(game_name)
-    module = importlib.import_module(f"mcts_envs.envs.{entry.env_name}")
-    card = inspect.getdoc(module) or ast.get_docstring(ast.parse(inspect.getsource(module))) or ""
-    lines = card.splitlines()
+    lines = get_entry(game_name).card.splitlines()
     summary: list[str] = []
     sections: dict[str, list[str]] = {}
     current: list[str] | None = summary
