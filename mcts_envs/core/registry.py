@@ -114,6 +114,7 @@ BUILTIN_GAMES: tuple[BuiltinGame, ...] = (
     BuiltinGame("pentago_twist", "Pentago Twist"),
     BuiltinGame("ataxx", "Ataxx"),
     BuiltinGame("tantrix", "Tantrix"),
+    BuiltinGame("connect_four", "Connect Four"),
 )
 
 _ENTRIES: dict[str, RegistryEntry] = {}
