@@ -604,6 +604,9 @@ class TextEnv(AECEnv):
         return f"plays {sides[seat]}"
 
     def _position(self, obj: dict[str, Any], state: np.ndarray) -> str:
+        """The position: a square board of rows with files and ranks (the notation of the grid
+        games), another board (Connect Four's columns are numbered) as the game's own text
+        picture, each followed by the facts of the JSON state; else the text picture alone."""
         board = obj.get("board")
         if isinstance(board, list) and board and all(isinstance(row, str) for row in board):
             facts = [
@@ -611,7 +614,9 @@ class TextEnv(AECEnv):
                 for key, value in obj.items()
                 if key not in ("game", "board")
             ]
-            picture = labelled_board(board) + "\n" + "\n".join(facts)
+            square = all(len(row) == len(board) for row in board)
+            shown = labelled_board(board) if square else self._board_text(state)
+            picture = shown + "\n" + "\n".join(facts)
         else:
             picture = self._board_text(state)
         return f"{picture}\nRecord: {self.game.to_text(state)}"

@@ -288,3 +288,14 @@ def test_the_kernel_tables_match_their_definitions():
     for mask in k.COLUMN_MASKS:
         every_cell |= int(mask)
     assert every_cell == k.FULL_BOARD
+
+
+def test_the_text_prompt_shows_the_board_with_the_columns_numbered_as_the_notation():
+    from mcts_envs.text import TextEnv
+
+    env = TextEnv("connect_four")
+    env.reset(seed=0)
+    env.step("<move>4</move>")
+    prompt = env.observe(env.agent_selection)
+    assert "  1 2 3 4 5 6 7" in prompt and "| . . . x . . . |" in prompt
+    assert "Record: ......./......./......./......./......./...x... o" in prompt
