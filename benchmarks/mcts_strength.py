@@ -15,6 +15,8 @@ import argparse
 
 import mcts_envs
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings
 
 STRENGTH_SPECS = {
     "ultimate_tictactoe": "mcts:iterations=5000",
@@ -35,13 +37,9 @@ def main(argv: list[str] | None = None) -> None:
             continue
         for opponent, threshold in THRESHOLDS.items():
             result = play_match(
-                name,
-                spec,
-                opponent,
-                args.games,
-                seed=args.seed,
-                workers=args.workers,
-                progress=True,
+                plan_match(name, spec, opponent, args.games, seed=args.seed),
+                RunSettings(workers=args.workers),
+                RunHooks(progress=True),
             )
             print(result.summary())
             rate = result.a.wins / max(result.a.games, 1)

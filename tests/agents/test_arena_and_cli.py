@@ -12,14 +12,15 @@ import pytest
 
 import mcts_envs
 from mcts_envs.agents import make_agent
-from mcts_envs.agents.evaluation.arena import play_match, read_records, replay_states
-from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game
+from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.games import GameRules, GameTask, play_game, task_seeds
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.run import RunSettings
 from mcts_envs.agents.evaluation.stats import elo_from_score, wilson_interval
-from mcts_envs.agents.evaluation.tournament import plan_match, task_seeds
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.agents.learned.adapters import MaskablePPOAgent, PolicyAgent
 from mcts_envs.core.errors import IllegalActionError, InvalidRecordError, OptionalDependencyError
-from mcts_envs.records import game_identity
+from mcts_envs.records import game_identity, read_records, replay_states
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -155,9 +156,9 @@ def without_timing(records):
 
 
 def test_same_seeds_give_the_same_games_and_seats_alternate():
-    first = play_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=11)
-    again = play_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=11)
-    other = play_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=12)
+    first = play_match(plan_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=11))
+    again = play_match(plan_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=11))
+    other = play_match(plan_match("tictactoe", "alphabeta:depth=2", "random", 6, seed=12))
     assert without_timing(first.records) == without_timing(again.records)
     assert without_timing(first.records) != without_timing(other.records)
     assert [r["seat_a"] for r in first.records] == [0, 1, 0, 1, 0, 1]
@@ -174,18 +175,22 @@ def test_same_seeds_give_the_same_games_and_seats_alternate():
 
 
 def test_workers_give_identical_results():
-    serial = play_match("tictactoe", "random", "random", 8, seed=5, workers=1)
-    parallel = play_match("tictactoe", "random", "random", 8, seed=5, workers=2)
+    serial = play_match(
+        plan_match("tictactoe", "random", "random", 8, seed=5), RunSettings(workers=1)
+    )
+    parallel = play_match(
+        plan_match("tictactoe", "random", "random", 8, seed=5), RunSettings(workers=2)
+    )
     assert without_timing(serial.records) == without_timing(parallel.records)
 
 
 def test_alphabeta_never_loses_tictactoe():
-    result = play_match("tictactoe", "alphabeta:depth=9", "random", 10, seed=2)
+    result = play_match(plan_match("tictactoe", "alphabeta:depth=9", "random", 10, seed=2))
     assert result.a.losses == 0 and result.a.wins >= 5
 
 
 def test_records_replay_to_the_recorded_final_state():
-    result = play_match("ultimate_tictactoe", "random", "random", 2, seed=4)
+    result = play_match(plan_match("ultimate_tictactoe", "random", "random", 2, seed=4))
     for record in result.records:
         game, states = replay_states(record)
         assert game.to_text(states[-1]) == record["final"]
@@ -270,7 +275,7 @@ def test_malformed_jsonl_names_the_line(tmp_path, content, fragment):
 
 
 def test_replay_rejects_illegal_recorded_actions(tmp_path, capsys):
-    record = play_match("tictactoe", "random", "random", 1, seed=0).records[0]
+    record = play_match(plan_match("tictactoe", "random", "random", 1, seed=0)).records[0]
     record["actions"][2] = record["actions"][1]  # play on an occupied cell
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(record) + "\n")

@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation import openings
+from mcts_envs.agents.evaluation.backends import make_backend
 from mcts_envs.agents.evaluation.backends.workers import MAX_GAMES, max_workers
+from mcts_envs.agents.evaluation.games import GameRules, task_seeds
+from mcts_envs.agents.evaluation.plan import plan_tournament
+from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.test_arena_and_cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,13 +72,20 @@ def test_a_billion_games_allocate_nothing_up_front_and_keep_their_seeds():
     code = f"""
         import resource
         resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
-        from mcts_envs.agents.evaluation import tournament as t
-        from mcts_envs.agents.evaluation.arena import iterate_match
-        records = iterate_match("tictactoe", "random", "random", {MAX_GAMES})
-        first = [next(records)["seed"] for _ in range(2)]
-        print([[s["a"], s["b"], s["chance"]] for s in first])
-        plan = t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2"], {MAX_GAMES})
-        print(len(plan.tasks), plan.tasks[-1].index, len(plan.tasks) - len(t.done_keys(plan, [])))
+        from mcts_envs.agents.evaluation.plan import plan_match, plan_tournament
+        from mcts_envs.agents.evaluation.results_file import done_keys
+        from mcts_envs.agents.evaluation.run import RunHooks, StopFlag, run_plan
+        stop, seen = StopFlag(), []
+        def keep(record):  # the first two games, then stop: no list of every game is made
+            seen.append(record)
+            if len(seen) == 2:
+                stop.stop("two games")
+        match = plan_match("tictactoe", "random", "random", {MAX_GAMES})
+        outcome = run_plan(match, hooks=RunHooks(on_record=keep, stop=stop))
+        assert outcome.played == 2 and outcome.stopped == "two games", outcome.played
+        print([[r["seed"]["a"], r["seed"]["b"], r["seed"]["chance"]] for r in outcome.records])
+        plan = plan_tournament("tictactoe", ["random", "minimax2"], {MAX_GAMES})
+        print(len(plan.tasks), plan.tasks[-1].index, len(plan.tasks) - len(done_keys(plan, [])))
     """
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
@@ -86,15 +97,15 @@ def test_a_billion_games_allocate_nothing_up_front_and_keep_their_seeds():
     assert done.returncode == 0, done.stderr[-2000:]
     seeds, sizes = done.stdout.splitlines()
     # a match's games are its tournament's: game i is pair i // 2, colour i % 2
-    assert seeds == str([list(t.task_seeds(0, 0, 0, colour)) for colour in (0, 1)])
+    assert seeds == str([list(task_seeds(0, 0, 0, colour)) for colour in (0, 1)])
     assert sizes == f"{MAX_GAMES} {MAX_GAMES - 1} {MAX_GAMES}"
 
 
 def test_plan_tasks_are_the_eager_plan(tmp_path):
     specs = ["random", "minimax2", "alphabeta:depth=1"]
-    plan = t.plan_tournament(t.GameRules("tictactoe"), specs, 4, seed=3, openings="random:1")
+    plan = plan_tournament(GameRules("tictactoe"), specs, 4, seed=3, openings="random:1")
     eager = [
-        (number, a, b, pair, colour, t.task_seeds(3, number, pair, colour))
+        (number, a, b, pair, colour, task_seeds(3, number, pair, colour))
         for pair in range(2)
         for number, (a, b) in enumerate(plan.pairings)
         for colour in (0, 1)
@@ -111,7 +122,7 @@ def test_openings_files_are_read_with_line_limits(tmp_path, capsys, monkeypatch)
         assert "longer than" in one_line_error(capsys, status)
     blank = tmp_path / "blank.txt"
     blank.write_text("\n" * 30 + "x../.../... o\n")
-    monkeypatch.setattr(t, "MAX_OPENING_LINES", 20)
+    monkeypatch.setattr(openings, "MAX_OPENING_LINES", 20)
     status, _ = run_cli("tournament", "tictactoe", "random", "minimax2", "--games-per-pair", "2",
                         "--openings", str(blank), "--out", str(out), "--no-progress")  # fmt: skip
     assert "more than 20 lines" in one_line_error(capsys, status)
@@ -120,8 +131,8 @@ def test_openings_files_are_read_with_line_limits(tmp_path, capsys, monkeypatch)
 
 def test_workers_are_bounded_by_the_cpus():
     assert max_workers() == 4 * (os.cpu_count() or 1)
-    with pytest.raises(t.InvalidOptionError, match="per CPU"):
-        t.make_backend("process", max_workers() + 1, ["random"], "")
+    with pytest.raises(InvalidOptionError, match="per CPU"):
+        make_backend("process", max_workers() + 1, ["random"], "")
 
 
 def test_ray_failing_to_start_is_one_line_runtime_error(tmp_path, capsys):

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from mcts_envs.agents.evaluation.arena import (
-    AgentStats,
-    MatchResult,
+from mcts_envs.agents.evaluation.arena import AgentStats, MatchResult, play_match, summarize
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.stats import (
     format_elo,
-    play_match,
-    summarize,
     wilson_interval,
 )
 from mcts_envs.agents.frontends.cli import main
@@ -77,7 +76,7 @@ def test_full_disk_is_a_clear_error_not_a_traceback(capsys):
 def test_exact_wilson_ends_and_elo_bounds():
     assert wilson_interval(10, 10)[1] == 1.0
     assert wilson_interval(0, 10)[0] == 0.0
-    result = play_match("tictactoe", "alphabeta", "random", 10, seed=1)
+    result = play_match(plan_match("tictactoe", "alphabeta", "random", 10, seed=1))
     assert result.a.wins + result.a.draws == 10
     assert "-0" not in result.summary().replace("-0.", "")
     ten_of_ten = MatchResult(
@@ -89,7 +88,15 @@ def test_exact_wilson_ends_and_elo_bounds():
 
 
 def test_games_cut_by_the_move_cap_are_adjudicated_draws_and_counted():
-    result = play_match("tictactoe", "random", "random", 4, seed=0, max_moves=2)
+    result = play_match(
+        plan_match(
+            GameRules("tictactoe", adjudication=Adjudication(max_moves=2)),
+            "random",
+            "random",
+            4,
+            seed=0,
+        )
+    )
     assert len(result.records) == 4 and result.a.draws == 4
     assert all(r["result"] == "draw" and r["returns"] is None for r in result.records)
     assert all(r["termination"] == "move cap" for r in result.records)
@@ -98,7 +105,7 @@ def test_games_cut_by_the_move_cap_are_adjudicated_draws_and_counted():
 
 def test_two_agents_with_one_spec_and_long_specs_line_up():
     long_spec = "mcts:iterations=50,c=0.7,rollout=random,solver=False"
-    records = play_match("tictactoe", long_spec, long_spec, 2, seed=0).records
+    records = play_match(plan_match("tictactoe", long_spec, long_spec, 2, seed=0)).records
     text = summarize("tictactoe", long_spec, long_spec, records).summary()
     rows = [line for line in text.splitlines() if line.startswith(("A  ", "B  "))]
     assert [row[0] for row in rows] == ["A", "B"]

@@ -7,7 +7,7 @@ import pytest
 import mcts_envs
 from mcts_envs.agents import make_agent
 from mcts_envs.agents.evaluation.games import GameRules, play_game
-from mcts_envs.agents.evaluation.tournament import plan_match
+from mcts_envs.agents.evaluation.plan import plan_match
 
 CASES = [
     ("tictactoe", "mcts:iterations=40,reuse_tree=false", "alphabeta:depth=2"),

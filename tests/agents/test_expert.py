@@ -196,7 +196,8 @@ def test_the_default_temperature_gives_distinct_games_and_the_command_counts_the
 @pytest.mark.parametrize("game", ["tictactoe", "tantrix"])
 def test_the_recorder_follows_the_game_once_and_counts_decisions_as_plies(game):
     from mcts_envs.agents.evaluation.expert import ExpertConfig, RecordingExpert, play_recorded_game
-    from mcts_envs.agents.evaluation.tournament import GameRules, plan_match
+    from mcts_envs.agents.evaluation.games import GameRules
+    from mcts_envs.agents.evaluation.plan import plan_match
 
     config = ExpertConfig(game, "mcts:iterations=8", 1, seed=2, opponent="random", max_moves=10)
     rules = GameRules(game)

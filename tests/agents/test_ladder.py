@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from mcts_envs.agents.evaluation.games import GameRules
 from mcts_envs.agents.evaluation.ladder import (
     DEFAULT_ANCHORS,
     LADDER_DIR,
@@ -17,7 +18,7 @@ from mcts_envs.agents.evaluation.ladder import (
     rate_on_ladder,
     read_ladder_records,
 )
-from mcts_envs.agents.evaluation.tournament import GameRules, plan_tournament
+from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.records import game_identity

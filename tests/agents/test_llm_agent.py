@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 import mcts_envs
-from mcts_envs.agents.evaluation.games import Adjudication
-from mcts_envs.agents.evaluation.tournament import GameRules, GameTask, play_task
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules, GameTask, play_game
 from mcts_envs.agents.players.llm_agent import ForfeitError, LLMAgent, LLMEndpointError
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
@@ -38,7 +37,7 @@ def play(spec_a: str, spec_b: str = "random", colour: int = 0, opening: str | No
     task = GameTask(
         0, spec_a, spec_b, 0, colour, opening or game.to_text(game.initial_state()), (1, 2, 3)
     )
-    return play_task(task, GameRules("tictactoe"))
+    return play_game(task, GameRules("tictactoe"))
 
 
 def test_match_through_the_cli_keeps_every_prompt_and_answer(server, tmp_path):
@@ -285,7 +284,7 @@ def test_a_tantrix_llm_gets_the_rules_once_and_sees_the_draws_between_its_moves(
     task = GameTask(
         0, spec(server, "legal"), "random", 0, 0, game.to_text(game.initial_state()), (1, 2, 3)
     )
-    record = play_task(task, GameRules("tantrix", adjudication=Adjudication(max_moves=12)))
+    record = play_game(task, GameRules("tantrix", adjudication=Adjudication(max_moves=12)))
     prompts = [entry["prompt"] for entry in record["transcripts"]["0"]]
     assert len(prompts) >= 3
     assert "Rules of" in prompts[0]

@@ -8,7 +8,8 @@ import io
 import pytest
 
 from mcts_envs.agents.evaluation.arena import play_match
-from mcts_envs.agents.evaluation.tournament import Adjudication, GameRules, plan_tournament
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules
+from mcts_envs.agents.evaluation.plan import plan_match, plan_tournament
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.records import game_identity, read_records
@@ -35,7 +36,7 @@ def test_the_python_match_and_the_command_agree_and_an_odd_count_ends_a_pair_ear
     path = tmp_path / "match.jsonl"
     argv = ["match", "tictactoe", *SPECS, "--games", "5", "--seed", "9", "--out", str(path)]
     assert main([*argv, "--no-progress"], out=io.StringIO()) == 0
-    result = play_match("tictactoe", *SPECS, 5, seed=9)
+    result = play_match(plan_match("tictactoe", *SPECS, 5, seed=9))
     assert [game_identity(r) for r in result.records] == _identities(path)
     assert [r["seat_a"] for r in result.records] == [0, 1, 0, 1, 0]
 
@@ -56,6 +57,13 @@ def test_a_match_refuses_a_move_cap_as_a_tournament_does():
         with pytest.raises(InvalidOptionError) as tournament:
             plan_tournament(rules, ["random", "minimax2"], 2)
         with pytest.raises(InvalidOptionError) as match:
-            play_match("tictactoe", "random", "minimax2", 2, max_moves=bad)
+            play_match(
+                plan_match(
+                    GameRules("tictactoe", adjudication=Adjudication(max_moves=bad)),
+                    "random",
+                    "minimax2",
+                    2,
+                )
+            )
         assert str(match.value) == str(tournament.value)
         assert "from 1 to 900" in str(match.value)

@@ -12,6 +12,7 @@ import pytest
 
 import mcts_envs
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.agents.oracles import safe_moves, winning_moves
@@ -77,7 +78,7 @@ def test_win_in_one_taken_and_loss_in_one_blocked(name, win_check):
 
 
 def test_mcts_never_loses_to_alphabeta_at_tictactoe():
-    result = play_match("tictactoe", "mcts:iterations=2000", "alphabeta", 100, seed=0)
+    result = play_match(plan_match("tictactoe", "mcts:iterations=2000", "alphabeta", 100, seed=0))
     assert result.a.games == 100
     assert result.a.losses == 0
     assert result.b.losses == 0  # alpha-beta plays perfectly too: every game is a draw
@@ -86,7 +87,7 @@ def test_mcts_never_loses_to_alphabeta_at_tictactoe():
 @pytest.mark.slow
 def test_ataxx_defaults_beat_minimax2_at_1000_iterations():
     """The issue's target for the per-game defaults (mcts_envs.agents.mcts.defaults): at least 80%."""
-    result = play_match("ataxx", "mcts:iterations=1000", "minimax2", 100, seed=2024)
+    result = play_match(plan_match("ataxx", "mcts:iterations=1000", "minimax2", 100, seed=2024))
     assert result.a.games == 100
     assert result.a.wins >= 80
 
@@ -104,6 +105,6 @@ def test_ataxx_defaults_beat_minimax2_at_1000_iterations():
 def test_strength(name, opponent, threshold):
     if name not in mcts_envs.list_games():
         pytest.skip(f"{name} is not registered on this branch")
-    result = play_match(name, STRENGTH_SPECS[name], opponent, 100, seed=2024)
+    result = play_match(plan_match(name, STRENGTH_SPECS[name], opponent, 100, seed=2024))
     assert result.a.games == 100
     assert result.a.wins / 100 >= threshold, result.summary()

@@ -10,8 +10,11 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from mcts_envs.agents.evaluation import tournament as t  # noqa: E402
+from mcts_envs.agents.evaluation.backends.local import LocalBackend  # noqa: E402
 from mcts_envs.agents.evaluation.backends.ray_backend import RayBackend  # noqa: E402
+from mcts_envs.agents.evaluation.games import GameRules  # noqa: E402
+from mcts_envs.agents.evaluation.plan import plan_tournament  # noqa: E402
+from mcts_envs.agents.evaluation.run import StopFlag  # noqa: E402
 from mcts_envs.records import game_identity  # noqa: E402
 
 
@@ -30,8 +33,8 @@ def _key(record):
 def _compare_with_local(specs, cache_root, kill_a_worker):
     # 8 games per pairing: after the kill (2 records in, at most 2 more in flight) games remain,
     # so the dead worker is handed one and the backend must retry it.
-    plan = t.plan_tournament(t.GameRules("tictactoe"), specs, 8, seed=7, openings="random:2")
-    local = list(t.LocalBackend().run(iter(plan.tasks), plan.rules, lambda: False))
+    plan = plan_tournament(GameRules("tictactoe"), specs, 8, seed=7, openings="random:2")
+    local = list(LocalBackend().run(iter(plan.tasks), plan.rules, lambda: False))
     backend = RayBackend(2, plan.specs, plan.tasks[0].opening, cache_root=str(cache_root))
     records = []
     for record in backend.run(iter(plan.tasks), plan.rules, lambda: False):
@@ -61,9 +64,9 @@ def test_ray_records_equal_the_local_backend_with_mcts(cluster):
 
 @pytest.mark.slow  # another two fresh actors (about 6 s); the process backend drains the same way
 def test_stopping_drains_games_in_flight(cluster):
-    plan = t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2"], 8, seed=1)
+    plan = plan_tournament(GameRules("tictactoe"), ["random", "minimax2"], 8, seed=1)
     backend = RayBackend(2, plan.specs, plan.tasks[0].opening, cache_root=str(cluster))
-    stop = t.StopFlag()
+    stop = StopFlag()
     records = []
     for record in backend.run(iter(plan.tasks), plan.rules, stop):
         records.append(record)

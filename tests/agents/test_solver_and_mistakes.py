@@ -17,6 +17,7 @@ from mcts_envs.agents.evaluation.mistakes import (
     mistake_rate,
     shipped_label_games,
 )
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.players.perfect import PerfectAgent
 from mcts_envs.agents.players.solver import TooManyPositionsError, shipped_solution, solve_game
 from mcts_envs.agents.spec import make_agent
@@ -159,9 +160,11 @@ def test_solver_matches_expectimax_on_random_trees_with_chance():
 
 
 def test_perfect_agent_never_loses_and_draws_itself():
-    against_random = play_match("tictactoe", "perfect", "random", 40, seed=3)
+    against_random = play_match(plan_match("tictactoe", "perfect", "random", 40, seed=3))
     assert against_random.a.losses == 0 and against_random.a.wins >= 30
-    against_itself = play_match("tictactoe", "perfect", "perfect:tiebreak=first", 6, seed=3)
+    against_itself = play_match(
+        plan_match("tictactoe", "perfect", "perfect:tiebreak=first", 6, seed=3)
+    )
     assert against_itself.a.draws == 6
 
 

@@ -7,8 +7,18 @@ import json
 
 import pytest
 
-from mcts_envs.agents.evaluation import tournament as t
-from mcts_envs.agents.evaluation.games import set_move_seconds
+from mcts_envs.agents.evaluation.games import (
+    Adjudication,
+    GameRules,
+    TimeControl,
+    build_agent,
+    parse_clock,
+    set_move_seconds,
+    task_seeds,
+)
+from mcts_envs.agents.evaluation.plan import plan_tournament
+from mcts_envs.agents.evaluation.results_file import done_keys, open_results, pending_tasks
+from mcts_envs.agents.evaluation.run import RunSettings, run_plan
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.agents.preparation import untimed_spec
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
@@ -22,15 +32,14 @@ def _key(record):
     return record["pairing"], record["index"]
 
 
-def _run(plan, path, backend=None, resume=False):
-    with t.open_results(path, resume=resume, overwrite=not resume) as results:
-        t.run_tournament(plan, results, backend or t.LocalBackend())
+def _run(plan, path, workers=1, resume=False):
+    run_plan(plan, RunSettings(out=path, resume=resume, overwrite=not resume, workers=workers))
     return read_records(path)
 
 
 @pytest.fixture(scope="module")
 def plan():
-    return t.plan_tournament(t.GameRules("tictactoe"), SPECS, 4, seed=7, openings="random:2")
+    return plan_tournament(GameRules("tictactoe"), SPECS, 4, seed=7, openings="random:2")
 
 
 @pytest.fixture(scope="module")
@@ -59,16 +68,15 @@ def test_games_come_in_pairs_from_one_opening_with_colours_swapped(plan, referen
 
 
 def test_seeds_depend_only_on_master_pairing_pair_and_colour():
-    first = t.task_seeds(1, 2, 3, 0)
-    assert first == t.task_seeds(1, 2, 3, 0)
-    assert first[:2] != t.task_seeds(1, 2, 3, 1)[:2]
-    assert first[2] == t.task_seeds(1, 2, 3, 1)[2] == t.task_seeds(1, 0, 3, 0)[2]  # same draws
-    assert first != t.task_seeds(2, 2, 3, 0)
+    first = task_seeds(1, 2, 3, 0)
+    assert first == task_seeds(1, 2, 3, 0)
+    assert first[:2] != task_seeds(1, 2, 3, 1)[:2]
+    assert first[2] == task_seeds(1, 2, 3, 1)[2] == task_seeds(1, 0, 3, 0)[2]  # same draws
+    assert first != task_seeds(2, 2, 3, 0)
 
 
 def test_process_backend_writes_the_same_records_as_local(plan, reference, tmp_path):
-    opening = plan.tasks[0].opening
-    records = _run(plan, tmp_path / "p.jsonl", t.ProcessBackend(2, plan.specs, opening))
+    records = _run(plan, tmp_path / "p.jsonl", workers=2)
     assert sorted(map(game_identity, records), key=_key) == sorted(
         map(game_identity, reference), key=_key
     )
@@ -78,10 +86,10 @@ def test_resume_replays_a_record_cut_by_a_crash(plan, reference, tmp_path):
     path = tmp_path / "cut.jsonl"
     lines = [json.dumps(r, separators=(",", ":")) for r in reference[:5]]
     path.write_text("\n".join(lines[:4]) + "\n" + lines[4][: len(lines[4]) // 2])
-    results = t.open_results(path, resume=True, overwrite=False)
+    results = open_results(path, resume=True, overwrite=False)
     assert results.dropped_line == 5
     assert len(results.records) == 4
-    assert len(list(t.pending_tasks(plan, results.records))) == len(reference) - 4
+    assert len(list(pending_tasks(plan, results.records))) == len(reference) - 4
     results.close()
     records = _run(plan, path, resume=True)
     assert list(map(game_identity, records)) == list(map(game_identity, reference))
@@ -93,17 +101,17 @@ def test_resume_refuses_a_damaged_middle_line_and_another_tournament(plan, refer
     damaged = lines[0] + "\n" + "{not json\n" + lines[2] + "\n"
     path.write_text(damaged)
     with pytest.raises(InvalidRecordError, match="line 2"):
-        t.open_results(path, resume=True, overwrite=False)
+        open_results(path, resume=True, overwrite=False)
     assert path.read_text() == damaged  # nothing lost
     path.write_text("\n".join(lines) + "\n")
-    other = t.plan_tournament(t.GameRules("tictactoe"), SPECS, 4, seed=8, openings="random:2")
+    other = plan_tournament(GameRules("tictactoe"), SPECS, 4, seed=8, openings="random:2")
     with (
-        t.open_results(path, resume=True, overwrite=False) as results,
+        open_results(path, resume=True, overwrite=False) as results,
         pytest.raises(InvalidRecordError, match="not a game of this tournament"),
     ):
-        t.done_keys(other, results.records)
+        done_keys(other, results.records)
     with pytest.raises(InvalidOptionError, match="--resume"):
-        t.open_results(path, resume=False, overwrite=False)
+        open_results(path, resume=False, overwrite=False)
 
 
 def test_resume_reads_each_result_as_the_game_loop_wrote_it(plan, reference):
@@ -114,18 +122,16 @@ def test_resume_reads_each_result_as_the_game_loop_wrote_it(plan, reference):
     for record in reference:
         assert record["result"] == result_of(winner_of(record["returns"]), record["seat_a"])
         assert record["termination"] == TERMINATIONS[0]  # "end": the only one with returns
-        assert t.done_keys(plan, [record])
+        assert done_keys(plan, [record])
         other = {"a": "draw", "b": "a", "draw": "b"}[record["result"]]
         with pytest.raises(InvalidRecordError, match="does not fit its returns"):
-            t.done_keys(plan, [{**record, "result": other}])
+            done_keys(plan, [{**record, "result": other}])
 
 
 def test_openings_from_a_file_cycle_over_the_pairs(tmp_path):
     path = tmp_path / "openings.txt"
     path.write_text("# two positions\nx../.../... o\n\nx../.o./... x\n")
-    plan = t.plan_tournament(
-        t.GameRules("tictactoe"), ["random", "minimax2"], 6, openings=str(path)
-    )
+    plan = plan_tournament(GameRules("tictactoe"), ["random", "minimax2"], 6, openings=str(path))
     assert [task.opening for task in plan.tasks[::2]] == [
         "x../.../... o",
         "x../.o./... x",
@@ -133,18 +139,18 @@ def test_openings_from_a_file_cycle_over_the_pairs(tmp_path):
     ]
     path.write_text("x../.../... o\nnonsense\n")
     with pytest.raises(InvalidRecordError, match="line 2"):
-        t.plan_tournament(t.GameRules("tictactoe"), ["random", "minimax2"], 2, openings=str(path))
+        plan_tournament(GameRules("tictactoe"), ["random", "minimax2"], 2, openings=str(path))
 
 
 def test_adjudication_move_cap_and_ataxx_material(tmp_path):
-    capped = t.plan_tournament(
-        t.GameRules("ataxx", adjudication=t.Adjudication(max_moves=4)), ["random", "minimax2"], 2
+    capped = plan_tournament(
+        GameRules("ataxx", adjudication=Adjudication(max_moves=4)), ["random", "minimax2"], 2
     )
     for record in _run(capped, tmp_path / "cap.jsonl"):
         assert record["termination"] == "move cap" and record["result"] == "draw"
         assert sum(record["moves"]) == 4 and record["returns"] is None
-    margin = t.plan_tournament(
-        t.GameRules("ataxx", adjudication=t.Adjudication(material_margin=4)),
+    margin = plan_tournament(
+        GameRules("ataxx", adjudication=Adjudication(material_margin=4)),
         ["random", "minimax2"],
         4,
         seed=3,
@@ -160,16 +166,16 @@ def test_adjudication_move_cap_and_ataxx_material(tmp_path):
         else:
             assert record["termination"] == "end"
     with pytest.raises(InvalidOptionError, match="ataxx"):
-        t.plan_tournament(
-            t.GameRules("tictactoe", adjudication=t.Adjudication(material_margin=2)),
+        plan_tournament(
+            GameRules("tictactoe", adjudication=Adjudication(material_margin=2)),
             ["random", "minimax2"],
             2,
         )
 
 
 def test_loss_on_time_forfeits_the_first_mover(tmp_path):
-    rules = t.GameRules("tictactoe", t.TimeControl(base_seconds=1e-9, loss_on_time=True))
-    plan = t.plan_tournament(rules, ["random", "minimax2"], 2)
+    rules = GameRules("tictactoe", TimeControl(base_seconds=1e-9, loss_on_time=True))
+    plan = plan_tournament(rules, ["random", "minimax2"], 2)
     for record in _run(plan, tmp_path / "time.jsonl"):
         assert record["termination"] == "time"
         assert record["result"] == ("b" if record["seat_a"] == 0 else "a")  # player_0 flagged
@@ -177,30 +183,30 @@ def test_loss_on_time_forfeits_the_first_mover(tmp_path):
 
 
 def test_a_clock_gives_time_aware_agents_a_budget_per_move():
-    rules = t.GameRules("tictactoe", t.TimeControl(base_seconds=2.0, increment=0.1))
-    agent = t.build_agent("mcts:iterations=none", 1, rules.time)
+    rules = GameRules("tictactoe", TimeControl(base_seconds=2.0, increment=0.1))
+    agent = build_agent("mcts:iterations=none", 1, rules.time)
     assert agent.settings.seconds == pytest.approx(2.0 / 20 + 0.09)
     assert set_move_seconds(agent, 0.05) and agent.settings.seconds == 0.05
-    assert not set_move_seconds(t.build_agent("random", 1, rules.time), 0.05)
+    assert not set_move_seconds(build_agent("random", 1, rules.time), 0.05)
     # warming up never runs against a clock (a timed search can end while it compiles)
     assert untimed_spec("mcts:seconds=0.5,c=1") == "mcts:c=1,iterations=32"
     assert untimed_spec("alphabeta") == "alphabeta:depth=1"
     assert untimed_spec("minimax2") == "minimax2"
-    assert t.parse_clock("60+0.5") == (60.0, 0.5)
+    assert parse_clock("60+0.5") == (60.0, 0.5)
     for bad in ("0+1", "x", "5+-1"):
         with pytest.raises(InvalidOptionError, match="BASE"):
-            t.parse_clock(bad)
+            parse_clock(bad)
 
 
 def test_bad_plans_are_refused_before_any_game():
-    rules = t.GameRules("tictactoe")
+    rules = GameRules("tictactoe")
     with pytest.raises(InvalidOptionError, match="even"):
-        t.plan_tournament(rules, SPECS, 3)
+        plan_tournament(rules, SPECS, 3)
     with pytest.raises(InvalidOptionError, match="twice"):
-        t.plan_tournament(rules, ["random", "random"], 2)
+        plan_tournament(rules, ["random", "random"], 2)
     with pytest.raises(InvalidOptionError, match="random:K"):
-        t.plan_tournament(rules, SPECS, 2, openings="random:x")
-    gauntlet = t.plan_tournament(rules, ["random", "minimax2"], 2, gauntlet="mcts:iterations=10")
+        plan_tournament(rules, SPECS, 2, openings="random:x")
+    gauntlet = plan_tournament(rules, ["random", "minimax2"], 2, gauntlet="mcts:iterations=10")
     assert gauntlet.pairings == (
         ("mcts:iterations=10", "random"),
         ("mcts:iterations=10", "minimax2"),

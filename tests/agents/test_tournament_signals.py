@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation.games import GameRules
+from mcts_envs.agents.evaluation.plan import plan_tournament
+from mcts_envs.agents.evaluation.run import RunSettings, run_plan
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import game_identity, read_records
 
@@ -40,11 +42,9 @@ def _identities(records):
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    plan = t.plan_tournament(t.GameRules(GAME), SPECS, GAMES, seed=5, openings="random:2")
+    plan = plan_tournament(GameRules(GAME), SPECS, GAMES, seed=5, openings="random:2")
     path = tmp_path_factory.mktemp("reference") / "reference.jsonl"
-    t.prepare_agents(plan.rules.game, plan.specs)
-    with t.open_results(path, resume=False, overwrite=True) as results:
-        t.run_tournament(plan, results, t.LocalBackend())
+    run_plan(plan, RunSettings(out=path))
     return read_records(path)
 
 

@@ -24,6 +24,7 @@ ataxx_uai = pytest.importorskip("ataxx.uai")
 
 import mcts_envs  # noqa: E402
 from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.evaluation.plan import plan_match  # noqa: E402
 from mcts_envs.agents.frontends.uai import GoLimits, centipawns, parse_go, think_seconds  # noqa: E402
 from mcts_envs.agents.players.uai_agent import EngineError  # noqa: E402
 from mcts_envs.agents.spec import make_agent  # noqa: E402
@@ -214,13 +215,13 @@ def test_the_ataxx_package_client_plays_whole_games_against_the_engine(tmp_path)
 def test_uai_spec_lets_an_external_engine_join_a_match(tmp_path):
     cmd = shlex.join(engine_argv("mcts"))
     spec = f"uai:cmd={cmd},nodes=300"
-    result = play_match("ataxx", spec, "random", 1, seed=5, progress=False)
+    result = play_match(plan_match("ataxx", spec, "random", 1, seed=5))
     assert len(result.records) == 1
     for record in result.records:
         game, states = replay_states(record)
         assert game.is_terminal(states[-1])
     # reproducible: the engine offers Seed, the agent sets it, nodes budgets are deterministic
-    again = play_match("ataxx", spec, "random", 1, seed=5, progress=False)
+    again = play_match(plan_match("ataxx", spec, "random", 1, seed=5))
     assert [r["actions"] for r in again.records] == [r["actions"] for r in result.records]
 
 

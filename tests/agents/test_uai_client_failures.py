@@ -19,8 +19,9 @@ import pytest
 pytest.importorskip("ataxx")  # the fake engine's rules
 
 import mcts_envs
-from mcts_envs.agents.evaluation import tournament as t
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, play_game
+from mcts_envs.agents.evaluation.plan import plan_match, plan_tournament
 from mcts_envs.agents.players import uai_agent
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.records import check_record, replay_states
@@ -55,7 +56,7 @@ def test_bestmove_pass_is_the_null_move():
 )
 def test_a_faulty_engine_loses_its_game_and_the_match_goes_on(mode, reason, line):
     spec = fake(mode, after=2, movetime=20)
-    result = play_match("ataxx", spec, "random", 2, seed=1, progress=False)
+    result = play_match(plan_match("ataxx", spec, "random", 2, seed=1))
     assert len(result.records) == 2  # the second game was played after the first was lost
     assert result.a.losses == 2 and result.b.wins == 2
     for record in result.records:
@@ -85,9 +86,9 @@ def test_a_silent_engine_loses_on_its_timeout_and_is_ended():
 
 
 def test_a_forfeit_in_a_tournament_game_is_recorded_with_its_reason():
-    rules = t.GameRules("ataxx")
-    plan = t.plan_tournament(rules, [fake("illegal", after=1, movetime=20), "random"], 2)
-    records = [t.play_task(task, rules) for task in plan.tasks]
+    rules = GameRules("ataxx")
+    plan = plan_tournament(rules, [fake("illegal", after=1, movetime=20), "random"], 2)
+    records = [play_game(task, rules) for task in plan.tasks]
     for record in records:
         check_record(record)
         assert record["termination"] == "forfeit" and record["result"] == "b"
@@ -105,13 +106,13 @@ def test_think_time_is_measured_and_a_tournament_clock_reaches_the_engine():
         agent.close()
     # on a 1 s clock, an engine that uses every millisecond it is given keeps to its clock
     # (200 ms a move would run out after five moves and lose on time)
-    rules = t.GameRules(
+    rules = GameRules(
         "ataxx",
-        time=t.TimeControl(base_seconds=1.0, loss_on_time=True),
-        adjudication=t.Adjudication(max_moves=16),
+        time=TimeControl(base_seconds=1.0, loss_on_time=True),
+        adjudication=Adjudication(max_moves=16),
     )
-    plan = t.plan_tournament(rules, [fake("timed", movetime=200), "random"], 2)
-    record = t.play_task(plan.tasks[0], rules)
+    plan = plan_tournament(rules, [fake("timed", movetime=200), "random"], 2)
+    record = play_game(plan.tasks[0], rules)
     seat = record["seat_a"]
     assert record["termination"] == "move cap", record["termination"]
     assert record["moves"][seat] == 8

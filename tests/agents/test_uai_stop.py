@@ -21,6 +21,7 @@ ataxx = pytest.importorskip("ataxx")
 
 import mcts_envs  # noqa: E402
 from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.evaluation.plan import plan_match  # noqa: E402
 from mcts_envs.agents.mcts import MCTSAgent  # noqa: E402
 from mcts_envs.agents.mcts.tree import ACTION, VISITS  # noqa: E402
 from mcts_envs.agents.mcts.tree import ROOT as ROOT_NODE  # noqa: E402
@@ -227,7 +228,7 @@ def test_one_engine_process_serves_many_games_and_a_dead_one_is_restarted():
     game = mcts_envs.make_game("ataxx")
     state = game.initial_state()
     started = ENGINES.starts.get(key, 0)
-    result = play_match("ataxx", spec, "random", 2, seed=3, progress=False)
+    result = play_match(plan_match("ataxx", spec, "random", 2, seed=3))
     assert [r["result"] != "unfinished" for r in result.records] == [True, True]
     assert ENGINES.starts[key] - started == 1  # the warm-up and both games: one process
 
