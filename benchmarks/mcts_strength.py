@@ -1,7 +1,7 @@
 """MCTS strength: seat-alternated matches against random and minimax2 at the README budgets.
 
 Plays, for Ultimate Tic-Tac-Toe and Ataxx, ``--games`` games (default 100) of MCTS at the budget
-in ``tests/agents/test_mcts_play.py::STRENGTH_SPECS`` against ``random`` and ``minimax2``, and
+in ``tests/agents/mcts/test_mcts_play.py::STRENGTH_SPECS`` against ``random`` and ``minimax2``, and
 prints W/D/L with Wilson 95% intervals. The expectation (checked by the slow tests) is a win
 rate of at least 95% against random and 80% against minimax2.
 

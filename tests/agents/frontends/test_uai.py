@@ -31,7 +31,7 @@ from mcts_envs.agents.spec import make_agent  # noqa: E402
 from mcts_envs.core.errors import InvalidOptionError  # noqa: E402
 from mcts_envs.records import replay_states  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

@@ -15,7 +15,7 @@ import mcts_envs
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import read_records, replay_states
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CLI = [sys.executable, "-m", "mcts_envs.agents.frontends.cli"]
 
 

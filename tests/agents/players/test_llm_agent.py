@@ -18,7 +18,7 @@ from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
 from tests.agents.chat_endpoint import SLOW_SECONDS, chat_server
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")

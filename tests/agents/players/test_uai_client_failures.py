@@ -26,7 +26,7 @@ from mcts_envs.agents.players import uai_agent
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.records import check_record, replay_states
 
-FAKE = Path(__file__).with_name("fake_uai_engine.py")
+FAKE = Path(__file__).parents[1] / "fake_uai_engine.py"
 
 
 def fake(mode: str, after: int = 0, **options: object) -> str:

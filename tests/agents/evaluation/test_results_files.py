@@ -12,7 +12,7 @@ import pytest
 
 from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.records import dumps, open_for_append, read_records
-from tests.agents.test_arena_and_cli import run_cli
+from tests.agents.evaluation.test_arena_and_cli import run_cli
 
 TOURNAMENT = ("tournament", "tictactoe", "random", "minimax2", "--games-per-pair", "2")
 

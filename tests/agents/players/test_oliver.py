@@ -14,7 +14,7 @@ from mcts_envs.agents.players.oliver import WIN_VALUE, search_root, withhold_dra
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.forecast import forecast_evaluation
-from tests.agents.test_tantrix_search import last_placement_with_a_single_win
+from tests.agents.players.test_tantrix_search import last_placement_with_a_single_win
 
 GAME = mcts_envs.make_game("tantrix")
 

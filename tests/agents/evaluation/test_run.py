@@ -13,7 +13,7 @@ from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, StopFlag, run
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.records import game_identity, read_records
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SPECS = ["random", "minimax2", "alphabeta:depth=1"]
 
 

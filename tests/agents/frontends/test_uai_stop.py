@@ -29,7 +29,7 @@ from mcts_envs.agents.players.alphabeta import AlphaBetaAgent, new_stop_flag  # 
 from mcts_envs.agents.players.minimax import Minimax2Agent  # noqa: E402
 from mcts_envs.agents.players.uai_agent import ENGINES, EngineRestartWarning  # noqa: E402
 from mcts_envs.agents.spec import make_agent  # noqa: E402
-from tests.agents.test_uai import ROOT, Pipe, engine_argv  # noqa: E402
+from tests.agents.frontends.test_uai import ROOT, Pipe, engine_argv  # noqa: E402
 from tests.fresh_process import second_run_cache_counts  # noqa: E402
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from mcts_envs.agents.frontends.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SUMMARY = re.compile(r"^warmup: (\d+) paths of (\d+) games in \d+\.\d s \((\d+) functions compiled")
 
 

@@ -2,7 +2,7 @@
 Tic-Tac-Toe against alpha-beta, and strength against random and minimax2 (slow).
 
 The strength budgets are the ones README quotes; run them with ``pytest -m slow
-tests/agents/test_mcts_play.py`` or ``python benchmarks/mcts_strength.py``.
+tests/agents/mcts/test_mcts_play.py`` or ``python benchmarks/mcts_strength.py``.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from mcts_envs.agents.evaluation.run import RunSettings, run_plan
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import game_identity, read_records
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GAME = "ultimate_tictactoe"
 SPECS = ["random", "mcts:iterations=4000"]
 GAMES = 16

@@ -2,7 +2,7 @@
 option values and ``go`` limits out of range are refused or clamped, and a failed search answers
 the move of a one-ply search with an ``info string error`` (never a silent garbage move).
 
-The engine runs as a real process on pipes (:class:`tests.agents.test_uai.Pipe`); moves are
+The engine runs as a real process on pipes (:class:`tests.agents.frontends.test_uai.Pipe`); moves are
 checked with the ``ataxx`` PyPI package, an independent implementation of the rules.
 """
 
@@ -21,7 +21,7 @@ from mcts_envs.agents import spec as spec_module  # noqa: E402
 from mcts_envs.agents.frontends import uai  # noqa: E402
 from mcts_envs.agents.frontends.cli import main  # noqa: E402
 from mcts_envs.agents.frontends.uai import GoLimits, UAIEngine, parse_go  # noqa: E402
-from tests.agents.test_uai import ENV, ROOT, Pipe, engine_argv  # noqa: E402
+from tests.agents.frontends.test_uai import ENV, ROOT, Pipe, engine_argv  # noqa: E402
 
 
 def _session(pipe: Pipe, *lines: str) -> list[str]:

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "budget_overshoot.py"
+SCRIPT = pathlib.Path(__file__).resolve().parents[3] / "benchmarks" / "budget_overshoot.py"
 
 
 @pytest.mark.slow

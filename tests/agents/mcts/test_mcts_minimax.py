@@ -15,7 +15,7 @@ from mcts_envs.agents.mcts.selection import select_child
 from mcts_envs.agents.mcts.tree import FIRST_CHILD, NUM_CHILDREN, NUM_EXPANDED, ROOT, VISITS, Tree
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
-from tests.agents.test_mcts_equivalence import EXPECTED, decisions
+from tests.agents.mcts.test_mcts_equivalence import EXPECTED, decisions
 from tests.agents.toy_games import ALL_TREES, TreeGame, expectimax
 
 

@@ -15,7 +15,7 @@ from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.core.test_game_laws import random_states
 from tests.fresh_process import second_run_cache_counts
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GAMES = mcts_envs.list_games()
 #: Depths checked per game: the reference is plain Python over the API, so games with hundreds
 #: of moves per position are checked at depth 1 only (any other game at depths 1 and 2).

@@ -23,7 +23,7 @@ from mcts_envs.agents.evaluation.stats import (
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import read_records
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_cli(*argv):

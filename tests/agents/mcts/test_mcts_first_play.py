@@ -27,7 +27,7 @@ from mcts_envs.agents.mcts.tree import (
 )
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError
-from tests.agents.test_mcts_equivalence import EXPECTED, decisions
+from tests.agents.mcts.test_mcts_equivalence import EXPECTED, decisions
 
 
 def tried_root_moves(first_play, iterations: int = 200) -> int:

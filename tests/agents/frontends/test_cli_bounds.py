@@ -17,9 +17,9 @@ from mcts_envs.agents.evaluation.backends.workers import MAX_GAMES, max_workers
 from mcts_envs.agents.evaluation.games import GameRules, task_seeds
 from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.core.errors import InvalidOptionError
-from tests.agents.test_arena_and_cli import run_cli
+from tests.agents.evaluation.test_arena_and_cli import run_cli
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def one_line_error(capsys, status, expected_status=2):
