@@ -199,9 +199,9 @@ def build_agent(spec: str, seed: int | None, time_control: TimeControl) -> Any:
 
 def set_move_seconds(agent: Any, seconds: float) -> bool:
     """Give ``agent`` a time budget for its next decision; ``False`` if it has no time budget."""
-    settings = getattr(agent, "settings", None)
-    if settings is not None and getattr(settings, "seconds", None) is not None:
-        agent.settings = replace(settings, seconds=seconds)
+    config = getattr(agent, "config", None)
+    if config is not None and getattr(config, "seconds", None) is not None:
+        agent.config = replace(config, seconds=seconds)
         return True
     if getattr(agent, "seconds", None) is not None:
         agent.seconds = seconds

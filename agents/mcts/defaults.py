@@ -1,9 +1,9 @@
-"""The MCTS options as one frozen :class:`MCTSConfig`, and the per-game defaults as instances of it.
+"""The per-game MCTS defaults: each game's row of options, an :class:`~mcts_envs.agents.mcts.config.MCTSConfig`.
 
-:class:`MCTSConfig` names every option as the ``mcts:`` spec and the
-:class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take it (``iterations``, ``seconds``, ``c``,
-``rollout``, ...); the constructor builds one, and the search translates it once, in
-:func:`mcts_envs.agents.mcts.driver.loop_plan`, into what the compiled loop needs.
+An option of :class:`~mcts_envs.agents.mcts.config.MCTSConfig` whose default is
+:data:`~mcts_envs.agents.mcts.config.PER_GAME` takes the value of the game's row
+(:data:`GAME_DEFAULTS`, :func:`resolve`) when it is not given; the search translates the resolved
+config once, in :func:`mcts_envs.agents.mcts.driver.loop_plan`, into what the compiled loop needs.
 
 One global setting is not strong on every game: random playouts are hopeless in Ataxx (0 of 20
 games against ``minimax2`` at 1,000 iterations) but the best leaf evaluation in Ultimate
@@ -73,97 +73,27 @@ the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all bu
 ``first_play=None`` and ``expand_order="random"`` (all but Ultimate Tic-Tac-Toe). Games not in the
 table (a user's own :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults
 before per-game defaults existed.
-
-This module imports nothing from the package: the docs build loads it from its file, outside
-``sys.modules``, which is also why its annotations are evaluated (no ``from __future__ import
-annotations``: :mod:`dataclasses` would look string annotations up in ``sys.modules``).
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from __future__ import annotations
 
+from dataclasses import replace
 
-class PerGame:
-    """The default value of an :class:`~mcts_envs.agents.mcts.MCTSAgent` option that depends on the game
-    (shown as ``per game`` in ``mcts-envs list``); :data:`PER_GAME` is its one instance."""
-
-    def __repr__(self) -> str:
-        return "per game"
-
-    def __reduce__(self) -> str:
-        return "PER_GAME"  # pickles as the module-level instance
-
-
-#: The marker default of the per-game options (``option is PER_GAME``: not given explicitly).
-PER_GAME = PerGame()
-
-#: The options a game's row sets (the others are the same for every game).
-PER_GAME_OPTIONS: tuple[str, ...] = (
-    "c",
-    "expand",
-    "rollout",
-    "scores",
-    "final",
-    "solver",
-    "rollout_cutoff",
-    "minimax_weight",
-    "first_play",
-    "expand_order",
-)
-
-
-@dataclass(frozen=True)
-class MCTSConfig:
-    """Every option of one MCTS agent, named and valued as the ``mcts:`` spec and the
-    :class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take them (its docstring gives their meaning
-    and limits; ``rollout_cutoff=None`` plays rollouts to the end, ``max_memory_mb`` bounds all
-    the ``workers``' trees together).
-
-    Frozen: derive a variant with :func:`dataclasses.replace`. The defaults here are the
-    generic values (:data:`GENERIC`); the constructor checks the values it is given, a config
-    built directly is not checked.
-    """
-
-    iterations: int | None = 1000
-    seconds: float | None = None
-    c: float = 1.4
-    expand: Literal["one", "all"] = "one"
-    rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random"
-    scores: Literal["binary", "fractional"] = "binary"
-    final: Literal["visits", "mean"] = "visits"
-    win_check: bool = True
-    reuse_tree: bool = True
-    solver: bool = True
-    workers: int = 1
-    evaluator: Callable[..., Any] | None = None
-    c_puct: float = 1.25
-    dirichlet_alpha: float = 0.3
-    dirichlet_fraction: float = 0.25
-    batch_size: int = 8
-    rollout_cutoff: int | None = None
-    max_memory_mb: float | None = None
-    minimax_weight: float = 0.0
-    first_play: float | None = None
-    expand_order: Literal["random", "heuristic"] = "random"
-
-    def keywords(self) -> dict[str, Any]:
-        """Every option by name (the constructor's keywords; values not copied)."""
-        return {field.name: getattr(self, field.name) for field in fields(self)}
-
-    def per_game_options(self) -> dict[str, Any]:
-        """The options of :data:`PER_GAME_OPTIONS` by name (what a game's row sets)."""
-        return {name: getattr(self, name) for name in PER_GAME_OPTIONS}
-
-    #: Kept one release: the rows were named tuples of the per-game options (``row._asdict()``).
-    _asdict = per_game_options
-
-
-#: Kept one release: the per-game rows are :class:`MCTSConfig` instances now.
-MCTSDefaults = MCTSConfig
+from mcts_envs.agents.mcts.config import PER_GAME, PER_GAME_OPTIONS, MCTSConfig
 
 #: The options of games without an entry (and the package's single defaults before this table).
-GENERIC = MCTSConfig()
+GENERIC = MCTSConfig(
+    c=1.4,
+    expand="one",
+    rollout="random",
+    scores="binary",
+    final="visits",
+    solver=True,
+    rollout_cutoff=None,
+    minimax_weight=0.0,
+    first_play=None,
+    expand_order="random",
+)
 
 #: Game name (``game.info.name``) -> its defaults.
 GAME_DEFAULTS: dict[str, MCTSConfig] = {
@@ -185,21 +115,18 @@ GAME_DEFAULTS: dict[str, MCTSConfig] = {
     "tantrix": replace(GENERIC, c=0.75),
 }
 
-#: Kept one release: the option names the table sets.
-OPTIONS = PER_GAME_OPTIONS
-
 
 def defaults_for(game_name: str) -> MCTSConfig:
     """The per-game defaults of ``game_name`` (:data:`GENERIC` for a game not in the table)."""
     return GAME_DEFAULTS.get(game_name, GENERIC)
 
 
-def resolve(explicit: dict[str, Any], game_name: str) -> MCTSConfig:
-    """``game_name``'s row with the values of ``explicit`` (option name -> value) that are not
-    :data:`PER_GAME`: an explicit option always wins over the table."""
-    return replace(
-        defaults_for(game_name), **{k: v for k, v in explicit.items() if v is not PER_GAME}
-    )
+def resolve(config: MCTSConfig, game_name: str) -> MCTSConfig:
+    """``config`` with each option left at :data:`PER_GAME` taken from ``game_name``'s row (the
+    same object when none is left): an option given explicitly always wins over the table."""
+    row = defaults_for(game_name)
+    missing = {k: getattr(row, k) for k in PER_GAME_OPTIONS if getattr(config, k) is PER_GAME}
+    return replace(config, **missing) if missing else config
 
 
 def spec_options(row: MCTSConfig, only_changed: bool = False) -> str:
@@ -232,12 +159,6 @@ __all__ = [
     "GAME_DEFAULTS",
     "GENERIC",
     "GENERIC_SPEC",
-    "OPTIONS",
-    "PER_GAME",
-    "PER_GAME_OPTIONS",
-    "MCTSConfig",
-    "MCTSDefaults",
-    "PerGame",
     "defaults_for",
     "describe",
     "resolve",

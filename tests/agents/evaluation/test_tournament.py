@@ -185,8 +185,8 @@ def test_loss_on_time_forfeits_the_first_mover(tmp_path):
 def test_a_clock_gives_time_aware_agents_a_budget_per_move():
     rules = GameRules("tictactoe", TimeControl(base_seconds=2.0, increment=0.1))
     agent = build_agent("mcts:iterations=none", 1, rules.time)
-    assert agent.settings.seconds == pytest.approx(2.0 / 20 + 0.09)
-    assert set_move_seconds(agent, 0.05) and agent.settings.seconds == 0.05
+    assert agent.config.seconds == pytest.approx(2.0 / 20 + 0.09)
+    assert set_move_seconds(agent, 0.05) and agent.config.seconds == 0.05
     assert not set_move_seconds(build_agent("random", 1, rules.time), 0.05)
     # warming up never runs against a clock (a timed search can end while it compiles)
     assert untimed_spec("mcts:seconds=0.5,c=1") == "mcts:c=1,iterations=32"

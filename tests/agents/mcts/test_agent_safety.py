@@ -9,7 +9,6 @@ MemoryError at act time; an evaluator output of the wrong shape gave a raw resha
 
 from __future__ import annotations
 
-import dataclasses
 import subprocess
 import sys
 
@@ -53,23 +52,24 @@ def test_out_of_range_options_are_rejected_at_spec_time(spec, allowed):
 def test_constructors_check_ranges_too():
     with pytest.raises(InvalidOptionError, match="seconds"):
         MCTSAgent(seconds=float("inf"), iterations=None)
-    with pytest.raises(InvalidOptionError, match="c must be a number"):
+    with pytest.raises(InvalidOptionError, match="c must be a finite number"):
         MCTSAgent(c=float("nan"))
     with pytest.raises(InvalidOptionError, match="iterations"):
         MCTSAgent(iterations=True)
 
 
 def test_valid_edge_values_are_accepted():
-    assert make_agent("mcts:iterations=1e3,c=0,rollout_cutoff=0").settings.iterations == 1000
+    assert make_agent("mcts:iterations=1e3,c=0,rollout_cutoff=0").config.iterations == 1000
     assert make_agent("alphabeta:table_size=16777216").table_size == 1 << 24
     assert make_agent("minimax2:depth=1").depth == 1
 
 
 def test_nan_exploration_constant_raises_instead_of_corrupting_memory():
-    # The constructor refuses nan, so force it into the settings as a buggy caller could.
-    settings = dataclasses.replace(MCTSAgent(iterations=300, seed=1).settings, c=float("nan"))
+    # The config refuses nan, so force it into a config as a buggy caller could.
+    config = MCTSAgent(iterations=300, seed=1).config
+    object.__setattr__(config, "c", float("nan"))
     with pytest.raises(SearchError, match="no child to select"):
-        run_search(ULTIMATE, Tree(4096), ULTIMATE.initial_state(), settings, seed=1)
+        run_search(ULTIMATE, Tree(4096), ULTIMATE.initial_state(), config, seed=1)
 
 
 def test_nan_exploration_constant_does_not_crash_the_process():
@@ -82,8 +82,8 @@ def test_nan_exploration_constant_does_not_crash_the_process():
         "from mcts_envs.agents.mcts.tree import Tree\n"
         "from mcts_envs.core.errors import SearchError\n"
         "g = mcts_envs.make('ultimate_tictactoe').unwrapped.game\n"
-        "s = dataclasses.replace(MCTSAgent(iterations=300).settings, c=float('nan'),"
-        " expand='all')\n"
+        "s = dataclasses.replace(MCTSAgent(iterations=300).config, expand='all')\n"
+        "object.__setattr__(s, 'c', float('nan'))  # past the config's check\n"
         "try:\n"
         "    run_search(g, Tree(4096), g.initial_state(), s, seed=2)\n"
         "except SearchError:\n"

@@ -3,6 +3,7 @@ determinism, root parallelism, time budget, tree reuse, evaluators and rollout p
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from functools import cache
 
@@ -12,7 +13,7 @@ from numba import njit
 
 import mcts_envs
 from mcts_envs.agents.mcts import MCTSAgent
-from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.defaults import GENERIC
 from mcts_envs.agents.mcts.driver import run_search
 from mcts_envs.agents.mcts.tree import BYTES_PER_NODE, ROOT, VISITS, Tree
 from mcts_envs.core.seeding import rng_below
@@ -78,7 +79,9 @@ def test_mcts_agrees_with_expectimax_on_stochastic_trees(index):
 
 def test_chance_children_are_sampled_by_probability():
     game = TreeGame(ALL_TREES.index(CHANCE_GAME))
-    config = MCTSConfig(iterations=20000, c=1.4, solver=False, dirichlet_fraction=0.0)
+    config = dataclasses.replace(
+        GENERIC, iterations=20000, c=1.4, solver=False, dirichlet_fraction=0.0
+    )
     tree = Tree()
     run_search(game, tree, game.initial_state(), config, seed=5)
     probabilities = {0: (0.5, 0.5), 1: (0.7, 0.3), 2: (0.25, 0.75)}
@@ -504,7 +507,7 @@ def test_the_tree_stops_growing_at_the_path_limit(monkeypatch):
     import mcts_envs.agents.mcts.driver as driver
 
     monkeypatch.setattr(driver, "max_depth", lambda game: 3)
-    config = MCTSConfig(iterations=3000, c=1.4, dirichlet_fraction=0.0)
+    config = dataclasses.replace(GENERIC, iterations=3000, c=1.4, dirichlet_fraction=0.0)
     tree = Tree()
     stats = run_search(TICTACTOE, tree, TICTACTOE.initial_state(), config, seed=0)
     assert stats.simulations == 3000

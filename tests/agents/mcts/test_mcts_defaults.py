@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from mcts_envs.agents.mcts import MCTSAgent
+from mcts_envs.agents.mcts.config import PER_GAME, MCTSConfig
 from mcts_envs.agents.mcts.defaults import (
     GAME_DEFAULTS,
     GENERIC,
-    PER_GAME,
     defaults_for,
     resolve,
     spec_options,
@@ -34,8 +34,8 @@ def test_explicit_options_win_over_the_table():
     assert (agent.config.c, agent.config.rollout_cutoff) == (0.7, None)
     assert agent.config.scores == "fractional"
     # an explicit value equal to the generic one is still explicit
-    assert resolve({"c": 1.4, "rollout_cutoff": None}, "ataxx").c == 1.4
-    assert resolve({"c": 1.4, "rollout_cutoff": None}, "ataxx").rollout_cutoff is None
+    assert resolve(MCTSConfig(c=1.4, rollout_cutoff=None), "ataxx").c == 1.4
+    assert resolve(MCTSConfig(c=1.4, rollout_cutoff=None), "ataxx").rollout_cutoff is None
 
 
 def test_games_outside_the_table_get_the_generic_values():
@@ -77,17 +77,17 @@ def test_one_agent_follows_the_game_it_plays():
 
 
 def test_a_changed_budget_survives_a_new_game():
-    """The tournament sets a per-move time budget through ``settings`` (kept one release as an
-    alias of ``config``); learning the game must not undo it."""
+    """The tournament sets a per-move time budget through ``config``; learning the game must not
+    undo it."""
     agent = make_agent("mcts:iterations=10,seconds=1.0", seed=0)
-    agent.settings = dataclasses.replace(agent.settings, seconds=0.05)
+    agent.config = dataclasses.replace(agent.config, seconds=0.05)
     agent.prepare(make_game("ataxx"))
     assert agent.config.seconds == 0.05 and agent.config.c == defaults_for("ataxx").c
 
 
 def test_pickled_agents_keep_the_marker():
     agent = pickle.loads(pickle.dumps(make_agent("mcts:iterations=16,c=0.3", seed=0)))
-    assert agent.options["c"] == 0.3 and agent.options["rollout_cutoff"] is PER_GAME
+    assert agent.given.c == 0.3 and agent.given.rollout_cutoff is PER_GAME
     agent.prepare(make_game("ataxx"))
     assert agent.config.rollout_cutoff == 0 and agent.config.c == 0.3
 

@@ -129,7 +129,9 @@ def test_spec_sets_the_urgency_and_bad_values_are_refused():
     assert agent.config.first_play == 0.9
     assert make_agent("mcts:iterations=50,first_play=none").config.first_play is None
     for bad in (-0.1, float("nan"), float("inf"), "high"):
-        with pytest.raises(InvalidOptionError, match=r"first_play must be a number in \[0, "):
+        with pytest.raises(
+            InvalidOptionError, match=r"first_play must be a finite number in \[0, "
+        ):
             MCTSAgent(first_play=bad)
     assert make_agent("mcts:expand_order=heuristic").config.expand_order == "heuristic"
     with pytest.raises(InvalidOptionError, match="expand_order must be one of 'random', "):

@@ -96,14 +96,14 @@ def test_ensure_grows_up_to_the_limit_and_no_further():
 @pytest.mark.parametrize("value", [0, 0.5, -3, float("nan"), float("inf"), "lots", True])
 def test_bad_memory_bounds_are_refused_with_the_allowed_range(value):
     with pytest.raises(
-        InvalidOptionError, match=r"max_memory_mb must be a number in \[1,"
+        InvalidOptionError, match=r"max_memory_mb must be a finite number in \[1,"
     ) as caught:
         MCTSAgent(max_memory_mb=value)
     assert isinstance(caught.value, MctsEnvsError)
 
 
 def test_a_bad_memory_bound_in_a_spec_is_refused():
-    with pytest.raises(InvalidOptionError, match=r"max_memory_mb must be a number in \[1,"):
+    with pytest.raises(InvalidOptionError, match=r"max_memory_mb must be a finite number in \[1,"):
         make_agent("mcts:max_memory_mb=0.5")
 
 

@@ -3,12 +3,14 @@ the search at weight 0 being today's search move for move."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 import mcts_envs
 from mcts_envs.agents.mcts import MCTSAgent
-from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.defaults import GENERIC
 from mcts_envs.agents.mcts.driver import Engine
 from mcts_envs.agents.mcts.search import LEAF_PLAYOUT, SELECT_UCT, LoopSettings
 from mcts_envs.agents.mcts.selection import select_child
@@ -26,7 +28,9 @@ def test_root_minimax_value_is_the_exact_expectimax_once_the_tree_is_searched(in
     # (player 0's view, in [0, 1]): min and max for each player to move (turns need not
     # alternate), the probability-weighted mean at chance nodes.
     game = TreeGame(index)
-    config = MCTSConfig(iterations=3000, minimax_weight=0.5, solver=False, win_check=False)
+    config = dataclasses.replace(
+        GENERIC, iterations=3000, minimax_weight=0.5, solver=False, win_check=False
+    )
     engine = Engine(game, config)
     tree = Tree(64)
     engine.run(tree, game.initial_state(), seed=1)
@@ -69,7 +73,9 @@ def test_selection_ranks_children_by_the_mixed_value(player, weight, chosen):
 
 def test_tree_keeps_minimax_values_when_growing_and_rerooting():
     game = TreeGame(3)
-    config = MCTSConfig(iterations=200, minimax_weight=0.3, solver=False, win_check=False)
+    config = dataclasses.replace(
+        GENERIC, iterations=200, minimax_weight=0.3, solver=False, win_check=False
+    )
     tree = Tree(16)  # grows during the search
     Engine(game, config).run(tree, game.initial_state(), seed=2)
     child = int(tree.children(ROOT)[0])
@@ -97,7 +103,7 @@ def test_spec_sets_the_weight_and_bad_values_are_refused():
     assert agent.config.minimax_weight == 0.25
     for bad in (-0.1, 1.5, float("nan")):
         with pytest.raises(
-            InvalidOptionError, match=r"minimax_weight must be a number in \[0, 1\]"
+            InvalidOptionError, match=r"minimax_weight must be a finite number in \[0, 1\]"
         ):
             MCTSAgent(minimax_weight=bad)
     with pytest.raises(InvalidOptionError, match="needs compiled leaf evaluations"):
