@@ -161,4 +161,4 @@ def _function_name(ev: Any) -> str:
     """The name of the function a ``numba:compile`` event is about."""
     dispatcher = (getattr(ev, "data", None) or {}).get("dispatcher")
     function = getattr(dispatcher, "py_func", None)
-    return getattr(function, "__qualname__", None) or "..."
+    return getattr(function, "__name__", None) or "..."
