@@ -1,10 +1,5 @@
-"""An agent kind of your own: ``greedy`` looks one move ahead with the game's heuristic.
-
-From the folder that holds this file (the docs' guide "Write your own agent"):
-
-    mcts-envs match tictactoe greedy random --agent-module my_agents --games 10
-    mcts-envs ladder tictactoe "greedy:epsilon=0.1" --agent-module my_agents --games 10
-"""
+"""An agent kind of your own, ``greedy``: from this file's folder, ``mcts-envs match tictactoe
+greedy random --agent-module my_agents`` (docs: guides/your-agent.md)."""
 
 from __future__ import annotations
 

@@ -42,6 +42,12 @@ def greedy():
     return load_example("my_agents")
 
 
+def test_the_guide_shows_the_example_file_as_it_is():
+    guide = (EXAMPLES.parent / "docs" / "guides" / "your-agent.md").read_text(encoding="utf-8")
+    shown = guide.split("Save this as `my_agents.py`", 1)[1].split("```python\n", 1)[1]
+    assert shown.split("```", 1)[0] == (EXAMPLES / "my_agents.py").read_text(encoding="utf-8")
+
+
 def test_greedy_takes_a_win_at_once(greedy):
     for record, win in (("xx./oo./... x", "c3"), ("x.x/oo./x.. o", "c2")):
         game = mcts_envs.make_game("tictactoe")
