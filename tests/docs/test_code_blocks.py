@@ -29,6 +29,7 @@ OPTIONAL = {
     "torchrl": ("torchrl", "dev"),
     "tianshou": ("tianshou", "dev"),
     "ray": ("ray", "ray"),
+    "textarena": ("textarena", "textarena"),
     "mcts_envs.rl.rllib": ("ray.rllib", "rllib"),
 }
 
