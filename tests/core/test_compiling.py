@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from mcts_envs.agents.evaluation.arena import prepare_agents
-from mcts_envs.agents.evaluation.tournament import GameRules
-from mcts_envs.agents.evaluation.tournament import prepare_agents as prepare_tournament_agents
+from mcts_envs.agents.evaluation.games import GameRules, prepare_agents
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.vector import VectorGame
 
@@ -67,9 +65,9 @@ def test_tournament_preparation_announces_nothing_once_compiled():
     def announce(text):
         print(text, file=out)
 
-    prepare_tournament_agents(rules.game, ["random"], announce=announce)
+    prepare_agents(rules.game, ["random"], announce=announce)
     out = io.StringIO()
-    prepare_tournament_agents(rules.game, ["random", "random"], announce=announce)
+    prepare_agents(rules.game, ["random", "random"], announce=announce)
     assert out.getvalue() == ""  # the old code announced every spec on every call
 
 
