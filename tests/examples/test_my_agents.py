@@ -58,7 +58,9 @@ def test_greedy_takes_a_win_at_once(greedy):
 
 
 def test_greedy_checks_its_option(greedy):
-    with pytest.raises(InvalidOptionError, match=r"greedy: epsilon must be a number in \[0, 1\]"):
+    with pytest.raises(
+        InvalidOptionError, match=r"greedy: epsilon must be a finite number in \[0, 1\]"
+    ):
         greedy.GreedyAgent(epsilon=1.5)
     agent = greedy.GreedyAgent(epsilon=1.0, seed=1)  # every move random, still legal
     game = mcts_envs.make_game("ataxx")
