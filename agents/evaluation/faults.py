@@ -31,7 +31,6 @@ __all__ = [
     "FaultWatch",
     "InfrastructureError",
     "check_fault_limit",
-    "fault_counts",
     "fault_summary",
     "forfeit_of",
 ]
@@ -65,21 +64,8 @@ def forfeit_of(record: dict[str, Any]) -> tuple[str, str] | None:
     seat = forfeit.get("seat")
     if seat not in (0, 1) or len(players) != 2:
         return None
-    fault = forfeit.get("fault", AGENT_FAULT)
-    return str(
-        players[seat]
-    ), INFRASTRUCTURE_FAULT if fault == INFRASTRUCTURE_FAULT else AGENT_FAULT
-
-
-def fault_counts(records: Any, agent: str) -> Counter:
-    """How many games of ``records`` ``agent`` lost by each kind of fault: a ``Counter`` over
-    ``"agent"`` and ``"infrastructure"``."""
-    counts: Counter = Counter()
-    for record in records:
-        found = forfeit_of(record)
-        if found is not None and found[0] == agent:
-            counts[found[1]] += 1
-    return counts
+    kind = INFRASTRUCTURE_FAULT if forfeit.get("fault") == INFRASTRUCTURE_FAULT else AGENT_FAULT
+    return str(players[seat]), kind
 
 
 #: How a summary names each kind of fault.
