@@ -22,29 +22,47 @@ if TYPE_CHECKING:  # annotations only: importing agents imports no numba
 
 #: Characters of an agent's answer and of the message a forfeit keeps in the game record.
 FORFEIT_QUOTE = 200
+#: A forfeit's ``fault``: the agent's own play (an invalid or illegal move, a timeout, a crash).
+AGENT_FAULT = "agent"
+#: A forfeit's ``fault``: the agent's server or engine could not be reached or did not answer
+#: properly (a refused connection, an HTTP error, a malformed response), nothing about its play.
+INFRASTRUCTURE_FAULT = "infrastructure"
+#: The kinds of fault a forfeit records.
+FAULTS = (AGENT_FAULT, INFRASTRUCTURE_FAULT)
 
 
 class ForfeitError(MctsEnvsError, RuntimeError):
     """An agent lost the game by a fault during its move (an external engine's illegal or
-    unparseable answer, crash or timeout). The game loop ends that game as a loss of the agent and
-    the match goes on.
+    unparseable answer, crash or timeout; a model server that cannot be reached). The game loop
+    ends that game as a loss of the agent and the match goes on (until an agent's infrastructure
+    has failed several games in a row: :mod:`mcts_envs.agents.evaluation.faults`).
 
     Attributes:
-        reason: a short cause, e.g. ``"illegal move"``, ``"crash"`` or ``"timeout"``.
+        reason: a short cause, e.g. ``"illegal move"``, ``"crash"``, ``"timeout"`` or
+            ``"connection"``.
         line: the agent's raw answer, if it gave one.
+        fault: :data:`AGENT_FAULT` (its play) or :data:`INFRASTRUCTURE_FAULT` (its server or
+            engine could not be reached or did not answer properly).
     """
 
-    def __init__(self, message: str, reason: str, line: str | None = None) -> None:
+    def __init__(
+        self, message: str, reason: str, line: str | None = None, fault: str = AGENT_FAULT
+    ) -> None:
         super().__init__(message)
+        if fault not in FAULTS:
+            raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
         self.reason = reason
         self.line = line
+        self.fault = fault
 
     def forfeit(self, seat: int) -> dict[str, Any]:
         """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
-        "line", "message"}`` (the line and the message cut to a few hundred characters)."""
+        "fault", "line", "message"}`` (the line and the message cut to a few hundred
+        characters)."""
         return {
             "seat": seat,
             "reason": self.reason,
+            "fault": self.fault,
             "line": None if self.line is None else bounded(self.line, FORFEIT_QUOTE),
             "message": bounded(str(self), 2 * FORFEIT_QUOTE),
         }

@@ -71,6 +71,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
+    from mcts_envs.agents.evaluation.faults import fault_summary
     from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, parse_clock
     from mcts_envs.agents.evaluation.plan import plan_tournament
     from mcts_envs.agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
@@ -98,5 +99,8 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
             print(f"SPRT {a} vs {b}: LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}", file=out)
     if outcome.records:
         print(rate(outcome.records, args.anchor, args.bootstrap).text(sprt), file=out)
+        faults = fault_summary(outcome.records)
+        if faults:
+            print(faults, file=out)
     print(f"{len(outcome.records)} game records in {args.out}", file=out)
     return exit_status(outcome.interrupted, io)
