@@ -38,6 +38,24 @@ the stones it has in them (minimax2, alpha-beta and MCTS leaf values use it).
 `mcts_envs/games/connect_four/kernels.py`). Text record: the rows from the top, e.g.
 `"......./......./......./......./...o.../...x... x"`.
 
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` draw the board with the column
+numbers of the move notation (below) under it. The position
+`......./......./......./......./...o.../..xx... o` (x on columns 3 and 4, o on x's stone in
+column 4, o to move):
+
+```text
+| . . . . . . . |
+| . . . . . . . |
+| . . . . . . . |
+| . . . . . . . |
+| . . . o . . . |
+| . . x x . . . |
++---------------+
+  1 2 3 4 5 6 7
+o to move
+```
+
 ### Move notation
 The column's number, `1` to `7` from the left (action `column` is `column + 1`), as Connect
 Four solvers write games: `4` is the centre column (action 3).
