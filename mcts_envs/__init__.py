@@ -2,9 +2,9 @@
 
 Importing the package is quick: it registers every game with :func:`make`, PettingZoo and
 Gymnasium by name and imports no game (and no numba) until one is used. The env modules
-(``mcts_envs.<game>_v<N>``, game cards in :mod:`mcts_envs.envs`) are imported on first use,
-either way: ``import mcts_envs.tictactoe_v0``, ``from mcts_envs import tictactoe_v0`` or
-``mcts_envs.tictactoe_v0``.
+(``mcts_envs.<game>_v<N>``, one per line of the registry's ``BUILTIN_GAMES``; game cards in
+:mod:`mcts_envs.envs`) are imported on first use, either way: ``import mcts_envs.tictactoe_v0``,
+``from mcts_envs import tictactoe_v0`` or ``mcts_envs.tictactoe_v0``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import importlib
 from typing import Any
 
 from mcts_envs.core.constants import CHANCE, TERMINAL
+from mcts_envs.core.env_aliases import install_env_module_finder
 from mcts_envs.core.errors import (
     ActionTypeError,
     EnvUsageError,
@@ -29,6 +30,7 @@ from mcts_envs.core.errors import (
 )
 from mcts_envs.core.registry import (
     BUILTIN_ENV_MODULES,
+    BUILTIN_GAMES,
     get_entry,
     list_games,
     make,
@@ -62,13 +64,16 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# pettingzoo.make("aec", "mcts_envs/<game>-v0") and gymnasium.make("mcts_envs/<Game>-v0"), by name
+# import mcts_envs.<game>_v0; pettingzoo.make("aec", "mcts_envs/<game>-v0") and
+# gymnasium.make("mcts_envs/<Game>-v0"), by name
+install_env_module_finder()
 register_builtin_envs()
 from mcts_envs.envs.gymnasium_registration import register_gymnasium_envs  # noqa: E402
 
 register_gymnasium_envs()
 
-__all__ = [
+__all__ = [  # the env modules from the registry last
+    "BUILTIN_GAMES",
     "CHANCE",
     "ENV_MODULES",
     "TERMINAL",
@@ -86,13 +91,9 @@ __all__ = [
     "ResetRequiredError",
     "StateTypeError",
     "UnknownGameError",
-    "ataxx_v0",
     "get_entry",
     "list_games",
     "make",
     "make_game",
-    "pentago_twist_v0",
-    "tantrix_v0",
-    "tictactoe_v0",
-    "ultimate_tictactoe_v0",
+    *ENV_MODULES,
 ]

@@ -89,6 +89,15 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "alphabeta:depth=1",
         "alphabeta:depth=2",
     ),
+    # Connect Four: the MCTS anchors state the options of its row of defaults (c=0.2 with
+    # heuristic leaves), written when the ladder was built before the row existed
+    "connect_four": (
+        "random",
+        "minimax2",
+        *(f"mcts:iterations={n},c=0.2,rollout_cutoff=0" for n in (10, 100, 1000, 10000)),
+        "alphabeta:depth=2",
+        "alphabeta:depth=4",
+    ),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).
 DEFAULT_GAMES_PER_PAIR = 20

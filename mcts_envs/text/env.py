@@ -7,9 +7,6 @@ answers (:mod:`mcts_envs.text.parser`) and applies the invalid-answer policy.
 
 from __future__ import annotations
 
-import ast
-import importlib
-import inspect
 import json
 import re
 import string
@@ -68,16 +65,14 @@ class Prompt(str):
 
 
 def game_card_rules(game_name: str) -> str:
-    """The rules summary of a game's card (the docstring of ``mcts_envs/envs/<game>_v0.py``).
+    """The rules summary of a game's card (the registry entry's :attr:`card
+    <mcts_envs.core.registry.RegistryEntry.card>`: its env module's opening docstring).
 
     The paragraphs between the card's table and its first section, then the sections named in
     :data:`RULE_SECTIONS` (with their headings); markdown backticks and the sentence about the
     Python API of the notation removed.
     """
-    entry = get_entry(game_name)
-    module = importlib.import_module(f"mcts_envs.envs.{entry.env_name}")
-    card = inspect.getdoc(module) or ast.get_docstring(ast.parse(inspect.getsource(module))) or ""
-    lines = card.splitlines()
+    lines = get_entry(game_name).card.splitlines()
     summary: list[str] = []
     sections: dict[str, list[str]] = {}
     current: list[str] | None = summary
@@ -591,6 +586,9 @@ class TextEnv(AECEnv):
         return f"plays {sides[seat]}"
 
     def _position(self, obj: dict[str, Any], state: np.ndarray) -> str:
+        """The position: a square board of rows with files and ranks (the notation of the grid
+        games), another board (Connect Four's columns are numbered) as the game's own text
+        picture, each followed by the facts of the JSON state; else the text picture alone."""
         board = obj.get("board")
         if isinstance(board, list) and board and all(isinstance(row, str) for row in board):
             facts = [
@@ -598,7 +596,9 @@ class TextEnv(AECEnv):
                 for key, value in obj.items()
                 if key not in ("game", "board")
             ]
-            picture = labelled_board(board) + "\n" + "\n".join(facts)
+            square = all(len(row) == len(board) for row in board)
+            shown = labelled_board(board) if square else self._board_text(state)
+            picture = shown + "\n" + "\n".join(facts)
         else:
             picture = self._board_text(state)
         return f"{picture}\nRecord: {self.game.to_text(state)}"
