@@ -2,9 +2,10 @@
 
 Importing the package is quick: it registers every game with :func:`make`, PettingZoo and
 Gymnasium by name and imports no game (and no numba) until one is used. The env modules
-(``mcts_envs.<game>_v<N>``, one per line of the registry's ``BUILTIN_GAMES``; game cards in
-:mod:`mcts_envs.envs`) are imported on first use, either way: ``import mcts_envs.tictactoe_v0``,
-``from mcts_envs import tictactoe_v0`` or ``mcts_envs.tictactoe_v0``.
+(``mcts_envs.<game>_v<N>``, one per line of the registry's ``BUILTIN_GAMES``, each naming its
+``mcts_envs.envs`` module with the game card, as PettingZoo's ``classic`` modules do) are imported
+on first use, either way: ``import mcts_envs.tictactoe_v0``, ``from mcts_envs import tictactoe_v0``
+or ``mcts_envs.tictactoe_v0``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import importlib
 from typing import Any
 
 from mcts_envs.core.constants import CHANCE, TERMINAL
-from mcts_envs.core.env_aliases import install_env_module_finder
 from mcts_envs.core.errors import (
     ActionTypeError,
     EnvUsageError,
@@ -64,9 +64,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-# import mcts_envs.<game>_v0; pettingzoo.make("aec", "mcts_envs/<game>-v0") and
-# gymnasium.make("mcts_envs/<Game>-v0"), by name
-install_env_module_finder()
+# pettingzoo.make("aec", "mcts_envs/<game>-v0") and gymnasium.make("mcts_envs/<Game>-v0"), by name
 register_builtin_envs()
 from mcts_envs.envs.gymnasium_registration import register_gymnasium_envs  # noqa: E402
 

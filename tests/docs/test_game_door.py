@@ -32,6 +32,26 @@ def test_the_registry_lists_every_game_once_and_the_package_exports_each():
         assert mcts_envs.get_entry(game.name).card.startswith(game.title.split()[0])
 
 
+def test_every_game_has_its_short_env_module():
+    """``mcts_envs/<game>_v<N>.py`` re-exports the env module (as PettingZoo's ``classic``
+    modules do), so ``import mcts_envs.<game>_v<N>`` resolves for IDEs and type checkers too."""
+    import importlib
+
+    missing = []
+    for game in BUILTIN_GAMES:
+        path = ROOT / "mcts_envs" / f"{game.env_name}.py"
+        if not path.is_file():
+            missing.append(
+                f"{path.relative_to(ROOT)}: from {game.env_module} import __doc__, env, raw_env"
+            )
+            continue
+        short = importlib.import_module(f"mcts_envs.{game.env_name}")
+        full = importlib.import_module(game.env_module)
+        assert short.env is full.env and short.raw_env is full.raw_env, path
+        assert short.__doc__ == full.__doc__, f"{path}: the game card is the module's doc"
+    assert not missing, "short env modules missing:\n" + "\n".join(missing)
+
+
 def test_the_docs_navigation_lists_every_game_page_in_registry_order():
     wanted = [{game.title: f"games/{game.name}.md"} for game in BUILTIN_GAMES]
     pages = [entry for entry in games_nav() if isinstance(entry, dict) and "Rules" not in entry]
