@@ -787,14 +787,28 @@ class VectorGame:
         copy: ``True`` (default): :meth:`reset` and :meth:`step` return fresh arrays.
             ``False``: they return read-only views of the vector's own buffers, overwritten by
             the next :meth:`reset` or :meth:`step` (copy what you keep; faster for large ``N``).
+        device: ``"cpu"`` (default) or ``"cuda"``: the envs on a GPU, one thread per env, the
+            batch as device arrays (a :class:`mcts_envs.cuda.vector.CudaVectorGame`; needs the
+            ``cuda`` extra).
         **game_kwargs: the game's options (e.g. Tantrix's ``colors``).
 
     Raises:
         UnknownGameError: for an unknown game.
-        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``
-            or option.
+        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``,
+            ``device`` or option.
         InvalidSeedError: for a bad seed.
     """
+
+    device = "cpu"
+
+    def __new__(cls, *args: Any, device: str = "cpu", **options: Any) -> Any:
+        if device == "cpu":
+            return super().__new__(cls)
+        if device == "cuda":
+            from mcts_envs.cuda.vector import CudaVectorGame  # numba-cuda only when asked for
+
+            return CudaVectorGame(*args, **options)
+        raise InvalidOptionError(f"device must be 'cpu' or 'cuda', got {device!r}")
 
     def __init__(
         self,
@@ -802,6 +816,7 @@ class VectorGame:
         num_envs: int,
         seed: int | None = None,
         *,
+        device: str = "cpu",
         max_moves: int | None = None,
         illegal_action: str = "raise",
         penalty: float = 1.0,
