@@ -976,6 +976,7 @@ class VectorGame:
             first_player=_read_only(buf.first),
             final_first_player=_read_only(buf.final_first),
         )
+        self._states_view = _read_only(buf.states)
         self._compiled: dict[str, Any] = {}
         self._started = False
 
@@ -1188,10 +1189,44 @@ class VectorGame:
         return self._buf.states.copy()
 
     @property
+    def states_view(self) -> np.ndarray:
+        """A read-only view of the ``int64[N, state_size]`` states buffer itself (no copy: it
+        changes with every call that moves a game; :attr:`states` is a copy)."""
+        return self._states_view
+
+    @property
     def step_count(self) -> np.ndarray:
         """A copy of ``int64[N]``: the moves played in each env's current game (as
         ``VectorBatch.step_count``)."""
         return self._buf.moves.copy()
+
+    @property
+    def batch(self) -> VectorBatch:
+        """The batch the last :meth:`reset`, :meth:`step`, :meth:`set_states` or
+        :meth:`copy_states` returned, as the vector returns batches (fresh copies, or with
+        ``copy=False`` the read-only views that every call returns).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("batch")
+        return self._batch()
+
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Read-only views ``(legal int64[N, max_legal_actions], counts int64[N])`` of the legal
+        actions kept beside the masks (env ``i``'s are ``legal[i, :counts[i]]``, in the order the
+        game's kernel lists them), or ``None`` for a game whose vector keeps no list (its masks are
+        written whole and random actions drawn from the position: Tic-Tac-Toe, Pentago Twist,
+        Ataxx). Overwritten by the next call; a sampler over them costs ``O(1)`` per env where one
+        over Tantrix's 121,104-wide mask rows costs ``O(num_actions)``.
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("legal_lists()")
+        if not self._config.list_legal:
+            return None
+        return _read_only(self._buf.legal), _read_only(self._buf.num_legal)
 
     def get_states(self, indices: Any = None) -> VectorStates:
         """Everything that decides how envs ``indices`` (default: all) go on, copied: their states,

@@ -194,7 +194,7 @@ class SingleAgentEnv(gymnasium.Env):
         obs = self.aec.observe(self.learner)
         info = dict(self.aec.infos.get(self.learner, {}))
         info["action_mask"] = obs["action_mask"]
-        info["seat"] = self.learner
+        info["seat"] = self.aec.possible_agents.index(self.learner)
         return self._convert(obs["observation"]), info
 
     def action_masks(self) -> np.ndarray:
