@@ -9,9 +9,10 @@ move, the legal actions, the next state and the returns, and samples chance outc
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -48,10 +49,11 @@ def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> 
     Raises:
         InvalidOptionError: naming the unknown options and the allowed ones.
     """
-    parameters = inspect.signature(definition.game_factory).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+    if not options:
         return options
-    allowed = [name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL]
+    allowed = _factory_options(definition.game_factory)
+    if allowed is None:
+        return options
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         env_options = "render_mode, max_cycles, max_moves, random_first_player"
@@ -61,6 +63,49 @@ def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> 
             f"env options: {env_options}; game options: {game_options}"
         )
     return options
+
+
+@functools.cache
+def _factory_options(factory: Any) -> tuple[str, ...] | None:
+    """The keyword options ``factory`` takes, or None when it takes any (``**kwargs``)."""
+    parameters = inspect.signature(factory).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return None
+    return tuple(name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL)
+
+
+class _Spaces(NamedTuple):
+    """One game's spaces (built once per kind of game: Gymnasium's ``Box`` is slow to build)."""
+
+    action: spaces.Discrete
+    observation: spaces.Dict
+    state: spaces.Box
+
+
+@functools.cache
+def _space_prototypes(num_actions: int, shape: tuple[int, ...], high: int, dtype: Any) -> _Spaces:
+    observation = spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=high, shape=shape, dtype=dtype),
+            "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
+        }
+    )
+    state = spaces.Box(low=0, high=max(1, high), shape=(*shape[:-1], shape[-1] + 1), dtype=dtype)
+    return _Spaces(spaces.Discrete(num_actions), observation, state)
+
+
+def _new_spaces(info: Any) -> _Spaces:
+    """Spaces of their own for one env (shallow copies of the prototypes: each samples with its
+    own generator, seeded by ``space.seed``; the bounds arrays are shared, never written)."""
+    proto = _space_prototypes(
+        info.num_actions,
+        tuple(info.observation_shape),
+        info.observation_high,
+        np.dtype(info.observation_dtype),
+    )
+    observation = copy.copy(proto.observation)
+    observation.spaces = {key: copy.copy(space) for key, space in proto.observation.spaces.items()}
+    return _Spaces(copy.copy(proto.action), observation, copy.copy(proto.state))
 
 
 @dataclass(frozen=True)
@@ -221,38 +266,37 @@ class GameEnv(AECEnv):
         self.max_moves = None if max_moves is None else int(max_moves)
         self.possible_agents = list(AGENTS)
         info = self.game.info
-        action_space = spaces.Discrete(info.num_actions)
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0,
-                    high=info.observation_high,
-                    shape=info.observation_shape,
-                    dtype=info.observation_dtype,
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
-            }
-        )
-        shape = info.observation_shape
-        self.state_space = spaces.Box(
-            low=0,
-            high=max(1, info.observation_high),
-            shape=(*shape[:-1], shape[-1] + 1),
-            dtype=info.observation_dtype,
-        )
-        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        own = _new_spaces(info)
+        self.state_space = own.state
+        self.action_spaces = dict.fromkeys(self.possible_agents, own.action)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, own.observation)
         self._zero_mask = np.zeros(info.num_actions, np.int8)
         self._legal_buffer = np.empty(info.max_legal_actions, np.int64)
         observation = observation_kernel(self.game)
         self._observation_planes = observation.kernel
         self._new_planes = np.empty if observation.writes_every_entry else np.zeros
         self._renderer = None
-        self.np_random = None
+        self._np_random: np.random.Generator | None = None
+        self._seed_to_use: int | None = None  # the generator is built from it on first use
+        self.np_random_seed: int | None = None
         self.game_state: np.ndarray | None = None
         self.history: list[int] = []
         self.first_player = 0
         self.chance_outcomes: list[int] = []
+
+    # -- the generator ----------------------------------------------------------------------
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The env's generator (chance outcomes, the random first player): Gymnasium's
+        ``seeding.np_random`` of the last ``reset(seed)``, built on first use, so a game that
+        never draws (Tic-Tac-Toe) does not pay for it at each reset."""
+        if self._np_random is None:
+            self._np_random, self.np_random_seed = seeding.np_random(self._seed_to_use)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random = generator
 
     # -- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -296,8 +340,10 @@ class GameEnv(AECEnv):
             InvalidSeedError: if ``seed`` is not ``None`` or a non-negative int.
         """
         seed = check_seed(seed)
-        if seed is not None or self.np_random is None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        if seed is not None:  # the generator of this seed, built on first use
+            self._np_random, self._seed_to_use, self.np_random_seed = None, seed, seed
+        elif self._np_random is None and self._seed_to_use is None:
+            self.np_random  # noqa: B018  (no seed yet: fresh entropy now, named by np_random_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
