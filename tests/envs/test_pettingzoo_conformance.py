@@ -120,7 +120,8 @@ def test_pettingzoo_max_cycles_test_cannot_run_on_turn_based_games_theirs_includ
     from pettingzoo.test import max_cycles_test
 
     tictactoe_v3 = pytest.importorskip("pettingzoo.classic.tictactoe_v3")
-    for module in (tictactoe_v3, mcts_envs.tictactoe_v0):
+    connect_four_v3 = pytest.importorskip("pettingzoo.classic.connect_four_v3")
+    for module in (tictactoe_v3, connect_four_v3, mcts_envs.tictactoe_v0):
         with pytest.raises(AttributeError, match="parallel_env"):
             max_cycles_test(module)
 
