@@ -41,6 +41,15 @@ roots), :meth:`VectorGame.copy_states` branches env ``i``'s game into env ``j`` 
 scatter), and :meth:`VectorGame.observe` gives any seat's observation of every env in one
 compiled call (``vg.observe(1 - batch.current_player)``: the seat not on move).
 
+**Saved states, copies and the first player.** :meth:`VectorGame.get_states` returns what decides
+how envs go on (states, step counts, chance generators, first players: a :class:`VectorStates`)
+and ``vg.set_states(indices, *saved)`` restores it, so a restored batch replays the same draws
+for the same actions. ``copy.deepcopy`` and ``pickle`` give an independent vector in the same
+games (options rebuilt, buffers copied in). With ``random_first_player=True`` each new game draws
+with the env's chance generator which player holds the game's seat 0 (``batch.first_player``);
+``current_player``, ``rewards`` and :meth:`VectorGame.observe` then name players, while states
+stay in the game's seats.
+
 **Illegal actions.** With ``illegal_action="raise"`` (default), a step whose actions include an
 illegal one raises :class:`~mcts_envs.core.errors.IllegalActionError` naming the first such env
 index, its player and its legal actions, and changes no game. With ``"penalty"``, that env's game

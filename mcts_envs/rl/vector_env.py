@@ -11,10 +11,17 @@ learner is on move, from its own view.
   previous move). Rewards are zero before the end.
 * **Auto-reset: same step** (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``): the step
   that ends env ``i``'s game returns its reward with ``terminated[i]`` (or ``truncated[i]``) and
-  already the first learner position of the next game; the learner's view of the final position
-  is ``infos["final_obs"][i]`` (where ``infos["_final_obs"][i]``).
+  already the first learner position of the next game. The infos are those Gymnasium's
+  ``SyncVectorEnv`` gives in that mode: each key with its ``_key`` mask, ``infos["final_obs"]``
+  an object array holding the learner's view of each ended game's final position (``None``
+  elsewhere), ``infos["final_info"]`` the ended games' infos (``action_mask``, ``seat``, and
+  ``illegal_action`` for a game an illegal learner action ended); ``infos["final_state"]`` adds
+  the forward-model states.
 * ``infos["action_mask"]`` and :meth:`LearnerVectorEnv.action_masks` give ``bool[N, A]`` legal
-  actions; ``infos["seat"]`` the learner's seat per env.
+  actions, :meth:`LearnerVectorEnv.legal_lists` the same as lists; ``infos["seat"]`` the
+  learner's seat per env.
+* ``gymnasium.make_vec("mcts_envs/<Game>-v0", n)`` builds one through every id's
+  ``vector_entry_point`` (:func:`make_learner_vector_env`).
 * ``image=True`` turns observations into ``uint8`` channel-first images with values 0 / 255
   (``Box(0, 255, (C, H, W), uint8)``), the format of CNN policies (Stable-Baselines3's
   ``CnnPolicy`` checks exactly these bounds).
