@@ -65,6 +65,7 @@ import numpy as np  # noqa: E402
 
 from mcts_envs.agents.base import ForwardModelAgent  # noqa: E402
 from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.evaluation.plan import plan_match  # noqa: E402
 from mcts_envs.agents.spec import register_agent  # noqa: E402
 from mcts_envs.core.errors import require_optional  # noqa: E402
 from mcts_envs.core.game import Game  # noqa: E402
@@ -129,9 +130,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the same floats on any x86-64 processor (ATEN_CPU_CAPABILITY=default, "
         "MKL_CBWR=COMPATIBLE; needs a fresh process)",
     )
-    parser.add_argument("--out", default="runs/selfplay_ppo")
+    parser.add_argument(
+        "--out", default="runs/selfplay_ppo", help="folder for the results (default %(default)s)"
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an --out folder that holds files"
+    )
     parser.add_argument("--quiet", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    refuse_used_folder(parser, args.out, args.overwrite)
+    return args
+
+
+def refuse_used_folder(parser: argparse.ArgumentParser, folder: str, overwrite: bool) -> None:
+    """Stop with a usage error (exit 2) before anything runs if ``folder`` already holds files,
+    unless ``overwrite``: a run never replaces another run's results unasked."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        parser.error(f"--out {folder} is a file; give a folder")
+    held = sorted(entry.name for entry in path.iterdir()) if path.is_dir() else []
+    if held and not overwrite:
+        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+        parser.error(
+            f"--out {folder} already holds {shown}; pass --overwrite to write over them, "
+            "or choose another folder"
+        )
 
 
 class Network(nn.Module):
@@ -494,10 +517,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"{outcomes[1].loss:.5f} ({'cannot lose' if solved else 'not solved'})")  # fmt: skip
     if args.eval_games > 0:
         register_agent(AGENT_KIND, SavedNetworkAgent)
-        match = play_match(
+        match = play_match(plan_match(
             args.game, f"{AGENT_KIND}:path={model}", args.eval_opponent, args.eval_games,
             seed=args.seed + 1,
-        )  # fmt: skip
+        ))  # fmt: skip
         low, high = match.a.score_interval()
         figures["match"] = match
         figures["score"] = {"score": match.a.score, "low": low, "high": high}

@@ -19,6 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mcts_envs.core.board_text import labelled_grid
 from mcts_envs.core.constants import CHANCE
 from mcts_envs.core.errors import (
     ActionTypeError,
@@ -112,30 +113,11 @@ def ascii_text(text: str) -> str:
 
 
 def labelled_board(rows: list[str]) -> str:
-    """A square board of one-character cells with files ``a``.. above and below and ranks
-    numbered from the bottom on both sides; boards of 6 or 9 cells show their 3x3 blocks."""
+    """A square board of one-character cells with the files and ranks of the move notation
+    (:func:`mcts_envs.core.board_text.labelled_grid`); boards of 6 or 9 cells show their 3x3
+    blocks."""
     size = len(rows)
-    blocks = size > 3 and size % 3 == 0
-    files = "abcdefghijklmnopqrstuvwxyz"[:size]
-
-    def spread(cells: str) -> str:
-        out = []
-        for index, cell in enumerate(cells):
-            if blocks and index and index % 3 == 0:
-                out.append("|")
-            out.append(cell)
-        return " ".join(out)
-
-    width = len(str(size))
-    header = " " * (width + 2) + spread(files)
-    lines = [header]
-    for index, row in enumerate(rows):
-        if blocks and index and index % 3 == 0:
-            lines.append(" " * (width + 2) + spread("-" * size).replace("|", "+").replace(" ", "-"))
-        rank = str(size - index).rjust(width)
-        lines.append(f"{rank}  {spread(row)}  {rank}")
-    lines.append(header)
-    return "\n".join(lines)
+    return "\n".join(labelled_grid(rows, block=3 if size > 3 and size % 3 == 0 else 0))
 
 
 class TextEnv(AECEnv):
