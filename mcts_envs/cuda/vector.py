@@ -45,7 +45,7 @@ from mcts_envs.core.game import describe_actions
 from mcts_envs.core.seeding import check_seed
 from mcts_envs.cuda import CPU_ONLY_GAMES
 from mcts_envs.cuda.device import device_function, simulating
-from mcts_envs.vector import VectorBatch
+from mcts_envs.vector import VectorBatch, VectorStates
 
 __all__ = ["THREADS_PER_BLOCK", "CudaVectorGame"]
 
@@ -54,14 +54,15 @@ THREADS_PER_BLOCK = 128
 
 
 class _Kernels(NamedTuple):
-    """The compiled CUDA kernels of one game and step configuration."""
+    """The compiled CUDA kernels of one game and step configuration (``buf``: the vector's
+    buffers, a :class:`mcts_envs.vector._Buffers` of device arrays, passed as one argument)."""
 
     check: Any  # (mask, active, actions, all_active, bad): bad[0] = min illegal env index
-    step: Any  # (*buffers, actions, all_active, restart)
-    random_actions: Any  # (*buffers, action_rngs, out)
-    rollout: Any  # (*buffers, action_rngs, num_steps, finished)
-    set_rows: Any  # (*buffers, rows, states, counts): rows[i] >= 0 puts env i at states[rows[i]]
-    observe: Any  # (states, players, out)
+    step: Any  # (buf, actions, all_active, restart)
+    random_actions: Any  # (buf, action_rngs, out)
+    rollout: Any  # (buf, action_rngs, num_steps, finished)
+    set_rows: Any  # (buf, rows, states, counts): rows[i] >= 0 puts env i at states[rows[i]]
+    observe: Any  # (states, players, firsts, by_player, out)
     gather: Any  # (source, indices, out): out[j] = source[indices[j]] (2-D)
     scatter: Any  # (source, indices, out): out[indices[j]] = source[j] (2-D)
 
@@ -76,7 +77,7 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
     random_action = device_function(cpu._random_action)
     enter = device_function(cpu._enter)
     copy_row = device_function(cpu._copy_row)
-    Buffers, Work = cpu._Buffers, cpu._Work
+    Work = cpu._Work
 
     @cuda.jit
     def check(mask, active, actions, all_active, bad):
@@ -87,97 +88,67 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
                 cuda.atomic.min(bad, 0, i)
 
     @cuda.jit
-    def step(
-        states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-        terminated, truncated, final_states, illegal, chance_log, chance_count, active, scratch,
-        probabilities, result, listed, list_scratch, final_moves, actions, all_active, restart,
-    ):  # fmt: skip
+    def step(buf, actions, all_active, restart):
         i = cuda.grid(1)
-        if i >= states.shape[0]:
+        if i >= buf.states.shape[0]:
             return
-        buf = Buffers(
-            states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-            terminated, truncated, final_states, illegal, chance_log, chance_count, active,
-            scratch, probabilities, result, listed, list_scratch, final_moves,
-        )  # fmt: skip
-        if restart or all_active or active[i]:
-            work = Work(scratch[i], probabilities[i], result[i], listed[i], list_scratch[i])
-            action = np.int64(actions[i])
-            step_env(k, buf, i, action, config, work, config.check, restart)
+        if restart or all_active or buf.active[i]:
+            work = Work(
+                buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i],
+                buf.list_scratch[i],
+            )  # fmt: skip
+            step_env(k, buf, i, np.int64(actions[i]), config, work, config.check, restart)
         else:
             clear_flags(buf, i)
 
     @cuda.jit
-    def random_actions(
-        states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-        terminated, truncated, final_states, illegal, chance_log, chance_count, active, scratch,
-        probabilities, result, listed, list_scratch, final_moves, action_rngs, out,
-    ):  # fmt: skip
+    def random_actions(buf, action_rngs, out):
         i = cuda.grid(1)
-        if i >= states.shape[0]:
-            return
-        buf = Buffers(
-            states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-            terminated, truncated, final_states, illegal, chance_log, chance_count, active,
-            scratch, probabilities, result, listed, list_scratch, final_moves,
-        )  # fmt: skip
-        out[i] = random_action(k, buf, i, action_rngs[i : i + 1], config)
+        if i < buf.states.shape[0]:
+            out[i] = random_action(k, buf, i, action_rngs[i : i + 1], config)
 
     @cuda.jit
-    def rollout(
-        states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-        terminated, truncated, final_states, illegal, chance_log, chance_count, active, scratch,
-        probabilities, result, listed, list_scratch, final_moves, action_rngs, num_steps,
-        finished,
-    ):  # fmt: skip
+    def rollout(buf, action_rngs, num_steps, finished):
         i = cuda.grid(1)
-        if i >= states.shape[0]:
+        if i >= buf.states.shape[0]:
             return
-        buf = Buffers(
-            states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-            terminated, truncated, final_states, illegal, chance_log, chance_count, active,
-            scratch, probabilities, result, listed, list_scratch, final_moves,
-        )  # fmt: skip
-        work = Work(scratch[i], probabilities[i], result[i], listed[i], list_scratch[i])
+        work = Work(
+            buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i], buf.list_scratch[i]
+        )
         rng = action_rngs[i : i + 1]
         count = 0
         for _ in range(num_steps):
             action = random_action(k, buf, i, rng, config)
             step_env(k, buf, i, action, config, work, True, False)
-            if terminated[i] or truncated[i]:
+            if buf.terminated[i] or buf.truncated[i]:
                 count += 1
         cuda.atomic.add(finished, 0, count)
 
     @cuda.jit
-    def set_rows(
-        states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-        terminated, truncated, final_states, illegal, chance_log, chance_count, active, scratch,
-        probabilities, result, listed, list_scratch, final_moves, rows, new_states, counts,
-    ):  # fmt: skip
+    def set_rows(buf, rows, new_states, counts):
         i = cuda.grid(1)
-        if i >= states.shape[0]:
+        if i >= buf.states.shape[0]:
             return
-        buf = Buffers(
-            states, rngs, moves, initial, observation, mask, legal, num_legal, player, rewards,
-            terminated, truncated, final_states, illegal, chance_log, chance_count, active,
-            scratch, probabilities, result, listed, list_scratch, final_moves,
-        )  # fmt: skip
         clear_flags(buf, i)
         row = rows[i]
         if row >= 0:
-            copy_row(states[i], new_states[row])
-            moves[i] = counts[row]
-            work = Work(scratch[i], probabilities[i], result[i], listed[i], list_scratch[i])
+            copy_row(buf.states[i], new_states[row])
+            buf.moves[i] = counts[row]
+            work = Work(
+                buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i],
+                buf.list_scratch[i],
+            )  # fmt: skip
             enter(k, buf, i, work, config)
 
     @cuda.jit
-    def observe(states, players, out):
+    def observe(states, players, firsts, by_player, out):
         j = cuda.grid(1)
         if j < states.shape[0]:
             row = out[j]
             if config.zero_observation:
                 row[...] = 0
-            k.observation_planes(states[j], players[j], row)
+            seat = players[j] ^ firsts[j] if by_player else players[j]
+            k.observation_planes(states[j], seat, row)
 
     @cuda.jit
     def gather(source, indices, out):
@@ -208,6 +179,40 @@ def _is_device_array(value: Any) -> bool:
     )
 
 
+def _device_buffers(plan: cpu.VectorGame, num_envs: int, rngs: np.ndarray) -> cpu._Buffers:
+    """The device buffers of ``num_envs`` envs laid out as ``plan``'s (a CPU vector of one env):
+    every per-env array with ``num_envs`` rows of zeros, the initial state as it is, the chance
+    generators ``rngs``, every env active, and one work row per env (one thread each: the
+    CPU's rows are per chunk of envs, padded apart for threads)."""
+    config, template = plan._config, plan._buf
+    list_scratch = 1
+    if config.apply_lists:
+        list_scratch = int(cpu._vector_kernels(plan.game).apply_and_list_scratch)
+    max_legal = max(plan.info.max_legal_actions, 1)
+    work_widths = {
+        "scratch": config.chance_size,
+        "probabilities": config.chance_size,
+        "result": 2,
+        "listed": max_legal if config.apply_lists else 1,
+        "list_scratch": list_scratch,
+    }
+    arrays = {}
+    for name, array in template._asdict().items():
+        if name == "initial":
+            arrays[name] = cuda.to_device(array)
+        elif name == "rngs":
+            arrays[name] = cuda.to_device(rngs)
+        elif name == "active":
+            arrays[name] = cuda.to_device(np.ones(num_envs, np.bool_))
+        elif name in work_widths:
+            arrays[name] = cuda.to_device(np.zeros((num_envs, work_widths[name]), array.dtype))
+        elif name == "legal" and config.whole_mask and not config.list_legal:
+            arrays[name] = cuda.to_device(np.zeros((num_envs, 1), array.dtype))  # never read
+        else:
+            arrays[name] = cuda.to_device(np.zeros((num_envs, *array.shape[1:]), array.dtype))
+    return cpu._Buffers(**arrays)
+
+
 class CudaVectorGame:
     """``num_envs`` games of one kind stepped together on a GPU; see the module docstring and
     :class:`mcts_envs.vector.VectorGame` (same arguments, same games, device arrays).
@@ -234,6 +239,7 @@ class CudaVectorGame:
         penalty: float = 1.0,
         threads: bool = False,
         copy: bool = True,
+        random_first_player: bool = False,
         **game_kwargs: Any,
     ) -> None:
         if game in CPU_ONLY_GAMES:
@@ -252,7 +258,7 @@ class CudaVectorGame:
         ):
             raise InvalidOptionError(f"num_envs must be an int >= 1, got {num_envs!r}")
         seed = check_seed(seed)
-        # A CPU vector of one env holds the plan: the kernels, the settings and the widths its
+        # A CPU vector of one env holds the plan: the kernels, the settings and the buffers its
         # step uses (and checks every option as the CPU vector does).
         plan = cpu.VectorGame(
             game,
@@ -262,6 +268,7 @@ class CudaVectorGame:
             illegal_action=illegal_action,
             penalty=penalty,
             copy=copy,
+            random_first_player=random_first_player,
             **game_kwargs,
         )
         self.game = plan.game
@@ -272,58 +279,22 @@ class CudaVectorGame:
         self.penalty = plan.penalty
         self.threads = False
         self.copy = plan.copy
-        self._config = plan._config
-        self._kernels = _compile(plan._kernels, plan._config)
-        info, config, template = self.info, self._config, plan._buf
-        legal_width = 1 if config.whole_mask and not config.list_legal else template.legal.shape[1]
-
-        def zeros(shape: tuple[int, ...], dtype: Any) -> Any:
-            return cuda.to_device(np.zeros(shape, dtype))
-
+        self.random_first_player = plan.random_first_player
+        self._config = config = plan._config
+        self._kernels = _compile(plan._kernels, config)
         rngs = cpu.env_rngs(seed, n)
-        self._buf = cpu._Buffers(
-            states=zeros((n, info.state_size), np.int64),
-            rngs=cuda.to_device(rngs),
-            moves=zeros(n, np.int64),
-            initial=cuda.to_device(template.initial),
-            observation=zeros((n, *info.observation_shape), info.observation_dtype),
-            mask=zeros((n, info.num_actions), np.bool_),
-            legal=zeros((n, legal_width), np.int64),
-            num_legal=zeros(n, np.int64),
-            player=zeros(n, np.int64),
-            rewards=zeros((n, 2), np.float32),
-            terminated=zeros(n, np.bool_),
-            truncated=zeros(n, np.bool_),
-            final_states=zeros((n, info.state_size), np.int64),
-            illegal=zeros(n, np.bool_),
-            chance_log=zeros((n, template.chance_log.shape[1]), np.int64),
-            chance_count=zeros(n, np.int64),
-            active=cuda.to_device(np.ones(n, np.bool_)),
-            scratch=zeros((n, config.chance_size), np.int64),
-            probabilities=zeros((n, config.chance_size), np.float64),
-            result=zeros((n, 2), np.float64),
-            listed=zeros((n, template.listed.shape[1]), np.int64),
-            list_scratch=zeros((n, template.list_scratch.shape[1]), np.int64),
-            final_moves=zeros(n, np.int64),
-        )
+        self._buf = _device_buffers(plan, n, rngs)
         self._action_rngs = cuda.to_device(rngs ^ cpu._ACTION_STREAM)
-        self._actions = zeros(n, np.int64)  # host actions are copied here
+        self._actions = cuda.to_device(np.zeros(n, np.int64))  # host actions are copied here
         self._bad = cuda.to_device(np.array([n], np.int64))
-        self._finished = zeros(1, np.int64)
-        buf = self._buf
+        self._finished = cuda.to_device(np.zeros(1, np.int64))
+        # each field of a batch is the device buffer standing where the plan's view stands
+        names = {id(array): name for name, array in plan._buf._asdict().items()}
         self._views = VectorBatch(
-            observation=buf.observation,
-            legal_action_mask=buf.mask,
-            current_player=buf.player,
-            rewards=buf.rewards,
-            terminated=buf.terminated,
-            truncated=buf.truncated,
-            final_state=buf.final_states,
-            illegal=buf.illegal,
-            chance_outcomes=buf.chance_log,
-            num_chance_outcomes=buf.chance_count,
-            step_count=buf.moves,
-            final_step_count=buf.final_moves,
+            *(
+                getattr(self._buf, names[id(getattr(plan._views, field).base)])
+                for field in VectorBatch._fields
+            )
         )
         self._started = False
 
@@ -350,7 +321,7 @@ class CudaVectorGame:
             rngs = cpu.env_rngs(seed, self.num_envs)
             self._buf.rngs.copy_to_device(rngs)
             self._action_rngs.copy_to_device(rngs ^ cpu._ACTION_STREAM)
-        self._launch(self._kernels.step, self.num_envs, *self._buf, self._actions, True, True)
+        self._launch(self._kernels.step, self.num_envs, self._buf, self._actions, True, True)
         self._started = True
         return self._batch()
 
@@ -383,7 +354,7 @@ class CudaVectorGame:
             bad = int(self._bad.copy_to_host()[0])
             if bad < self.num_envs:
                 raise IllegalActionError(self._illegal_message(bad, actions))
-        self._launch(self._kernels.step, self.num_envs, *buf, actions, all_active, False)
+        self._launch(self._kernels.step, self.num_envs, buf, actions, all_active, False)
         return self._batch()
 
     def random_actions(self, out: Any = None) -> Any:
@@ -412,7 +383,7 @@ class CudaVectorGame:
                 f"{target.dtype}{tuple(target.shape)}"
             )
         self._launch(
-            self._kernels.random_actions, self.num_envs, *self._buf, self._action_rngs, target
+            self._kernels.random_actions, self.num_envs, self._buf, self._action_rngs, target
         )
         return out
 
@@ -431,7 +402,7 @@ class CudaVectorGame:
             self._action_rngs.copy_to_device(cpu.env_rngs(seed, self.num_envs) ^ cpu._ACTION_STREAM)
         self._finished.copy_to_device(np.zeros(1, np.int64))
         self._launch(
-            self._kernels.rollout, self.num_envs, *self._buf, self._action_rngs,
+            self._kernels.rollout, self.num_envs, self._buf, self._action_rngs,
             int(num_steps), self._finished,
         )  # fmt: skip
         return int(self._finished.copy_to_host()[0])
@@ -446,9 +417,66 @@ class CudaVectorGame:
         """A device copy of ``int64[N]``: the moves played in each env's current game."""
         return _device_copy(self._buf.moves)
 
-    def set_states(self, indices: Any, states: Any, step_counts: Any = None) -> VectorBatch:
+    @property
+    def states_view(self) -> Any:
+        """The ``int64[N, state_size]`` states buffer itself, on the device (no copy)."""
+        return self._buf.states
+
+    @property
+    def batch(self) -> VectorBatch:
+        """The batch the last call returned, as the vector returns batches (device copies, or
+        with ``copy=False`` the device buffers).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("batch")
+        return self._batch()
+
+    def legal_lists(self) -> tuple[Any, Any] | None:
+        """The device buffers ``(legal int64[N, max_legal_actions], counts int64[N])`` of the
+        legal actions kept beside the masks, or ``None`` for a game that keeps none (as
+        :meth:`VectorGame.legal_lists`).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("legal_lists()")
+        if not self._config.list_legal:
+            return None
+        return self._buf.legal, self._buf.num_legal
+
+    def get_states(self, indices: Any = None) -> VectorStates:
+        """What decides how envs ``indices`` (default: all) go on, copied to the host (as
+        :meth:`VectorGame.get_states`; ``vg.set_states(indices, *saved)`` restores it, on this
+        vector or on a CPU one).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            InvalidOptionError: for bad ``indices``.
+        """
+        self._require_started("get_states()")
+        rows = (
+            np.arange(self.num_envs)
+            if indices is None
+            else self._check_indices(indices, "indices", distinct=False)
+        )
+        buf = self._buf
+        return VectorStates(
+            *(array.copy_to_host()[rows] for array in (buf.states, buf.moves, buf.rngs, buf.first))
+        )
+
+    def set_states(
+        self,
+        indices: Any,
+        states: Any,
+        step_counts: Any = None,
+        chance_rngs: Any = None,
+        first_players: Any = None,
+    ) -> VectorBatch:
         """Put env ``indices[j]`` at position ``states[j]`` (host arrays, checked on the host by
-        the game's record reader as :meth:`VectorGame.set_states` does).
+        the game's record reader, as :meth:`VectorGame.set_states` does with the same
+        arguments).
 
         Raises:
             RuntimeError: before :meth:`reset`.
@@ -456,15 +484,25 @@ class CudaVectorGame:
         """
         self._require_started("set_states()")
         indices = self._check_indices(indices, "indices")
-        states = self._check_states(states, len(indices), validate=True)
-        counts = self._check_step_counts(step_counts, len(indices))
+        count = len(indices)
+        states = self._check_states(states, count, validate=True)
+        counts = cpu._check_column(step_counts, count, "step_counts", "integers >= 0", "iu", 0)
+        rngs = cpu._check_column(chance_rngs, count, "chance_rngs", "uint64 generator states", "u")
+        firsts = cpu._check_column(
+            first_players, count, "first_players", "players 0 or 1", "iu", 0, 1
+        )
+        if counts is None:
+            counts = np.zeros(count, np.int64)
+        if count == 0:  # the kernel's arguments keep a row
+            states, counts = np.zeros((1, self.info.state_size), np.int64), np.zeros(1, np.int64)
+        buf = self._buf
+        for values, target in ((rngs, buf.rngs), (firsts, buf.first)):
+            if values is not None and count:
+                self._scatter(cuda.to_device(values), cuda.to_device(indices), target)
         rows = np.full(self.num_envs, -1, np.int64)
-        rows[indices] = np.arange(len(indices))
-        if len(indices) == 0:  # keep the kernel's argument shapes non-empty
-            states = np.zeros((1, self.info.state_size), np.int64)
-            counts = np.zeros(1, np.int64)
+        rows[indices] = np.arange(count)
         self._launch(
-            self._kernels.set_rows, self.num_envs, *self._buf, cuda.to_device(rows),
+            self._kernels.set_rows, self.num_envs, buf, cuda.to_device(rows),
             cuda.to_device(states), cuda.to_device(counts),
         )  # fmt: skip
         return self._batch()
@@ -490,20 +528,17 @@ class CudaVectorGame:
             source_rows, destination_rows = cuda.to_device(sources), cuda.to_device(destinations)
             for array in (
                 buf.states, buf.moves, buf.observation, buf.mask, buf.legal, buf.num_legal,
-                buf.player,
+                buf.player, buf.first,
             ):  # fmt: skip
-                table = array.reshape(self.num_envs, int(np.prod(array.shape[1:])))
+                table = _rows(array)
                 rows = cuda.device_array((count, table.shape[1]), table.dtype)
                 self._launch(self._kernels.gather, count, table, source_rows, rows)
                 self._launch(self._kernels.scatter, count, rows, destination_rows, table)
-        rows = cuda.to_device(np.full(self.num_envs, -1, np.int64))
-        no_states, no_counts = (
-            cuda.to_device(np.zeros((1, self.info.state_size), np.int64)),
-            (cuda.to_device(np.zeros(1, np.int64))),
-        )
-        self._launch(
-            self._kernels.set_rows, self.num_envs, *buf, rows, no_states, no_counts
-        )  # rows all -1: every env's rewards and flags cleared, nothing else
+        no_rows = cuda.to_device(np.full(self.num_envs, -1, np.int64))
+        no_states = cuda.to_device(np.zeros((1, self.info.state_size), np.int64))
+        no_counts = cuda.to_device(np.zeros(1, np.int64))
+        # rows all -1: every env's rewards and flags cleared, nothing else
+        self._launch(self._kernels.set_rows, self.num_envs, buf, no_rows, no_states, no_counts)
         return self._batch()
 
     def observe(self, players: Any, states: Any = None) -> Any:
@@ -520,7 +555,8 @@ class CudaVectorGame:
                 f"players must be 0, 1 or one per row, got an array of shape {array.shape} (the "
                 "players come first: observe(players, states=None))"
             )
-        if states is None:
+        own = states is None
+        if own:
             self._require_started("observe()")
             device_states = self._buf.states
         else:
@@ -540,8 +576,19 @@ class CudaVectorGame:
         out = cuda.device_array((count, *self.info.observation_shape), self.info.observation_dtype)
         if count:
             players_on_device = cuda.to_device(np.ascontiguousarray(array, dtype=np.int64))
-            self._launch(self._kernels.observe, count, device_states, players_on_device, out)
+            by_player = own and self.random_first_player  # players -> the seats they hold
+            firsts = self._buf.first if by_player else players_on_device
+            self._launch(
+                self._kernels.observe, count, device_states, players_on_device, firsts,
+                by_player, out,
+            )  # fmt: skip
         return out
+
+    def __getstate__(self) -> None:
+        raise TypeError(
+            "a CUDA VectorGame is not copied or pickled (its games live on the GPU): save "
+            "vg.get_states() and restore them with set_states(indices, *saved)"
+        )
 
     # -- helpers ------------------------------------------------------------------------------
     _check_indices = cpu.VectorGame._check_indices
@@ -596,20 +643,9 @@ class CudaVectorGame:
             )
         self._buf.active.copy_to_device(np.ascontiguousarray(host))
 
-    def _check_step_counts(self, step_counts: Any, count: int) -> np.ndarray:
-        if step_counts is None:
-            return np.zeros(count, np.int64)
-        counts = np.asarray(step_counts)
-        if (
-            counts.shape != (count,)
-            or counts.dtype.kind not in "iu"
-            or (counts.size and counts.min() < 0)
-        ):
-            raise InvalidOptionError(
-                f"step_counts must be {count} integers >= 0 (one per index), got "
-                f"{counts.dtype}{counts.shape}"
-            )
-        return np.ascontiguousarray(counts, dtype=np.int64)
+    def _scatter(self, values: Any, indices: Any, target: Any) -> None:
+        """``target[indices[j]] = values[j]`` on the device (1-D device arrays)."""
+        self._launch(self._kernels.scatter, len(indices), _rows(values), indices, _rows(target))
 
     def _illegal_message(self, index: int, actions: Any) -> str:
         action = int(actions[index : index + 1].copy_to_host()[0])
@@ -633,6 +669,11 @@ class CudaVectorGame:
 
     def __repr__(self) -> str:
         return f"VectorGame({self.info.name!r}, num_envs={self.num_envs}, device='cuda')"
+
+
+def _rows(array: Any) -> Any:
+    """``array`` (a C-contiguous device array) as a 2-D view: one row per leading index."""
+    return array.reshape(array.shape[0], int(np.prod(array.shape[1:])))
 
 
 def _device_copy(array: Any) -> Any:

@@ -27,20 +27,21 @@ from mcts_envs.vector import VectorGame
 def argument_types(plan: VectorGame) -> dict[str, tuple]:
     """The numba types of each kernel's arguments as a CUDA vector of ``plan``'s game passes
     them (host arrays of the same dtypes, dimensions and C layout as the device buffers)."""
-    buf = tuple(numba.typeof(array) for array in plan._buf)
+    buf = numba.typeof(plan._buf)
     int64_1d, int64_2d = numba.types.int64[::1], numba.types.int64[:, ::1]
     boolean, int64 = numba.types.boolean, numba.types.int64
+    rngs = numba.typeof(plan._buf.rngs)
     observation = numba.typeof(plan._buf.observation)
     return {
         "check": (numba.typeof(plan._buf.mask), numba.typeof(plan._buf.active), int64_1d, boolean,
                   int64_1d),
-        "step": (*buf, int64_1d, boolean, boolean),
-        "random_actions": (*buf, numba.typeof(plan._buf.rngs), int64_1d),
-        "rollout": (*buf, numba.typeof(plan._buf.rngs), int64, int64_1d),
-        "set_rows": (*buf, int64_1d, int64_2d, int64_1d),
-        "observe": (int64_2d, int64_1d, observation),
+        "step": (buf, int64_1d, boolean, boolean),
+        "random_actions": (buf, rngs, int64_1d),
+        "rollout": (buf, rngs, int64, int64_1d),
+        "set_rows": (buf, int64_1d, int64_2d, int64_1d),
+        "observe": (int64_2d, int64_1d, int64_1d, boolean, observation),
         "gather": (numba.types.int8[:, ::1], int64_1d, numba.types.int8[:, ::1]),
-        "scatter": (numba.types.boolean[:, ::1], int64_1d, numba.types.boolean[:, ::1]),
+        "scatter": (numba.types.uint64[:, ::1], int64_1d, numba.types.uint64[:, ::1]),
     }  # fmt: skip
 
 

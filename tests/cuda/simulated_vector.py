@@ -136,6 +136,35 @@ def positions_and_views(game: str) -> None:
     check(first.observation is second.observation, "copy=False: not the vector's own buffers")
 
 
+def saved_states_and_first_players(game: str) -> None:
+    """``random_first_player`` draws the same first players; ``get_states`` saves what a
+    ``set_states`` restores on either vector."""
+    on_device, on_host = pair(game, 21, random_first_player=True)
+    assert_same_batch(on_device.reset(), on_host.reset(), "random first players")
+    for step in range(6):
+        actions = on_host.random_actions()
+        on_device.random_actions()
+        assert_same_batch(on_device.step(actions), on_host.step(actions), f"first {step}")
+    players = np.arange(NUM_ENVS) % 2
+    np.testing.assert_array_equal(
+        on_device.observe(players).copy_to_host(), on_host.observe(players), "observe by player"
+    )
+    saved = on_device.get_states([0, 3, 4])
+    for got, expected in zip(saved, on_host.get_states([0, 3, 4]), strict=True):
+        np.testing.assert_array_equal(got, expected, err_msg="get_states")
+    other = [7, 8, 9]
+    firsts = 1 - saved.first_players
+    expected = on_host.set_states(other, saved.states, saved.step_counts, saved.chance_rngs, firsts)
+    got = on_device.set_states(other, saved.states, saved.step_counts, saved.chance_rngs, firsts)
+    assert_same_batch(got, expected, "set_states with generators and first players")
+    np.testing.assert_array_equal(on_device.states_view.copy_to_host(), on_host.states_view)
+    lists = on_device.legal_lists()
+    check((lists is None) == (on_host.legal_lists() is None), "legal_lists")
+    if lists is not None:
+        for got, expected in zip(lists, on_host.legal_lists(), strict=True):
+            np.testing.assert_array_equal(got.copy_to_host(), expected, err_msg="legal_lists")
+
+
 def main(game: str) -> None:
     check(os.environ.get("NUMBA_ENABLE_CUDASIM") == "1", "run with NUMBA_ENABLE_CUDASIM=1")
     cuda_vector.THREADS_PER_BLOCK = 4  # several blocks, the last one partly filled
@@ -143,6 +172,7 @@ def main(game: str) -> None:
     illegal_actions(game)
     partial_steps_and_rollout(game)
     positions_and_views(game)
+    saved_states_and_first_players(game)
     print("ok", game)
 
 
