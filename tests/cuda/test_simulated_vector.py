@@ -46,3 +46,18 @@ def test_cuda_vector_plays_the_cpu_vectors_games_under_the_simulator(game):
     done = run_simulated("tests.cuda.simulated_vector", game)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert done.stdout.strip().splitlines()[-1] == f"ok {game}"
+
+
+def test_the_gpu_benchmark_script_runs_under_the_simulator_and_says_so():
+    done = subprocess.run(
+        [
+            sys.executable, "gpu_throughput.py", "--warm-cache", "--games", "tictactoe",
+            "--sizes", "8", "--seconds", "0.01", "--repeats", "1", "--loop-steps", "16",
+            "--python-steps", "1", "--no-pgx",
+        ],
+        capture_output=True, text=True, cwd=ROOT / "benchmarks", timeout=600,
+        env={**os.environ, "NUMBA_ENABLE_CUDASIM": "1"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "numba's CUDA simulator (no GPU: not a speed)" in done.stdout.splitlines()[0]
+    assert any(line.startswith("| tictactoe | 8 |") for line in done.stdout.splitlines())
