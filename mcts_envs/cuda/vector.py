@@ -300,15 +300,22 @@ class CudaVectorGame:
 
     # -- API (as VectorGame's) ----------------------------------------------------------------
     def compile(self, rollout: bool = False) -> None:
-        """Compile the step (and with ``rollout`` the device loop) before timing: a reset, a
-        step of random actions and, with ``rollout``, a one-step rollout (all from this
-        vector's current games, which they advance)."""
-        if not self._started:
-            self.reset()
-        self.step(self.random_actions())
+        """Compile the step, the random actions (and with ``rollout`` the device loop) for the
+        arguments this vector passes, before timing; changes no game (nothing runs). Under
+        the simulator there is nothing to compile."""
+        if simulating():
+            return
+        buf, k, rngs, actions = self._buf, self._kernels, self._action_rngs, self._actions
+        calls = [
+            (k.step, (buf, actions, True, True)),
+            (k.random_actions, (buf, rngs, actions)),
+        ]
+        if self._config.check:
+            calls.append((k.check, (buf.mask, buf.active, actions, True, self._bad)))
         if rollout:
-            self.random_rollout(1)
-        cuda.synchronize()
+            calls.append((k.rollout, (buf, rngs, 1, self._finished)))
+        for kernel, arguments in calls:  # the types a launch with these arguments compiles for
+            kernel.compile(tuple(kernel.typeof_pyval(argument) for argument in arguments))
 
     def reset(self, seed: int | None = None) -> VectorBatch:
         """Start a new game in every env (as :meth:`VectorGame.reset`); device arrays.
