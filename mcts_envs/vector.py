@@ -85,6 +85,7 @@ Twist), by that kernel from the position, and then no list is kept.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -807,6 +808,11 @@ def env_rngs(seed: int | None, num_envs: int) -> np.ndarray:
     )
 
 
+#: The vector classes of the other devices: ``VectorGame(..., device=name)`` builds
+#: ``module.class_name(...)`` with the other arguments (a module built on this one, named here
+#: rather than imported, so the CPU path never loads it: numba-cuda for ``"cuda"``).
+DEVICE_BACKENDS = {"cuda": ("mcts_envs.cuda.vector", "CudaVectorGame")}
+
 #: XOR-ed into the env generators' seeds to get the action generators (a stream apart).
 _ACTION_STREAM = np.uint64(0xA5A5A5A5A5A5A5A5)
 
@@ -858,11 +864,12 @@ class VectorGame:
     def __new__(cls, *args: Any, device: str = "cpu", **options: Any) -> Any:
         if device == "cpu":
             return super().__new__(cls)
-        if device == "cuda":
-            from mcts_envs.cuda.vector import CudaVectorGame  # numba-cuda only when asked for
-
-            return CudaVectorGame(*args, **options)
-        raise InvalidOptionError(f"device must be 'cpu' or 'cuda', got {device!r}")
+        backend = DEVICE_BACKENDS.get(device)
+        if backend is None:
+            allowed = ", ".join(repr(name) for name in ("cpu", *DEVICE_BACKENDS))
+            raise InvalidOptionError(f"device must be one of {allowed}, got {device!r}")
+        module, name = backend  # imported when asked for: the CPU path never loads it
+        return getattr(importlib.import_module(module), name)(*args, **options)
 
     def __init__(
         self,

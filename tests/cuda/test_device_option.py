@@ -48,7 +48,7 @@ def test_the_cpu_vector_imports_no_cuda_module():
 
 
 def test_an_unknown_device_is_refused_by_name():
-    with pytest.raises(InvalidOptionError, match=r"device must be 'cpu' or 'cuda', got 'gpu'"):
+    with pytest.raises(InvalidOptionError, match=r"device must be one of 'cpu', 'cuda', got 'gpu'"):
         VectorGame("tictactoe", 4, device="gpu")
 
 
