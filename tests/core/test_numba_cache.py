@@ -149,7 +149,7 @@ def test_an_unwritable_cache_root_falls_back_to_a_temporary_folder(tmp_path):
     [
         ({}, "portable"),
         ({"MCTS_ENVS_HOST_CPU": "1"}, "None"),  # numba's own choice: the host CPU
-        ({"NUMBA_CPU_NAME": "generic"}, "generic"),  # a user's own setting is kept
+        ({"NUMBA_CPU_NAME": "nehalem"}, "nehalem"),  # a user's own setting is kept
     ],
 )
 def test_the_cpu_target_is_portable_unless_told_otherwise(settings, expected):
