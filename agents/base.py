@@ -15,7 +15,7 @@ import numpy as np
 
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
-from mcts_envs.core.quoting import bounded
+from mcts_envs.core.quoting import bounded, quote
 
 if TYPE_CHECKING:  # annotations only: importing agents imports no numba
     from mcts_envs.core.game import Game
@@ -140,7 +140,7 @@ def check_number(
     here, so no value that would overflow, never end or exhaust memory reaches a search."""
     if value is None and optional:
         return None
-    kind = "an integer" if integer else "a number"
+    kind = "an integer" if integer else "a finite number"
     bounds = f"[{int(low)}, {int(high)}]" if integer else f"[{low:g}, {high:g}]"
     allowed = f"{kind} in {bounds}" + (" or None" if optional else "")
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -152,7 +152,7 @@ def check_number(
         number = int(value) if integer else float(value)
         if (integer or math.isfinite(number)) and low <= number <= high:
             return number
-    raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {value!r}")
+    raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {quote(value)}")
 
 
 def check_decision(agent: str, game: Game, state: Any) -> tuple[np.ndarray, int]:

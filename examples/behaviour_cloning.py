@@ -39,6 +39,7 @@ from mcts_envs.agents.evaluation.expert import (
     save_expert_data,
 )
 from mcts_envs.agents.evaluation.mistakes import load_shipped_labels, mistake_rate
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
@@ -192,7 +193,9 @@ def main(argv: list[str] | None = None) -> dict:
     figures["mistakes"] = report
     print(f"network alone, on the shipped alpha-beta labels: {report.summary()}")
     for opponent in OPPONENTS:
-        result = play_match(GAME, network_spec, opponent, args.eval_games, seed=args.seed + 1)
+        result = play_match(
+            plan_match(GAME, network_spec, opponent, args.eval_games, seed=args.seed + 1)
+        )
         figures[opponent] = result
         print(result.summary(), flush=True)
     return figures

@@ -51,6 +51,7 @@ import numpy as np
 
 from mcts_envs.agents.base import ForwardModelAgent
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
@@ -459,10 +460,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"{outcomes[1].loss:.5f} ({'cannot lose' if solved else 'not solved'})")  # fmt: skip
     if args.eval_games > 0:
         register_agent(AGENT_KIND, SavedNetworkAgent)
-        match = play_match(
+        match = play_match(plan_match(
             args.game, f"{AGENT_KIND}:path={model}", args.eval_opponent, args.eval_games,
             seed=args.seed + 1,
-        )  # fmt: skip
+        ))  # fmt: skip
         low, high = match.a.score_interval()
         figures["match"] = match
         figures["score"] = {"score": match.a.score, "low": low, "high": high}

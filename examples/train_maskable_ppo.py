@@ -265,7 +265,10 @@ def main(argv: list[str] | None = None) -> dict:
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from mcts_envs.agents.evaluation.arena import play_match, wilson_interval
+    from mcts_envs.agents.evaluation.arena import play_match
+    from mcts_envs.agents.evaluation.plan import plan_match
+    from mcts_envs.agents.evaluation.run import RunHooks
+    from mcts_envs.agents.evaluation.stats import wilson_interval
     from mcts_envs.agents.learned.rl import agent_opponent
     from mcts_envs.rl import LearnerVectorEnv, OpponentPool, epsilon_opponent, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
@@ -391,12 +394,8 @@ def main(argv: list[str] | None = None) -> dict:
     print("arena:", flush=True)
     for spec, games in final_opponents(args.final):
         match = play_match(
-            args.game,
-            f"ppo:path={model_path}",
-            spec,
-            games,
-            seed=args.seed + 7,
-            progress=not args.no_progress,
+            plan_match(args.game, f"ppo:path={model_path}", spec, games, seed=args.seed + 7),
+            hooks=RunHooks(progress=not args.no_progress),
         )
         a = match.a
         entry = {"opponent": spec, "games": a.games, "wins": a.wins, "draws": a.draws}

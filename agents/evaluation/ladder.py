@@ -32,22 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcts_envs.agents.evaluation.games import GameRules, play_game, prepare_agents
+from mcts_envs.agents.evaluation.openings import Openings
+from mcts_envs.agents.evaluation.plan import TaskList, TournamentPlan, plan_tournament
 from mcts_envs.agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
+from mcts_envs.agents.evaluation.results_file import done_keys, open_results, record_key
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import Z_95, WinDrawLoss
-from mcts_envs.agents.evaluation.tournament import (
-    GameRules,
-    Openings,
-    TaskList,
-    TournamentPlan,
-    done_keys,
-    make_backend,
-    open_results,
-    plan_tournament,
-    play_task,
-    prepare_agents,
-    record_key,
-    run_tournament,
-)
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
@@ -381,7 +372,8 @@ def build_ladder(
         workers: processes to play in (the games do not depend on it).
         resume: continue an interrupted build's ``.records.jsonl``.
         overwrite: replace existing ladder files.
-        announce: told what is being compiled and the progress.
+        announce: told of the plan, what is being compiled and the preparation times; with it,
+            a progress bar shows on stderr.
         agent_modules: modules that register anchor kinds (``--agent-module``), imported in
             every worker process as well.
 
@@ -403,23 +395,19 @@ def build_ladder(
             raise InvalidOptionError(
                 f"{path} exists; pass --overwrite to rebuild it, or choose another --out-dir"
             )
-    rules = GameRules(name)
-    plan = plan_tournament(rules, anchors, games_per_pair, seed)
+    plan = plan_tournament(GameRules(name), anchors, games_per_pair, seed)
     start = time.perf_counter()
     load = _load_average()
-    with open_results(playing, resume=resume, overwrite=True) as results:
-        opening = plan.tasks[0].opening
-        backend = make_backend(None, workers, plan.specs, opening, agent_modules=agent_modules)
-        # in this process first, as a match or tournament does: workers load numba's disk cache
-        prepare_agents(name, plan.specs, opening, announce)
-        total = len(plan.tasks)
-
-        def progress(record: dict[str, Any]) -> None:
-            if announce is not None and len(results.records) % 20 == 0:
-                announce(f"{len(results.records)}/{total} games")
-
-        run_tournament(plan, results, backend, progress=progress)
-        records = list(results.records)
+    total = len(plan.tasks)
+    settings = RunSettings(
+        out=playing,
+        resume=resume,
+        overwrite=True,
+        workers=workers,
+        agent_modules=tuple(agent_modules),
+    )
+    hooks = RunHooks(announce=announce, progress=announce is not None)
+    records = run_plan(plan, settings, hooks).records
     if len(records) < total:
         raise InvalidOptionError(
             f"{name} ladder: {len(records)} of {total} games played; run again with --resume"
@@ -606,7 +594,7 @@ def rate_on_ladder(
     """Rate ``spec`` on ``game``'s ladder with ``games`` games (module docstring).
 
     Game pair ``p`` is played against the anchor nearest the estimate after pairs ``0..p-1``
-    (seeds: :func:`mcts_envs.agents.evaluation.tournament.task_seeds` of ``(seed, anchor number, p, colour)``).
+    (seeds: :func:`mcts_envs.agents.evaluation.games.task_seeds` of ``(seed, anchor number, p, colour)``).
 
     Args:
         game: the game.
@@ -671,7 +659,7 @@ def rate_on_ladder(
             for colour in (0, 1):
                 if colour in played:
                     continue
-                record = play_task(plan.tasks.task(anchor_index, pair, colour), plan.rules)
+                record = play_game(plan.tasks.task(anchor_index, pair, colour), plan.rules)
                 records.append(record)
                 if results is not None:
                     results.append(record)

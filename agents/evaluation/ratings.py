@@ -1,7 +1,7 @@
 """Ratings and statistics of a results file: W/D/L, Wilson intervals, Bradley-Terry Elo, SPRT.
 
-Everything here is recomputed from game records (tournament records of
-:mod:`mcts_envs.agents.evaluation.tournament` or match records of :mod:`mcts_envs.agents.evaluation.arena`): each record names its two
+Everything here is recomputed from game records (the records of a tournament or match, as
+:func:`mcts_envs.agents.evaluation.run.run_plan` writes them): each record names its two
 agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
 counted) and its game pair (``pair``, or ``index // 2`` for match records).
 

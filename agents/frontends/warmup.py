@@ -1,7 +1,7 @@
 """``mcts-envs warmup [GAME ...] [--agents SPEC ...]``: compile everything once, ahead of use.
 
-numba compiles each function on its first use and keeps it in its disk cache (``__pycache__``
-beside the installed sources, or ``NUMBA_CACHE_DIR``), so the first run of each command on a
+numba compiles each function on its first use and keeps it in the machine's cache
+(:mod:`mcts_envs.core.numba_cache`), so the first run of each command on a
 machine waits for compiles (seconds to minutes on a small machine) and later runs load them in
 milliseconds. ``warmup`` pays that cost up front, e.g. in a container build or a CI cache step:
 for every named game (default: all) it compiles (or loads) each path

@@ -8,14 +8,14 @@
   ``benchmarks/README.md``, ``experiments/README.md`` and ``CHANGELOG.md``, with their links
   rewritten for the site and the stored result files they link copied in.
 
-Nothing here imports numba code: the cards are read with ``ast`` and the defaults module is
-loaded from its file alone.
+Nothing here imports numba code: the cards are read with ``ast``, and the defaults table
+(``mcts_envs.agents.mcts.defaults``) imports none.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.util
+import importlib
 import re
 from pathlib import Path
 
@@ -43,13 +43,8 @@ def game_card(name: str) -> str:
 
 
 def load_defaults():
-    """``agents/mcts/defaults.py`` loaded from its file (no package import, no numba)."""
-    path = ROOT / "agents" / "mcts" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("_mcts_defaults_for_docs", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    """The per-game MCTS defaults module (it imports no numba)."""
+    return importlib.import_module("mcts_envs.agents.mcts.defaults")
 
 
 def defaults_section(name: str, defaults) -> str:
@@ -66,7 +61,7 @@ def defaults_section(name: str, defaults) -> str:
         "| option | this game | generic |",
         "| --- | --- | --- |",
     ]
-    for key, value in row._asdict().items():
+    for key, value in row.per_game_options().items():
         generic = getattr(defaults.GENERIC, key)
         lines.append(f"| `{key}` | `{value}` | `{generic}` |")
     lines += [

@@ -3,7 +3,7 @@
 
     python docs/_scripts/ladder_tables.py
 
-``tests/agents/test_ladder.py`` checks that the page shows every shipped ladder as its file has it.
+``tests/agents/evaluation/test_ladder.py`` checks that the page shows every shipped ladder as its file has it.
 """
 
 from __future__ import annotations
