@@ -21,7 +21,7 @@ ataxx = pytest.importorskip("ataxx")
 
 from mcts_envs.agents import spec as spec_module  # noqa: E402
 from mcts_envs.agents.frontends.uai import SEARCH_MEMORY_MB, GoLimits, UAIEngine  # noqa: E402
-from tests.agents.test_uai import ENV, ROOT, engine_argv  # noqa: E402
+from tests.agents.frontends.test_uai import ENV, ROOT, engine_argv  # noqa: E402
 
 START = "x5o/7/7/7/7/7/o5x x 0 1"
 

@@ -23,9 +23,9 @@ import mcts_envs
 from mcts_envs.agents.players import uai_agent
 from mcts_envs.agents.spec import make_agent
 from tests.agents.fake_uai_engine import FLOOD_CHARS, FLOOD_LINES
-from tests.agents.test_uai_client_failures import fake
+from tests.agents.players.test_uai_client_failures import fake
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def first_move(spec: str) -> tuple[object, object]:
