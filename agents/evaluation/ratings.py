@@ -37,12 +37,14 @@ from mcts_envs.agents.evaluation.stats import (
     WinDrawLoss,
     elo_from_score,
     format_elo,
+    format_elo_bounds,
     format_elo_interval,
     score_from_elo,
     score_interval,
     wilson_interval,
 )
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.core.quoting import printable
 
 __all__ = [
     "PairingStats",
@@ -346,24 +348,29 @@ class RatingTable:
         )
 
     def text(self, sprt: SprtSettings | None = None) -> str:
-        """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT."""
-        width = max([len(a) for a in self.agents] + [12])
+        """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT.
+
+        Agent names come from records (files from anywhere): terminal control characters
+        (escape sequences) are removed from them before they are printed."""
+        names = [printable(agent) for agent in self.agents]
+        anchor = printable(self.anchor)
+        width = max([len(a) for a in names] + [12])
         lines = [
             f"Elo (Bradley-Terry with a prior of {self.prior_draws:g} draws per pairing, "
-            f"{self.anchor} = 0; 95% bootstrap over game pairs, {self.bootstrap} samples)",
+            f"{anchor} = 0; 95% bootstrap over game pairs, {self.bootstrap} samples)",
             f"  {'agent':<{width}}  {'Elo':>6}  {'95% interval':<16} {'games':>6} {'score':>6}",
         ]
         for k in self.order():
             score = self.points[k] / self.games[k] if self.games[k] else math.nan
-            interval = f"[{format_elo(self.low[k])}, {format_elo(self.high[k])}]"
+            interval = format_elo_bounds(self.low[k], self.high[k])
             lines.append(
-                f"  {self.agents[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
+                f"  {names[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
                 f"{int(self.games[k]):>6} {score:6.3f}"
             )
-        apart = [self.agents[k] for k in range(len(self.agents)) if np.isnan(self.elo[k])]
+        apart = [names[k] for k in range(len(self.agents)) if np.isnan(self.elo[k])]
         if apart:
             lines.append(
-                f"  ({', '.join(apart)}: never met {self.anchor}'s group, directly or through "
+                f"  ({', '.join(apart)}: never met {anchor}'s group, directly or through "
                 "other agents, so there is no common scale; rate that group with its own anchor)"
             )
         lines += [
@@ -376,7 +383,7 @@ class RatingTable:
             low, high = pairing.score_interval()
             elo, elo_low, elo_high = pairing.elo()
             lines.append(
-                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
+                f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  {pairing.wins:>5} "
                 f"{pairing.draws:>5} {pairing.losses:>5}  "
                 f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
                 f"{format_elo_interval(elo, elo_low, elo_high)}"
@@ -389,7 +396,7 @@ class RatingTable:
             counts = pairing.pentanomial()
             elo, elo_low, elo_high = pairing.pentanomial_elo()
             line = (
-                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  "
+                f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  "
                 f"{' '.join(f'{c:>4}' for c in counts)}  "
                 f"Elo {format_elo_interval(elo, elo_low, elo_high)}"
             )

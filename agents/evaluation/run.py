@@ -162,10 +162,10 @@ class RunOutcome(NamedTuple):
         return self.stopped == "interrupted"
 
 
-def _open(settings: RunSettings) -> ResultsFile:
+def _open(settings: RunSettings, plan: TournamentPlan) -> ResultsFile:
     if settings.out is None:
         return ResultsFile(None)
-    return open_results(settings.out, settings.resume, settings.overwrite)
+    return open_results(settings.out, settings.resume, settings.overwrite, plan)
 
 
 def run_plan(
@@ -205,11 +205,20 @@ def run_plan(
         settings.play,
     )
     backend.start()
-    with _open(settings) as results:
+    with _open(settings, plan) as results:
         if results.dropped_line is not None:
             announce(
                 f"{settings.out}: line {results.dropped_line} was cut by a crash (no newline at "
                 "its end); removed that cut part, its game is played again"
+            )
+        if results.duplicates:
+            shown = ", ".join(f"{line} (as {first})" for line, first in results.duplicates[:8])
+            more = (
+                f", ... ({len(results.duplicates)} in all)" if len(results.duplicates) > 8 else ""
+            )
+            announce(
+                f"{settings.out}: {len(results.duplicates)} line(s) repeat a game of an earlier "
+                f"line, counted once: line {shown}{more}"
             )
         done = done_keys(plan, results.records, results.lines)
         todo = len(plan.tasks) - len(done)

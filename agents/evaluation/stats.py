@@ -18,6 +18,7 @@ __all__ = [
     "WinDrawLoss",
     "elo_from_score",
     "format_elo",
+    "format_elo_bounds",
     "format_elo_interval",
     "score_from_elo",
     "score_interval",
@@ -157,10 +158,19 @@ def format_elo_interval(estimate: float, low: float, high: float) -> str:
     """An Elo estimate with its interval, honest at the boundary.
 
     ``+52 [+10, +95]`` normally; when the estimate is infinite (every game won or lost) only the
-    finite bound is meaningful, so it reads ``> +166`` or ``< -166`` instead of ``+inf [...]``.
+    finite bound is meaningful, so it reads ``> +166`` or ``< -166`` instead of ``+inf [...]``;
+    an infinite end of the interval of a finite estimate is named (:func:`format_elo_bounds`).
     """
     if math.isinf(estimate) and estimate > 0:
         return f"> {format_elo(low)}"
     if math.isinf(estimate):
         return f"< {format_elo(high)}"
-    return f"{format_elo(estimate)} [{format_elo(low)}, {format_elo(high)}]"
+    return f"{format_elo(estimate)} {format_elo_bounds(low, high)}"
+
+
+def format_elo_bounds(low: float, high: float) -> str:
+    """``[+10, +95]``; an infinite end (a Wilson bound at a score of 0 or 1) is named, never
+    printed as a number: ``[+10, no upper bound]``, ``[no lower bound, -40]``."""
+    low_text = "no lower bound" if math.isinf(low) else format_elo(low)
+    high_text = "no upper bound" if math.isinf(high) else format_elo(high)
+    return f"[{low_text}, {high_text}]"
