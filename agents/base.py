@@ -16,12 +16,36 @@ import numpy as np
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.quoting import bounded, quote
+from mcts_envs.records import clip_foreign
 
 if TYPE_CHECKING:  # annotations only: importing agents imports no numba
     from mcts_envs.core.game import Game
 
 #: Characters of an agent's answer and of the message a forfeit keeps in the game record.
 FORFEIT_QUOTE = 200
+
+#: What kind of fault each forfeit reason is, as a record's ``forfeit.fault`` says: ``"move"``,
+#: the agent answered and its answer loses (an illegal, unparseable or invalid move, or one after
+#: its time); ``"peer"``, the program or server behind the agent failed (it crashed, did not
+#: answer, could not be reached, or sent no usable response). A reason not listed is a
+#: ``"move"`` fault. Either loses that one game; a caller that stops a run on a peer that never
+#: works counts consecutive ``"peer"`` faults.
+FAULTS = {
+    "illegal move": "move",
+    "unparseable move": "move",
+    "invalid move": "move",
+    "time": "move",
+    "crash": "peer",
+    "timeout": "peer",
+    "connection": "peer",
+    "http error": "peer",
+    "bad response": "peer",
+}
+
+
+def fault_of(reason: str) -> str:
+    """``"move"`` or ``"peer"``: the kind of fault of a forfeit ``reason`` (see :data:`FAULTS`)."""
+    return FAULTS.get(reason, "move")
 
 
 class ForfeitError(MctsEnvsError, RuntimeError):
@@ -31,23 +55,37 @@ class ForfeitError(MctsEnvsError, RuntimeError):
 
     Attributes:
         reason: a short cause, e.g. ``"illegal move"``, ``"crash"`` or ``"timeout"``.
-        line: the agent's raw answer, if it gave one.
+        line: the agent's raw answer, if it gave one (perhaps already cut by its client).
+        line_length: the answer's length as the agent gave it (``len(line)`` unless the client
+            kept only a prefix).
     """
 
-    def __init__(self, message: str, reason: str, line: str | None = None) -> None:
+    def __init__(
+        self, message: str, reason: str, line: str | None = None, line_length: int | None = None
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.line = line
+        self.line_length = (
+            line_length if line is None or line_length is None else max(line_length, len(line))
+        )
 
     def forfeit(self, seat: int) -> dict[str, Any]:
         """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
-        "line", "message"}`` (the line and the message cut to a few hundred characters)."""
-        return {
+        "fault", "line", "message"}`` (``fault``: :func:`fault_of` the reason; the line cut to
+        :data:`FORFEIT_QUOTE` characters, with ``"truncated": {"line": ITS_LENGTH}`` when it
+        was longer; the message to a few hundred characters)."""
+        entry = {
             "seat": seat,
             "reason": self.reason,
-            "line": None if self.line is None else bounded(self.line, FORFEIT_QUOTE),
+            "fault": fault_of(self.reason),
+            "line": self.line,
             "message": bounded(str(self), 2 * FORFEIT_QUOTE),
         }
+        entry = clip_foreign(entry, ["line"], FORFEIT_QUOTE)
+        if self.line is not None and (self.line_length or 0) > len(self.line):
+            entry["truncated"] = {"line": self.line_length}  # cut before, by the client
+        return entry
 
 
 @runtime_checkable

@@ -98,6 +98,26 @@ def make_record(
     }
 
 
+#: Longest text a record keeps of a field that comes from outside the package (a model's answer,
+#: an engine's line), in characters.
+MAX_FOREIGN_CHARS = 16384
+
+
+def clip_foreign(
+    entry: dict[str, Any], keys: Iterable[str], limit: int = MAX_FOREIGN_CHARS
+) -> dict[str, Any]:
+    """``entry`` with each text field of ``keys`` cut to ``limit`` characters; the fields cut are
+    listed with their full lengths in ``entry["truncated"]`` (``{"answer": 1900015}``), so a
+    reader knows the text is a prefix. Returns a new dict."""
+    clipped = dict(entry)
+    for key in keys:
+        value = clipped.get(key)
+        if isinstance(value, str) and len(value) > limit:
+            clipped[key] = value[:limit]
+            clipped["truncated"] = {**clipped.get("truncated", {}), key: len(value)}
+    return clipped
+
+
 def game_identity(record: dict[str, Any]) -> dict[str, Any]:
     """The record without its volatile keys: equal for two runs of one seeded game."""
     return {key: value for key, value in record.items() if key not in VOLATILE_KEYS}

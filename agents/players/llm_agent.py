@@ -52,7 +52,7 @@ from mcts_envs.agents.base import ForfeitError, ForwardModelAgent, check_number
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import bounded, dumps
+from mcts_envs.records import MAX_FOREIGN_CHARS, bounded, clip_foreign, dumps
 
 __all__ = ["ANSWER_KEEP_CHARS", "DEFAULT_KEY_ENV", "ForfeitError", "LLMAgent", "LLMEndpointError"]
 
@@ -67,7 +67,7 @@ FATAL_STATUSES = (401, 403, 404)
 #: Characters of an endpoint's error body quoted in a message.
 BODY_QUOTE = 300
 #: Longest answer a transcript entry (hence a record or a log line) keeps, in characters.
-ANSWER_KEEP_CHARS = 16384
+ANSWER_KEEP_CHARS = MAX_FOREIGN_CHARS
 #: What replaces the API key in any text from the endpoint.
 KEY_REMOVED = "[key removed]"
 #: Seconds between two cuts of a request's connections once its deadline has passed.
@@ -270,10 +270,7 @@ class LLMAgent(ForwardModelAgent):
                 )
 
     def _keep(self, entry: dict[str, Any], start: float) -> None:
-        answer = entry.get("answer")
-        if isinstance(answer, str) and len(answer) > ANSWER_KEEP_CHARS:
-            entry["answer"] = answer[:ANSWER_KEEP_CHARS]
-            entry["truncated"] = {"answer": len(answer)}
+        entry = clip_foreign(entry, ["answer", "error"], ANSWER_KEEP_CHARS)
         entry["seconds"] = round(time.monotonic() - start, 3)
         self.transcript.append(entry)
         if self.log is not None:

@@ -134,12 +134,14 @@ class _Reply(NamedTuple):
         before: the last :data:`INFO_WINDOW` lines before it.
         skipped: the lines before it that ``before`` does not keep (dropped by the reader
             while unread lines were over the bound included).
+        length: the line's length as the engine sent it (more than ``len(line)`` when cut).
     """
 
     line: str
     stamp: float
     before: list[str]
     skipped: int
+    length: int
 
 
 class _EngineProcess:
@@ -169,7 +171,7 @@ class _EngineProcess:
             )
         except OSError as error:
             raise EngineError(f"cannot start the UAI engine {argv!r}: {error}") from None
-        self.lines: queue.Queue[tuple[float, str] | None] = queue.Queue()
+        self.lines: queue.Queue[tuple[float, str, int] | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -181,11 +183,13 @@ class _EngineProcess:
                 if not piece:
                     break
                 stamp = time.monotonic()
+                length = len(piece.rstrip("\r\n"))
                 if not piece.endswith("\n") and len(piece) > MAX_LINE_CHARS:
                     self.cut += 1  # skip the rest of the line, a bounded piece at a time
                     rest = piece
                     while rest and not rest.endswith("\n"):
                         rest = stream.readline(MAX_LINE_CHARS)
+                        length += len(rest.rstrip("\r\n"))
                 line = piece.rstrip("\r\n")[:MAX_LINE_CHARS]
                 pending = self.lines.qsize()
                 if pending >= MAX_PENDING_LINES:
@@ -197,7 +201,7 @@ class _EngineProcess:
                     ):
                         self.dropped += 1
                         continue
-                self.lines.put((stamp, line))
+                self.lines.put((stamp, line, length))
         self.lines.put(None)
 
     def send(self, line: str) -> None:
@@ -238,10 +242,10 @@ class _EngineProcess:
                     f"{first_word!r}",
                     "crash",
                 )
-            stamp, line = item
+            stamp, line, length = item
             if line.split()[:1] == [first_word]:
                 skipped = count - len(window) + self.dropped - before
-                return _Reply(line, stamp, list(window), skipped)
+                return _Reply(line, stamp, list(window), skipped, length)
             count += 1
             window.append(line)
             if seen is not None:
@@ -520,7 +524,7 @@ class UAIAgent(ForwardModelAgent):
         self._check_game(game)
         try:
             engine = self._start()
-            line = self._ask(engine, game, state)
+            reply = self._ask(engine, game, state)
         except BaseException as failure:  # never leave an engine mid-search behind
             if not isinstance(failure, EngineForfeitError):
                 self.close()
@@ -531,7 +535,9 @@ class UAIAgent(ForwardModelAgent):
                 f"{failure}",
                 failure.reason,
                 failure.line,
+                failure.line_length,
             ) from None
+        line = reply.line
         words = line.split()
         move = words[1] if len(words) > 1 else ""
         try:
@@ -544,14 +550,15 @@ class UAIAgent(ForwardModelAgent):
                 f"({bounded(str(error))})",
                 reason,
                 line,
+                reply.length,
             ) from None
 
     def _label(self) -> str:
         """The engine's name for messages (its ``id name``, else its program)."""
         return quote(self.engine_name or self.argv[0], MAX_LINE_QUOTE)
 
-    def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> str:
-        """Send the position and ``go``; the ``bestmove`` line (its time from ``go`` to its
+    def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> _Reply:
+        """Send the position and ``go``; the ``bestmove`` reply (its time from ``go`` to its
         arrival is :attr:`last_think_seconds`).
 
         Raises:
@@ -588,8 +595,9 @@ class UAIAgent(ForwardModelAgent):
                 f"plus margin ({movetime} + {self.margin} ms)",
                 "time",
                 reply.line,
+                reply.length,
             )
-        return reply.line
+        return reply
 
     @staticmethod
     def _check_game(game: Game) -> None:
