@@ -44,7 +44,7 @@ from mcts_envs.agents.evaluation.stats import (
     wilson_interval,
 )
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
-from mcts_envs.core.quoting import printable
+from mcts_envs.core.quoting import printable, quote
 
 __all__ = [
     "PairingStats",
@@ -408,6 +408,34 @@ class RatingTable:
         return "\n".join(lines)
 
 
+def check_bootstrap(bootstrap: object) -> int:
+    """``bootstrap`` if it is an int from 0 to :data:`MAX_BOOTSTRAP` (a command checks it before
+    it plays).
+
+    Raises:
+        InvalidOptionError: otherwise, saying what is allowed.
+    """
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int):
+        bootstrap = -1
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise InvalidOptionError(f"--bootstrap must be an int from 0 to {MAX_BOOTSTRAP:,}")
+    return bootstrap
+
+
+def check_anchor(anchor: str | None, agents: Sequence[str]) -> None:
+    """Raise unless ``anchor`` is ``None`` or one of ``agents`` (a command checks it against its
+    plan before it plays).
+
+    Raises:
+        InvalidOptionError: naming the agents it may be.
+    """
+    if anchor is not None and anchor not in agents:
+        shown = ", ".join(quote(agent, 80) for agent in list(agents)[:20])
+        raise InvalidOptionError(
+            f"--anchor {quote(anchor, 80)} is not an agent of this run; it may be one of {shown}"
+        )
+
+
 def rate(
     records: Iterable[dict[str, Any]],
     anchor: str | None = None,
@@ -431,10 +459,7 @@ def rate(
             an int from 0 to :data:`MAX_BOOTSTRAP`.
         InvalidRecordError: for a counted record with mistyped keys (see :func:`tally`).
     """
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int):
-        bootstrap = -1
-    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
-        raise InvalidOptionError(f"--bootstrap must be an int from 0 to {MAX_BOOTSTRAP}")
+    bootstrap = check_bootstrap(bootstrap)
     stats = list(tally(records).values())
     if not stats:
         raise InvalidOptionError("no finished games with 'agents' and 'result' in the records")

@@ -18,6 +18,7 @@ lock goes with the process, however it ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +38,10 @@ except ImportError:  # no advisory locks on this platform (Windows): one writer 
 
 class ResultsFileBusyError(MctsEnvsError, RuntimeError):
     """Another run holds the results file's lock (it is writing to it)."""
+
+
+class ResultsFileWriteError(MctsEnvsError, RuntimeError):
+    """A record could not be written (a full disk, a removed drive): the message names the file."""
 
 
 def record_key(record: dict[str, Any], where: str = "record") -> tuple[str, str, int]:
@@ -95,17 +100,32 @@ class ResultsFile:
     _lock: Any = None
 
     def append(self, record: dict[str, Any]) -> None:
-        """Keep one record; with a file, write it as a JSON line, flushed and fsynced first."""
+        """Keep one record; with a file, write it as a JSON line, flushed and fsynced first.
+
+        Raises:
+            ResultsFileWriteError: if the write fails (naming the file and why; the records
+                written before stay, and a part of this one is a cut line that ``--resume``
+                removes).
+        """
         if self._stream is not None:
-            self._stream.write(dumps(record) + "\n")
-            self._stream.flush()
-            os.fsync(self._stream.fileno())
+            try:
+                self._stream.write(dumps(record) + "\n")
+                self._stream.flush()
+                os.fsync(self._stream.fileno())
+            except OSError as error:
+                raise ResultsFileWriteError(
+                    f"cannot write a record to {self.path}: {error.strerror or error}; the "
+                    f"{len(self.records)} record(s) before it are kept (run again with --resume "
+                    "once the file can be written)"
+                ) from None
         self.records.append(record)
 
     def close(self) -> None:
-        """Close the file (and give up its lock)."""
+        """Close the file (and give up its lock). Every record was fsynced as it was
+        appended; a write that failed (and raised) leaves nothing that closing could save."""
         if self._stream is not None:
-            self._stream.close()
+            with contextlib.suppress(OSError):
+                self._stream.close()
             self._stream = None
         if self._lock is not None:
             self._lock.close()
@@ -207,7 +227,8 @@ def open_results(
                 records, lines, duplicates = _games_of(planned, records, lines, what)
             stream, dropped = open_for_append(target, drop_cut=True)  # accepted: now repair
         else:
-            os.truncate(target, 0)
+            if target.is_file() and target.stat().st_size:  # (--overwrite; not a device)
+                os.truncate(target, 0)
             stream = open(target, "a", encoding="utf-8")  # noqa: SIM115
     except BaseException:
         lock.close()

@@ -73,7 +73,13 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
     from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, parse_clock
     from mcts_envs.agents.evaluation.plan import plan_tournament
-    from mcts_envs.agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
+    from mcts_envs.agents.evaluation.ratings import (
+        SprtMonitor,
+        check_anchor,
+        check_bootstrap,
+        parse_sprt,
+        rate,
+    )
     from mcts_envs.agents.evaluation.run import run_plan
     from mcts_envs.agents.spec import import_agent_module
 
@@ -90,6 +96,8 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     plan = plan_tournament(
         rules, args.agents, args.games_per_pair, args.seed, args.gauntlet, args.openings
     )
+    check_bootstrap(args.bootstrap)  # the final table's options, checked before any game
+    check_anchor(args.anchor, plan.specs)
     monitors = [SprtMonitor(sprt)] if sprt else []
     outcome = run_plan(plan, run_settings(args), run_hooks(args, monitors))
     for monitor in monitors:
