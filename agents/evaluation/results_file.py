@@ -98,6 +98,20 @@ class ResultsFile:
     lines: list[int] = field(default_factory=list)
     duplicates: list[tuple[int, int]] = field(default_factory=list)
     _lock: Any = None
+    #: Records in the file (each game once): those read back plus those appended.
+    count: int = 0
+    #: Whether appended records are also kept in :attr:`records` (see :meth:`forget`).
+    keep: bool = True
+
+    def __post_init__(self) -> None:
+        self.count = self.count or len(self.records)
+
+    def forget(self) -> None:
+        """Keep no record in memory from now on (those read back are dropped too): a long run
+        then holds O(1) memory per game played; :attr:`count` still counts them."""
+        self.keep = False
+        self.records = []
+        self.lines = []
 
     def append(self, record: dict[str, Any]) -> None:
         """Keep one record; with a file, write it as a JSON line, flushed and fsynced first.
@@ -118,7 +132,9 @@ class ResultsFile:
                     f"{len(self.records)} record(s) before it are kept (run again with --resume "
                     "once the file can be written)"
                 ) from None
-        self.records.append(record)
+        self.count += 1
+        if self.keep:
+            self.records.append(record)
 
     def close(self) -> None:
         """Close the file (and give up its lock). Every record was fsynced as it was

@@ -103,6 +103,9 @@ class RunSettings:
         play: the game loop ``(task, rules) -> record`` (``None``:
             :func:`~mcts_envs.agents.evaluation.games.play_game`), e.g. one that also records
             training data; picklable for the process and Ray backends.
+        keep_records: return every record in :attr:`RunOutcome.records`; ``False`` keeps none
+            in memory (with ``out``: read them back from the file), so the run's memory does not
+            grow with the games played (``benchmarks/tournament_memory.py``).
     """
 
     out: str | os.PathLike | None = None
@@ -113,6 +116,7 @@ class RunSettings:
     address: str | None = None
     agent_modules: tuple[str, ...] = ()
     play: Callable[[GameTask, GameRules], dict[str, Any]] | None = None
+    keep_records: bool = True
 
 
 @dataclass(frozen=True)
@@ -144,7 +148,7 @@ class RunOutcome(NamedTuple):
 
     Attributes:
         records: every record of the results file, resumed and new, in file order (the order
-            the games ended).
+            the games ended); empty with ``RunSettings(keep_records=False)``.
         played: how many games this run played.
         seconds: wall-clock seconds spent playing (after preparation).
         stopped: why the run stopped before its end (``"interrupted"`` by SIGINT, or a reason
@@ -155,6 +159,7 @@ class RunOutcome(NamedTuple):
     played: int
     seconds: float
     stopped: str | None
+    count: int = 0  #: records in the results file (each game once), kept or not
 
     @property
     def interrupted(self) -> bool:
@@ -240,6 +245,11 @@ def run_plan(
             bar = ProgressBar(len(plan.tasks), len(done), _focus(plan))
             for record in results.records:
                 bar.count(record)
+        if not settings.keep_records:
+            for monitor in hooks.monitors:  # they see the resumed records before they go
+                for record in results.records:
+                    monitor.update(record)
+            results.forget()
         stop = hooks.stop or StopFlag()
         sigint = (
             stop.catching_sigint(hooks.announce) if hooks.catch_sigint else contextlib.nullcontext()
@@ -252,7 +262,9 @@ def run_plan(
             if bar is not None:
                 bar.close()
         seconds_playing = time.perf_counter() - start
-        return RunOutcome(list(results.records), played, seconds_playing, stop.reason)
+        return RunOutcome(
+            list(results.records), played, seconds_playing, stop.reason, results.count
+        )
 
 
 def _play_missing(
