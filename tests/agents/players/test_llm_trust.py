@@ -114,3 +114,24 @@ def test_a_huge_answer_is_kept_truncated_with_a_flag(servers, tmp_path):
 def test_a_password_in_base_url_is_refused():
     with pytest.raises(InvalidOptionError, match="must not hold a user name or password"):
         LLMAgent(model="x", base_url="http://user:sk-secret@127.0.0.1:8080/v1")
+
+
+def test_a_tournament_of_huge_answers_writes_records_that_read_back(servers, tmp_path):
+    """The issue's 34 MB record lines, refused by the same tournament's --resume and by
+    ratings: now each answer is kept to 16,384 characters with its length."""
+    from mcts_envs.agents.frontends.cli import main
+    from mcts_envs.records import MAX_LINE_BYTES, read_records
+
+    server, _ = servers
+    out = tmp_path / "llm.jsonl"
+    llm = f"llm:model=huge,base_url={server.base_url},retries=1"
+    argv = ["tournament", "tictactoe", llm, "random", "--games-per-pair", "2", "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    lines = out.read_bytes().splitlines()
+    assert len(lines) == 2 and max(len(line) for line in lines) < MAX_LINE_BYTES // 16
+    for record in read_records(out):
+        entries = [e for seat in record["transcripts"].values() for e in seat]
+        assert all(e["truncated"] == {"answer": HUGE_CHARS + len("<move>a3</move>")}
+                   for e in entries if e["answer"] is not None)  # fmt: skip
+    assert main([*argv, "--resume", "--no-progress"]) == 0  # the same tournament reads it back
+    assert main(["ratings", str(out), "--bootstrap", "0"]) == 0
