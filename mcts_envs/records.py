@@ -310,6 +310,29 @@ def scan_records(path: str | os.PathLike) -> RecordScan:
     return scan
 
 
+def iter_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """The records of a JSON-lines file one at a time (as :func:`scan_records` reads them: a
+    last line cut by a crash is skipped), so a reader of a huge file holds one record at a time.
+
+    Raises:
+        InvalidRecordError: as :func:`scan_records` (when the bad line is reached).
+        FileNotFoundError: if ``path`` does not exist.
+    """
+    with open(path, "rb") as stream:
+        for number, raw in bounded_lines(stream, path):
+            where = f"{path}, line {number}"
+            try:
+                record = _parse_line(raw, where)
+            except InvalidRecordError as error:
+                if raw.endswith(b"\n") or not could_be_cut(raw):
+                    raise InvalidRecordError(
+                        str(error) if raw.endswith(b"\n") else f"{error} (and no part of a record)"
+                    ) from None
+                return  # a cut last line
+            if record is not None:
+                yield record
+
+
 def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     """Read a JSON-lines file of records (blank lines are skipped), each checked.
 
