@@ -23,62 +23,58 @@ if TYPE_CHECKING:  # annotations only: importing agents imports no numba
 
 #: Characters of an agent's answer and of the message a forfeit keeps in the game record.
 FORFEIT_QUOTE = 200
-
-#: What kind of fault each forfeit reason is, as a record's ``forfeit.fault`` says: ``"move"``,
-#: the agent answered and its answer loses (an illegal, unparseable or invalid move, or one after
-#: its time); ``"peer"``, the program or server behind the agent failed (it crashed, did not
-#: answer, could not be reached, or sent no usable response). A reason not listed is a
-#: ``"move"`` fault. Either loses that one game; a caller that stops a run on a peer that never
-#: works counts consecutive ``"peer"`` faults.
-FAULTS = {
-    "illegal move": "move",
-    "unparseable move": "move",
-    "invalid move": "move",
-    "time": "move",
-    "crash": "peer",
-    "timeout": "peer",
-    "connection": "peer",
-    "http error": "peer",
-    "bad response": "peer",
-}
-
-
-def fault_of(reason: str) -> str:
-    """``"move"`` or ``"peer"``: the kind of fault of a forfeit ``reason`` (see :data:`FAULTS`)."""
-    return FAULTS.get(reason, "move")
+#: A forfeit's ``fault``: the agent's own play (an invalid or illegal move, a timeout, a crash).
+AGENT_FAULT = "agent"
+#: A forfeit's ``fault``: the agent's server or engine could not be reached or did not answer
+#: properly (a refused connection, an HTTP error, a malformed response), nothing about its play.
+INFRASTRUCTURE_FAULT = "infrastructure"
+#: The kinds of fault a forfeit records.
+FAULTS = (AGENT_FAULT, INFRASTRUCTURE_FAULT)
 
 
 class ForfeitError(MctsEnvsError, RuntimeError):
     """An agent lost the game by a fault during its move (an external engine's illegal or
-    unparseable answer, crash or timeout). The game loop ends that game as a loss of the agent and
-    the match goes on.
+    unparseable answer, crash or timeout; a model server that cannot be reached). The game loop
+    ends that game as a loss of the agent and the match goes on (until an agent's infrastructure
+    has failed several games in a row: :mod:`mcts_envs.agents.evaluation.faults`).
 
     Attributes:
-        reason: a short cause, e.g. ``"illegal move"``, ``"crash"`` or ``"timeout"``.
+        reason: a short cause, e.g. ``"illegal move"``, ``"crash"``, ``"timeout"`` or
+            ``"connection"``.
         line: the agent's raw answer, if it gave one (perhaps already cut by its client).
+        fault: :data:`AGENT_FAULT` (its play) or :data:`INFRASTRUCTURE_FAULT` (its server or
+            engine could not be reached or did not answer properly).
         line_length: the answer's length as the agent gave it (``len(line)`` unless the client
             kept only a prefix).
     """
 
     def __init__(
-        self, message: str, reason: str, line: str | None = None, line_length: int | None = None
+        self,
+        message: str,
+        reason: str,
+        line: str | None = None,
+        fault: str = AGENT_FAULT,
+        line_length: int | None = None,
     ) -> None:
         super().__init__(message)
+        if fault not in FAULTS:
+            raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
         self.reason = reason
         self.line = line
+        self.fault = fault
         self.line_length = (
             line_length if line is None or line_length is None else max(line_length, len(line))
         )
 
     def forfeit(self, seat: int) -> dict[str, Any]:
         """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
-        "fault", "line", "message"}`` (``fault``: :func:`fault_of` the reason; the line cut to
-        :data:`FORFEIT_QUOTE` characters, with ``"truncated": {"line": ITS_LENGTH}`` when it
-        was longer; the message to a few hundred characters)."""
+        "fault", "line", "message"}``: the line cut to :data:`FORFEIT_QUOTE` characters, with
+        ``"truncated": {"line": ITS_LENGTH}`` when it was longer (also when its client had cut
+        it already), the message to a few hundred characters."""
         entry = {
             "seat": seat,
             "reason": self.reason,
-            "fault": fault_of(self.reason),
+            "fault": self.fault,
             "line": self.line,
             "message": bounded(str(self), 2 * FORFEIT_QUOTE),
         }

@@ -22,6 +22,8 @@ import functools
 import importlib
 import inspect
 import math
+import os
+import sys
 import textwrap
 import types
 import typing
@@ -112,16 +114,24 @@ def _add_entry_points() -> None:
 def import_agent_module(module: str) -> None:
     """Import ``module`` so that its ``register_agent(...)`` calls take effect.
 
+    The current folder is importable first, as ``python -m`` makes it: ``--agent-module
+    my_agents`` finds ``./my_agents.py`` (and worker processes, which start in the same folder,
+    find it too).
+
     Raises:
         InvalidOptionError: if the module cannot be imported (the message says why).
     """
+    folder = os.getcwd()
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+        importlib.invalidate_caches()
     try:
         importlib.import_module(module)
     except ImportError as error:
         raise InvalidOptionError(
-            f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give an "
-            "importable module name (on sys.path or PYTHONPATH) that calls "
-            "mcts_envs.agents.spec.register_agent"
+            f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give a "
+            "module name importable from the current folder, sys.path or PYTHONPATH (e.g. "
+            "my_agents for ./my_agents.py) that calls mcts_envs.agents.spec.register_agent"
         ) from None
 
 

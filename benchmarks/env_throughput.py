@@ -2,8 +2,9 @@
 
 Measures (medians of ``--repeats`` runs, one core):
 
-* random-play moves/s through ``env()`` for our ``tictactoe_v0`` and PettingZoo's ``tictactoe_v3``
-  (both with their standard safety wrappers, same loop, same mask sampling);
+* random-play moves/s through ``env()`` for each of our games that PettingZoo also ships
+  (``tictactoe_v0`` against ``tictactoe_v3``, ``connect_four_v0`` against ``connect_four_v3``;
+  both with their standard safety wrappers, same loop, same mask sampling);
 * compiled random playouts/s for every registered game (or ``--games``), with the JIT compile time
   measured apart (a fresh numba cache directory, so the compile is real).
 
@@ -13,11 +14,15 @@ Usage: ``python benchmarks/env_throughput.py [--seconds 1.0] [--repeats 5] [--ga
 from __future__ import annotations
 
 import argparse
+import importlib
 
 import measure  # noqa: F401  (first: points numba at a fresh cache)
 from measure import compile_seconds, env_moves_per_second, median_of, playouts_per_second
 
 import mcts_envs
+
+#: Our game -> the PettingZoo classic env of the same game.
+PETTINGZOO_PEERS = {"tictactoe": "tictactoe_v3", "connect_four": "connect_four_v3"}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,22 +34,28 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     print(f"mcts-envs {mcts_envs.__version__}; medians of {args.repeats} x {args.seconds:.1f} s")
-    print("\n== env() random play, tictactoe: moves/s (AEC loop: last, mask sample, step) ==")
-    ours = median_of(
-        lambda seed: env_moves_per_second(mcts_envs.tictactoe_v0.env, args.seconds, seed),
-        args.repeats,
-    )
-    print(f"  mcts_envs tictactoe_v0 env()  {ours:12,.0f}")
-    try:
-        from pettingzoo.classic import tictactoe_v3
-    except ImportError as error:  # pygame missing: PettingZoo classic needs it
-        print(f"  PettingZoo tictactoe_v3: not available ({error}); pip install 'mcts-envs[bench]'")
-    else:
-        theirs = median_of(
-            lambda seed: env_moves_per_second(tictactoe_v3.env, args.seconds, seed), args.repeats
+    for name, peer_name in PETTINGZOO_PEERS.items():
+        print(f"\n== env() random play, {name}: moves/s (AEC loop: last, mask sample, step) ==")
+        ours_env = mcts_envs.get_entry(name).env_factory
+        ours = median_of(
+            lambda seed, make=ours_env: env_moves_per_second(make, args.seconds, seed),
+            args.repeats,
         )
-        print(f"  PettingZoo tictactoe_v3 env() {theirs:12,.0f}")
-        print(f"  ratio ours / PettingZoo       {ours / theirs:12.2f}x   (target >= 3x)")
+        label = f"mcts_envs {mcts_envs.get_entry(name).env_name} env()"
+        print(f"  {label:<32} {ours:12,.0f}")
+        try:
+            peer = importlib.import_module(f"pettingzoo.classic.{peer_name}")
+        except ImportError as error:  # pygame missing: PettingZoo classic needs it
+            print(
+                f"  PettingZoo {peer_name}: not available ({error}); pip install 'mcts-envs[bench]'"
+            )
+            continue
+        theirs = median_of(
+            lambda seed, make=peer.env: env_moves_per_second(make, args.seconds, seed),
+            args.repeats,
+        )
+        print(f"  {'PettingZoo ' + peer_name + ' env()':<32} {theirs:12,.0f}")
+        print(f"  {'ratio ours / PettingZoo':<32} {ours / theirs:12.2f}x   (target >= 3x)")
 
     print("\n== compiled random playouts from the initial state (one core) ==")
     print(f"  {'game':<20} {'compile s':>10} {'playouts/s':>14}")

@@ -701,6 +701,9 @@ def parse_config(argv: list[str] | None = None) -> Config:
         "--eval-games", type=int, default=100, help="arena games at the end (0: no evaluation)"
     )
     parser.add_argument("--checkpoint-dir", default=None, help="save checkpoints here")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="save into a --checkpoint-dir that holds files"
+    )
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument(
         "--temperature-moves", type=int, default=None, help="moves drawn from the visits"
@@ -752,6 +755,12 @@ def parse_config(argv: list[str] | None = None) -> Config:
         parser.error(f"--value-mix must be in [0, 1], got {args.value_mix}")
     if args.net == "conv" and tictactoe_only(args.game):
         parser.error("--net conv is for --game ultimate_tictactoe")
+    folder = Path(args.checkpoint_dir) if args.checkpoint_dir else None
+    if folder is not None and folder.is_dir() and any(folder.iterdir()) and not args.overwrite:
+        parser.error(
+            f"--checkpoint-dir {folder} already holds files; pass --overwrite to save over "
+            "them, or choose another folder"
+        )
     extras = {
         "net": args.net,
         "channels": args.channels,

@@ -110,9 +110,31 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-opponent", default="mcts:iterations=50")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--torch-threads", type=int, default=1)
-    parser.add_argument("--out", default="runs/selfplay_ppo")
+    parser.add_argument(
+        "--out", default="runs/selfplay_ppo", help="folder for the results (default %(default)s)"
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an --out folder that holds files"
+    )
     parser.add_argument("--quiet", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    refuse_used_folder(parser, args.out, args.overwrite)
+    return args
+
+
+def refuse_used_folder(parser: argparse.ArgumentParser, folder: str, overwrite: bool) -> None:
+    """Stop with a usage error (exit 2) before anything runs if ``folder`` already holds files,
+    unless ``overwrite``: a run never replaces another run's results unasked."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        parser.error(f"--out {folder} is a file; give a folder")
+    held = sorted(entry.name for entry in path.iterdir()) if path.is_dir() else []
+    if held and not overwrite:
+        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+        parser.error(
+            f"--out {folder} already holds {shown}; pass --overwrite to write over them, "
+            "or choose another folder"
+        )
 
 
 class Network(nn.Module):

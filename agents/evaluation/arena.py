@@ -31,9 +31,15 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.agents.evaluation.faults import fault_summary
 from mcts_envs.agents.evaluation.plan import TournamentPlan, plan_match
 from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
-from mcts_envs.agents.evaluation.stats import WinDrawLoss, format_elo_interval, wilson_interval
+from mcts_envs.agents.evaluation.stats import (
+    MIN_ELO_GAMES,
+    WinDrawLoss,
+    format_elo_games,
+    wilson_interval,
+)
 from mcts_envs.core.errors import InvalidOptionError, require_optional
 
 __all__ = [
@@ -77,8 +83,11 @@ class AgentStats(WinDrawLoss):
 
     @property
     def moves_per_second(self) -> float:
-        """Decisions per second of thinking time."""
-        return self.moves / self.think_seconds if self.think_seconds > 0 else math.inf
+        """Decisions per second of thinking time; NaN when no decision was timed (no move made,
+        or no time measured): a rate that cannot be measured is not infinite."""
+        if self.moves == 0 or self.think_seconds <= 0:
+            return math.nan
+        return self.moves / self.think_seconds
 
 
 @dataclass
@@ -113,8 +122,12 @@ class MatchResult:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.
 
         Rows are labelled ``A`` and ``B`` (so two agents with one spec are told apart); games
-        adjudicated (a move cap, material) are counted in the heading. When A won or lost every
-        game, the Elo is one-sided (``> +166``): the estimate itself is unbounded.
+        adjudicated (a move cap, material, a forfeit) are counted in the heading, and games lost
+        by a fault get a line saying whose and which kind (the agent's own play, or its server
+        or engine failing: :mod:`~mcts_envs.agents.evaluation.faults`). When A won or lost every
+        game, the Elo is one-sided (``> +166``): the estimate itself is unbounded; it is left out
+        before :data:`~mcts_envs.agents.evaluation.stats.MIN_ELO_GAMES` games, and a moves/s that
+        was not measured reads ``-``.
         """
         played = len(self.records)
         head = f"{self.game}: {played} games in {self.seconds:.1f} s"
@@ -137,20 +150,24 @@ class MatchResult:
         ]
         for label, stats in (("A", self.a), ("B", self.b)):
             low, high = stats.win_interval()
+            rate = stats.moves_per_second
             lines.append(
                 f"{label}  {stats.spec:<{width}} {stats.wins:>4} {stats.draws:>4} "
                 f"{stats.losses:>4}  {stats.win_rate:5.3f} [{low:5.3f}, {high:5.3f}]    "
-                f"{stats.score:6.3f}  {stats.moves_per_second:9.1f}"
+                f"{stats.score:6.3f}  {'-' if math.isnan(rate) else f'{rate:.1f}':>9}"
             )
-        if self.a.games:
-            elo, low, high = self.elo_interval()
-            lines.append(
-                f"Elo of A minus B: {format_elo_interval(elo, low, high)} "
-                f"(from the score with draws as half; 95% Wilson interval)"
-            )
-        else:
-            lines.append("Elo of A minus B: no finished game")
+        faults = self.fault_line()
+        if faults:
+            lines.append(faults)
+        elo, low, high = self.elo_interval()
+        lines.append(f"Elo of A minus B: {format_elo_games(elo, low, high, self.a.games)}")
+        if self.a.games >= MIN_ELO_GAMES:
+            lines[-1] += " (from the score with draws as half; 95% Wilson interval)"
         return "\n".join(lines)
+
+    def fault_line(self) -> str:
+        """``"lost by faults: A 2 (own play), B 10 (server or engine failing)"``, or ``""``."""
+        return fault_summary(self.records, {self.b.spec: "B", self.a.spec: "A"})
 
 
 def seat_think(record: dict[str, Any], seat: int) -> tuple[float, int]:

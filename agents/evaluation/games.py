@@ -310,7 +310,7 @@ def play_game(
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
         ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~mcts_envs.agents.base.ForfeitError`
         such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
-        "reason", "fault", "line", "message"}``, ``fault`` ``"move"`` or ``"peer"``:
+        "reason", "fault", "line", "message"}``, ``fault`` one of
         :data:`mcts_envs.agents.base.FAULTS`), ``transcripts`` (for agents that keep one, e.g. an LLM's
         prompts and answers: ``{seat: entries}``), ``score`` (the game's graded score per seat), ``moves``
         per seat, and ``timing`` (think seconds and the clocks left; not part of

@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from mcts_envs.agents.evaluation.ratings import PairingStats
-from mcts_envs.agents.evaluation.stats import format_elo_interval
+from mcts_envs.agents.evaluation.stats import format_elo_games
 
 __all__ = ["ProgressBar"]
 
@@ -45,7 +45,7 @@ class ProgressBar:
         elo, low, high = self.stats.elo()
         self.bar.set_postfix_str(
             f"{self.focus[:24]} W/D/L {self.stats.wins}/{self.stats.draws}/{self.stats.losses} "
-            f"Elo {format_elo_interval(elo, low, high)}"
+            f"Elo {format_elo_games(elo, low, high, self.stats.games)}"
         )
 
     def close(self) -> None:

@@ -37,8 +37,7 @@ from mcts_envs.agents.evaluation.stats import (
     WinDrawLoss,
     elo_from_score,
     format_elo,
-    format_elo_bounds,
-    format_elo_interval,
+    format_elo_games,
     score_from_elo,
     score_interval,
     wilson_interval,
@@ -52,6 +51,7 @@ __all__ = [
     "SprtMonitor",
     "SprtSettings",
     "elo_from_score",
+    "fisher_half_widths",
     "fit_bradley_terry",
     "format_elo",
     "llr_pentanomial",
@@ -339,6 +339,30 @@ def _points_matrix(stats: Iterable[PairingStats], index: dict[str, int]) -> np.n
     return points
 
 
+def fisher_half_widths(
+    points: np.ndarray, elo: np.ndarray, anchor: int, prior_draws: float = PRIOR_DRAWS
+) -> np.ndarray:
+    """Half-widths (Elo) of 95% intervals from the observed Fisher information of the
+    Bradley-Terry fit :func:`fit_bradley_terry` made (its prior included, ``anchor`` held at
+    0): ``Z_95`` standard errors. NaN for the anchor and for agents without a rating."""
+    points = np.asarray(points, np.float64)
+    played = (points + points.T) > 0
+    np.fill_diagonal(played, False)
+    members = np.flatnonzero(np.isfinite(elo))
+    half = np.full(len(points), np.nan)
+    free = [k for k, member in enumerate(members) if member != anchor]
+    if not free:
+        return half
+    sub = points[np.ix_(members, members)] + 0.5 * prior_draws * played[np.ix_(members, members)]
+    r = elo[members] / ELO_PER_NAT
+    p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+    weights = (sub + sub.T) * p * (1.0 - p)
+    information = (np.diag(weights.sum(axis=1)) - weights)[np.ix_(free, free)]
+    covariance = np.linalg.pinv(information)
+    half[members[free]] = Z_95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None)) * ELO_PER_NAT
+    return half
+
+
 def _nearest_rank(values: np.ndarray, fraction: float) -> float:
     """The ``fraction`` quantile by nearest rank (well defined with infinities; NaN ignored)."""
     finite_order = np.sort(values[~np.isnan(values)])
@@ -395,7 +419,7 @@ class RatingTable:
         ]
         for k in self.order():
             score = self.points[k] / self.games[k] if self.games[k] else math.nan
-            interval = format_elo_bounds(self.low[k], self.high[k])
+            interval = f"[{format_elo(self.low[k])}, {format_elo(self.high[k])}]"
             lines.append(
                 f"  {names[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
                 f"{int(self.games[k]):>6} {score:6.3f}"
@@ -419,7 +443,7 @@ class RatingTable:
                 f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  {pairing.wins:>5} "
                 f"{pairing.draws:>5} {pairing.losses:>5}  "
                 f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
-                f"{format_elo_interval(elo, elo_low, elo_high)}"
+                f"{format_elo_games(elo, elo_low, elo_high, pairing.games)}"
             )
         lines += [
             "",
@@ -431,7 +455,7 @@ class RatingTable:
             line = (
                 f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  "
                 f"{' '.join(f'{c:>4}' for c in counts)}  "
-                f"Elo {format_elo_interval(elo, elo_low, elo_high)}"
+                f"Elo {format_elo_games(elo, elo_low, elo_high, 2 * int(counts.sum()))}"
             )
             if sprt is not None:
                 llr = llr_pentanomial(counts, sprt)
@@ -482,7 +506,10 @@ def rate(
         records: game records naming ``agents`` and ``result``.
         anchor: the agent rated 0 (default: ``random`` if it played, else the first agent).
         bootstrap: bootstrap samples for the intervals (resampling whole game pairs within each
-            pairing, so the pairs' correlation is kept); 0 for none.
+            pairing, so the pairs' correlation is kept); 0 for none. An agent whose resamples
+            all give one rating (every game pair it played scored alike) gets the interval of
+            the fit's Fisher information instead (:func:`fisher_half_widths`), never a zero
+            width.
         seed: seed of the bootstrap.
         prior_draws: virtual draws per pairing (see :func:`fit_bradley_terry`): every agent
             connected to the anchor through games gets a finite rating.
@@ -520,6 +547,13 @@ def rate(
     if bootstrap:
         low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])
         high = np.array([_nearest_rank(samples[:, k], 0.975) for k in range(len(agents))])
+        # Every game pair of an agent scored alike (ten draws): every resample is the same and
+        # the percentile interval has no width; the fit's own information still bounds it.
+        flat = (high - low <= 0) & np.isfinite(elo)
+        flat[index[anchor]] = False
+        if flat.any():
+            half = fisher_half_widths(points, elo, index[anchor], prior_draws)
+            low[flat], high[flat] = elo[flat] - half[flat], elo[flat] + half[flat]
     else:
         low, high = np.full(len(agents), math.nan), np.full(len(agents), math.nan)
     games = (points + points.T).sum(axis=1)

@@ -9,7 +9,9 @@ Where and how games are played is a :class:`RunSettings`; what the caller sees o
 each record, monitors that close pairings, a stop flag, a progress bar) is a :class:`RunHooks`.
 
 SIGINT (with ``RunHooks(catch_sigint=True)``) stops handing out games, lets the games in flight
-finish and be written; a second SIGINT aborts. SIGKILL loses at most the games in flight. Worker
+finish and be written; a second SIGINT aborts. An agent whose server or engine keeps failing stops
+the run the same way, then raises :class:`~mcts_envs.agents.evaluation.faults.InfrastructureError`
+(``RunSettings.fault_limit`` games in a row; :mod:`mcts_envs.agents.evaluation.faults`). SIGKILL loses at most the games in flight. Worker
 processes die with their parent
 (:func:`mcts_envs.agents.evaluation.backends.workers.exit_with_parent`).
 """
@@ -26,6 +28,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from mcts_envs.agents.evaluation.backends import Backend, make_backend
+from mcts_envs.agents.evaluation.faults import (
+    DEFAULT_FAULT_LIMIT,
+    FaultWatch,
+    InfrastructureError,
+    check_fault_limit,
+)
 from mcts_envs.agents.evaluation.games import GameRules, GameTask, prepare_agents
 from mcts_envs.agents.evaluation.plan import TournamentPlan
 from mcts_envs.agents.evaluation.progress import ProgressBar
@@ -106,6 +114,8 @@ class RunSettings:
         keep_records: return every record in :attr:`RunOutcome.records`; ``False`` keeps none
             in memory (with ``out``: read them back from the file), so the run's memory does not
             grow with the games played (``benchmarks/tournament_memory.py``).
+        fault_limit: stop once an agent has lost this many games in a row to faults of its
+            server or engine (:mod:`~mcts_envs.agents.evaluation.faults`); ``None``: play on.
     """
 
     out: str | os.PathLike | None = None
@@ -117,6 +127,10 @@ class RunSettings:
     agent_modules: tuple[str, ...] = ()
     play: Callable[[GameTask, GameRules], dict[str, Any]] | None = None
     keep_records: bool = True
+    fault_limit: int | None = DEFAULT_FAULT_LIMIT
+
+    def __post_init__(self) -> None:
+        check_fault_limit(self.fault_limit)
 
 
 @dataclass(frozen=True)
@@ -195,6 +209,8 @@ def run_plan(
 
     Raises:
         MctsEnvsError: for a bad results file, backend or worker count, before any game.
+        InfrastructureError: when an agent lost ``settings.fault_limit`` games in a row to
+            faults of its server or engine (the games in flight were finished and written).
     """
     settings = settings or RunSettings()
     hooks = hooks or RunHooks()
@@ -257,7 +273,9 @@ def run_plan(
         start = time.perf_counter()
         try:
             with sigint:
-                played = _play_missing(plan, results, backend, done, stop, hooks, bar)
+                played = _play_missing(
+                    plan, results, backend, done, stop, hooks, bar, FaultWatch(settings.fault_limit)
+                )
         finally:
             if bar is not None:
                 bar.close()
@@ -275,9 +293,11 @@ def _play_missing(
     stop: StopFlag,
     hooks: RunHooks,
     bar: ProgressBar | None,
+    faults: FaultWatch,
 ) -> int:
     """Hand the games of ``plan`` not in ``done`` to ``backend`` and append each record; the
-    number played."""
+    number played. When ``faults`` stops the run, the games in flight are finished and written
+    before its :class:`InfrastructureError` is raised."""
     monitors = hooks.monitors
     for monitor in monitors:
         for record in results.records:
@@ -287,6 +307,7 @@ def _play_missing(
         return task.key not in done and not any(task.pairing in m.closed for m in monitors)
 
     played = 0
+    failure: InfrastructureError | None = None
     tasks = (task for task in plan.tasks if wanted(task))
     for record in backend.run(tasks, plan.rules, stop):
         results.append(record)
@@ -297,6 +318,13 @@ def _play_missing(
             hooks.on_record(record)
         for monitor in monitors:
             monitor.update(record)
+        try:
+            faults.update(record)
+        except InfrastructureError as error:
+            failure = failure or error
+            stop.stop("infrastructure faults")
+    if failure is not None:
+        raise failure
     return played
 
 

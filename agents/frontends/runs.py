@@ -19,7 +19,14 @@ from mcts_envs.agents.frontends.cli import EXIT_INTERRUPTED
 if TYPE_CHECKING:  # annotations only: 'mcts-envs --help' imports no game code
     from mcts_envs.agents.evaluation.run import Monitor, RunHooks, RunSettings
 
-__all__ = ["add_run_arguments", "exit_status", "run_hooks", "run_settings"]
+__all__ = [
+    "add_keep_going",
+    "add_run_arguments",
+    "exit_status",
+    "fault_limit",
+    "run_hooks",
+    "run_settings",
+]
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> None:
@@ -45,6 +52,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> No
         "--address", help="Ray cluster address for --backend ray (e.g. auto); default: start one"
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_keep_going(parser)
     parser.add_argument(
         "--agent-module",
         action="append",
@@ -53,6 +61,25 @@ def add_run_arguments(parser: argparse.ArgumentParser, out_required: bool) -> No
         help="import MODULE first, here and in every worker (it calls "
         "mcts_envs.agents.spec.register_agent); repeatable",
     )
+
+
+def add_keep_going(parser: argparse.ArgumentParser) -> None:
+    """Add ``--keep-going``: play on when an agent's server or engine keeps failing (the
+    default stops after :data:`~mcts_envs.agents.evaluation.faults.DEFAULT_FAULT_LIMIT` games in
+    a row)."""
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="play on when an agent's server or engine fails game after game (default: stop "
+        "after 3 in a row with one line naming the cause, exit status 1)",
+    )
+
+
+def fault_limit(args: argparse.Namespace) -> int | None:
+    """The run's fault limit: ``None`` with ``--keep-going``, else the default."""
+    from mcts_envs.agents.evaluation.faults import DEFAULT_FAULT_LIMIT
+
+    return None if args.keep_going else DEFAULT_FAULT_LIMIT
 
 
 def run_settings(args: argparse.Namespace) -> RunSettings:
@@ -68,6 +95,7 @@ def run_settings(args: argparse.Namespace) -> RunSettings:
         workers=args.workers,
         address=args.address,
         agent_modules=tuple(args.agent_module),
+        fault_limit=fault_limit(args),
     )
 
 

@@ -73,6 +73,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
+    from mcts_envs.agents.evaluation.faults import fault_summary
     from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, parse_clock
     from mcts_envs.agents.evaluation.plan import plan_tournament
     from mcts_envs.agents.evaluation.ratings import (
@@ -109,9 +110,12 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         for pairing, (llr, verdict) in sorted(monitor.decisions.items()):
             a, b = plan.pairings[pairing]
             print(f"SPRT {a} vs {b}: LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}", file=out)
-    if outcome.count:
+    if outcome.count:  # the records read back from the file, one at a time (twice)
         records = _each_game_once(iter_records(args.out), plan)
         print(rate(records, args.anchor, args.bootstrap).text(sprt), file=out)
+        faults = fault_summary(_each_game_once(iter_records(args.out), plan))
+        if faults:
+            print(faults, file=out)
     print(f"{outcome.count} game records in {args.out}", file=out)
     return exit_status(outcome.interrupted, io)
 

@@ -535,7 +535,7 @@ class UAIAgent(ForwardModelAgent):
                 f"{failure}",
                 failure.reason,
                 failure.line,
-                failure.line_length,
+                line_length=failure.line_length,
             ) from None
         line = reply.line
         words = line.split()
@@ -550,7 +550,7 @@ class UAIAgent(ForwardModelAgent):
                 f"({bounded(str(error))})",
                 reason,
                 line,
-                reply.length,
+                line_length=reply.length,
             ) from None
 
     def _label(self) -> str:
@@ -595,7 +595,7 @@ class UAIAgent(ForwardModelAgent):
                 f"plus margin ({movetime} + {self.margin} ms)",
                 "time",
                 reply.line,
-                reply.length,
+                line_length=reply.length,
             )
         return reply
 

@@ -194,6 +194,7 @@ class Game(Protocol):
     vector_kernels: VectorKernels = VectorKernels()
     svg_module: str | None = None
     json_module: str | None = None
+    symmetry_module: str | None = None
 
     def initial_state(self) -> np.ndarray:
         """The state before the first decision (may be a chance node)."""
@@ -321,7 +322,10 @@ class KernelGame(Game):
     compiled paths, :class:`VectorKernels`) and ``svg_module`` (the dotted name of the module
     that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`)
     and ``json_module`` (the dotted name of the module that converts states to and from JSON; see
-    :mod:`mcts_envs.core.json_state`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    :mod:`mcts_envs.core.json_state`) and ``symmetry_module`` (the dotted name of the module
+    whose ``SYMMETRIES`` maps the board's symmetries; see :mod:`mcts_envs.core.symmetry`): what a
+    game provides beyond the rules is declared here, never found by module name. They may
+    override ``action_to_string`` (with ``notation`` and, for abbreviations,
     ``normalise_move_text``), ``step_info`` and ``moves_played``.
     """
 

@@ -78,6 +78,7 @@ class Ataxx(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ataxx.svg"
     json_module = "mcts_envs.games.ataxx.json_state"
+    symmetry_module = "mcts_envs.games.ataxx.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

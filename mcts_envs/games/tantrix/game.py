@@ -74,6 +74,7 @@ class Tantrix(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tantrix.svg"
     json_module = "mcts_envs.games.tantrix.json_state"
+    symmetry_module = "mcts_envs.games.tantrix.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

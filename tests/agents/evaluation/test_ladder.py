@@ -87,10 +87,10 @@ def test_the_cli_rates_resumes_and_refuses_another_runs_file(tmp_path, capsys):
     first = out.read_text().splitlines()
     assert len(first) == 4
     assert (
-        main(["ladder", "tictactoe", "random", "--games", "6", "--out", str(out), "--resume"]) == 0
+        main(["ladder", "tictactoe", "random", "--games", "10", "--out", str(out), "--resume"]) == 0
     )
     lines = out.read_text().splitlines()
-    assert lines[:4] == first and len(lines) == 6
+    assert lines[:4] == first and len(lines) == 10  # an Elo is printed from 10 games on
     text = capsys.readouterr().out
     assert "random on the tictactoe ladder" in text and "95% interval" in text
     assert "forfeits" in text

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mcts_envs.agents.evaluation import ratings as r
+from mcts_envs.agents.evaluation.stats import format_elo_interval
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.core.errors import InvalidOptionError
 
@@ -222,3 +223,33 @@ def test_match_ladder_and_pairing_tallies_count_a_results_file_alike():
     assert match.elo_interval() == match.a.elo()
     assert (match.b.wins, match.b.draws, match.b.losses, match.b.score) == (1, 1, 3, 0.3)
     assert AgentStats("z").score == 0.5 and AgentStats("z").score_interval() == (0.0, 1.0)
+
+
+def test_ten_draws_never_give_a_zero_width_interval():
+    """Every resample of five drawn pairs is the same, so a percentile bootstrap has no width;
+    the fit's Fisher information still bounds it. Oracle: 10 games and the prior's 2 virtual
+    draws at p = 1/2 carry information 12 / 4 = 3 (nats^-2), so the 95% half-width is
+    1.96 / sqrt(3) nats, times 400 / ln 10 Elo per nat."""
+    table = r.rate(_records("a", "b", ["draw"] * 10), anchor="a", bootstrap=100)
+    b = table.agents.index("b")
+    expected = 1.959963984540054 / math.sqrt(3) * 400 / math.log(10)
+    assert table.elo[b] == pytest.approx(0, abs=1e-6)
+    assert table.high[b] == pytest.approx(expected, rel=1e-6)
+    assert table.low[b] == pytest.approx(-expected, rel=1e-6)
+    assert "[-197, +197]" in table.text()
+    # an interval the bootstrap does give is left as it is
+    mixed = r.rate(_records("a", "b", ["a", "draw", "b", "draw"] * 5), anchor="a", bootstrap=100)
+    assert mixed.high[1] - mixed.low[1] > 0
+
+
+def test_an_elo_needs_ten_games_and_an_open_end_reads_unbounded():
+    few = r.rate(_records("a", "b", ["a", "b", "draw"]), anchor="a", bootstrap=20).text()
+    assert "after 10 games (3 so far)" in few
+    stats = r.PairingStats("a", "b")
+    for pair in range(5):  # one lost game pair among wins: the upper end of the pairs is open
+        stats.add(1.0, pair, 0)
+        stats.add(1.0 if pair else 0.0, pair, 1)
+    elo, low, high = stats.pentanomial_elo()
+    assert math.isinf(high) and math.isfinite(elo)
+    assert format_elo_interval(elo, low, high).endswith(", unbounded]")
+    assert "inf" not in format_elo_interval(elo, low, high)

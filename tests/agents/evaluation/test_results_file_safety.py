@@ -167,6 +167,6 @@ def test_ratings_print_no_escape_sequence_from_a_record(lines, tmp_path, capsys)
 def test_an_infinite_interval_end_is_named_not_printed():
     from mcts_envs.agents.evaluation.stats import format_elo_interval
 
-    assert format_elo_interval(120.0, 40.0, float("inf")) == "+120 [+40, no upper bound]"
-    assert format_elo_interval(-80.0, float("-inf"), -5.0) == "-80 [no lower bound, -5]"
+    assert format_elo_interval(120.0, 40.0, float("inf")) == "+120 [+40, unbounded]"
+    assert format_elo_interval(-80.0, float("-inf"), -5.0) == "-80 [unbounded, -5]"
     assert format_elo_interval(float("inf"), 166.0, float("inf")) == "> +166"

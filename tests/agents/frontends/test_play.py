@@ -33,7 +33,7 @@ def test_a_whole_tictactoe_game_is_won_and_saved_for_replay(tmp_path):
         ["b2", "a3", "c1", "a1", "c3", "b3", "a2", "b1", "c2"],
     )
     assert status == 0
-    assert "compiling random for tictactoe" in text
+    assert "  +---+---+---+\n" in text and "    a   b   c\n" in text  # the board's coordinates
     records = read_records(out_file)
     assert len(records) == 1
     record = records[0]
@@ -184,3 +184,11 @@ def test_undo_cannot_fish_for_other_tantrix_draws():
     assert len(first) >= before + 2  # the move, then at least one draw
     assert session.undo() > 0
     assert continue_after(legal[0]) == first
+
+
+def test_play_says_compiling_only_when_something_compiles():
+    # the first game in this process may compile (an empty numba cache); the second cannot
+    run(["play", "tictactoe", "--opponent", "minimax2"], ["quit"])
+    status, text = run(["play", "tictactoe", "--opponent", "minimax2"], ["quit"])
+    assert status == 0 and "game abandoned" in text
+    assert "compil" not in text

@@ -37,7 +37,7 @@ from tests.fresh_process import second_run_cache_counts
 
 TICTACTOE = mcts_envs.make_game("tictactoe")
 ULTIMATE = mcts_envs.make_game("ultimate_tictactoe")
-GAMES = ["tictactoe", "ultimate_tictactoe", "pentago_twist", "ataxx", "tantrix"]
+GAMES = mcts_envs.list_games()
 
 
 # -- the fast UCT branch equals the general one ---------------------------------------------------

@@ -185,7 +185,7 @@ def test_garbage_is_retried_then_forfeits_and_the_record_keeps_it(server):
     before = len(server.requests)
     record = play(spec(server, "garbage", retries=1))
     assert record["termination"] == "forfeit" and record["result"] == "b"
-    assert record["forfeit"]["reason"] == "invalid move"
+    assert record["forfeit"]["reason"] == "invalid move" and record["forfeit"]["fault"] == "agent"
     assert record["forfeit"]["line"] == "No idea, to be honest."
     assert "no legal move found" in record["forfeit"]["message"]
     asked = [r["body"]["messages"][0]["content"] for r in server.requests[before:]]
@@ -214,6 +214,7 @@ def test_http_errors_use_the_retries_then_forfeit(server):
     before = len(server.requests)
     record = play(spec(server, "error500", retries=1), colour=1)
     assert record["termination"] == "forfeit" and record["forfeit"]["reason"] == "http error"
+    assert record["forfeit"]["fault"] == "infrastructure"  # the server failed, not the model
     assert "HTTP 500" in record["forfeit"]["message"] and record["result"] == "b"
     assert len(server.requests) - before == 2
     record = play(spec(server, "not-json", retries=0))
@@ -225,7 +226,7 @@ def test_nothing_listens_is_a_connection_forfeit():
     game = mcts_envs.make_game("tictactoe")
     with pytest.raises(ForfeitError) as caught:
         agent.act_state(game, game.initial_state())
-    assert caught.value.reason == "connection"
+    assert caught.value.reason == "connection" and caught.value.fault == "infrastructure"
 
 
 def test_a_refused_key_ends_the_run_with_one_line(server, capsys):
