@@ -8,8 +8,8 @@ for every named game (default: all) it compiles (or loads) each path
 
 * ``env``: the PettingZoo env, one random game through ``agent_iter`` / ``last`` / ``step``;
 * ``forward model``: the game's compiled random playouts;
-* ``vector``: :class:`~mcts_envs.vector.VectorGame`'s reset, step, random actions and compiled
-  rollout (threads run the same compiled code as one thread);
+* ``vector``: :class:`~mcts_envs.vector.VectorGame`'s reset, step, random actions, compiled
+  rollout (threads run the same compiled code as one thread), ``set_states`` and ``observe``;
 * one per agent of ``--agents`` (default ``random``, ``minimax2``, ``alphabeta``, ``mcts``): the
   preparation every match makes before its clocks run
   (:func:`mcts_envs.agents.preparation.prepare_spec`).
@@ -85,6 +85,9 @@ def _vector(name: str) -> None:
         vector.compile(rollout=True)
         vector.reset(seed=0)
         vector.step(vector.random_actions())
+    saved = vector.get_states([0, 1])
+    vector.set_states([0, 1], *saved)  # positions put in (openings, restores, search roots)
+    vector.observe(0)  # any seat's observations (the learner env's final observations)
 
 
 def _agent(name: str, spec: str) -> None:

@@ -76,9 +76,16 @@ legal action.
 
 ### Rewards
 +1 / -1 for the better / worse best line at the end (all 56 tiles placed), 0 each for equal lines
-or a deadlock. `infos[agent]` holds `phase`, `scores` (both best lines), `loops`,
-`last_drawn` (tile number) and `drawn_by`, `bag_count`, `forced_spaces` and the
-`chance_outcomes` sampled in the step.
+or a deadlock.
+
+### Infos
+`infos[agent]` holds the same keys after every step, each an int or a pair of ints by seat (so
+TorchRL and Gymnasium's vector wrappers can batch them): `status` (an index into
+`mcts_envs.games.tantrix.game.STATUS_NAMES`: 2 decide, 3 finished, 4 deadlock), `phase` (into
+`PHASE_NAMES`: 0 forced, 1 free, 2 forced after), `scores` (both best lines), `loops` (1 where that
+line is a closed loop), `last_drawn` (tile number, 0 before any draw) and `drawn_by` (the seat that
+drew it, -1 before any draw), `bag_count` and `forced_spaces`. The tiles drawn in the last step
+(or the deal of the last reset) are `env.unwrapped.chance_outcomes`.
 
 ### Forward model
 `env.unwrapped.game` is the Game (`Tantrix`), `env.unwrapped.game_state` the current state (see

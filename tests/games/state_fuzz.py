@@ -39,8 +39,9 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EXTREMES = (INT64_MIN, INT64_MIN + 1, -(2**32), -(2**31), -2, -1, 0, 1, 2, 2**31, 2**32, INT64_MAX)
 #: Parameters (after ``state``) the fuzzer knows how to fill.
 ARGUMENTS = ("player", "action", "seed", "text")
-#: Parameters of ``VectorGame`` methods (beside ``states``) the fuzzer knows how to fill.
-VECTOR_ARGUMENTS = ("players", "indices", "step_counts")
+#: Parameters of ``VectorGame`` methods (beside ``states``) the fuzzer knows how to fill (the
+#: optional ones with their defaults).
+VECTOR_ARGUMENTS = ("players", "indices", "step_counts", "chance_rngs", "first_players")
 #: Envs of the fuzzed ``VectorGame``.
 VECTOR_ENVS = 3
 
@@ -249,6 +250,8 @@ def call_vector(
         else np.array([rng.randrange(2) for _ in range(rows)]),
         "indices": rng.sample(range(VECTOR_ENVS), min(rows, VECTOR_ENVS)),
         "step_counts": None,
+        "chance_rngs": None,
+        "first_players": None,
         "states": batch,
     }
     for name, parameters in methods:

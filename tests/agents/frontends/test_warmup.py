@@ -14,6 +14,16 @@ ROOT = Path(__file__).resolve().parents[3]
 SUMMARY = re.compile(r"^warmup: (\d+) paths of (\d+) games in \d+\.\d s \((\d+) functions compiled")
 
 
+#: A new process that puts positions into a vector (set_states) and observes them.
+SET_STATES = """
+from mcts_envs.vector import VectorGame
+vector = VectorGame("tictactoe", 4, seed=1)
+vector.reset()
+vector.set_states([0, 3], *vector.get_states([2, 1]))
+vector.observe(1)
+"""
+
+
 def _cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "mcts_envs.agents", *argv],
@@ -33,6 +43,11 @@ def test_warmup_covers_every_path_then_a_new_process_compiles_nothing():
     # Everything is in numba's disk cache now: a match and a vector compile nothing.
     match = _cli("match", "tictactoe", "mcts:iterations=20", "random", "--games", "2")
     assert match.returncode == 0 and "compiling" not in match.stderr, match.stderr[-2000:]
+    positions = subprocess.run(  # positions put in and any seat observed: loaded too
+        [sys.executable, "-c", SET_STATES], capture_output=True, text=True, cwd=ROOT, timeout=900
+    )
+    assert positions.returncode == 0, positions.stderr[-2000:]
+    assert "compiling" not in positions.stderr, positions.stderr[-2000:]
     again = _cli("warmup", "tictactoe", "--agents", *specs, "--no-progress")
     compiled = [line.split(":")[1].strip() for line in again.stdout.splitlines()[:-1]]
     assert compiled == [], again.stdout  # every path, the batched API too, loads from the cache
