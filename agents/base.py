@@ -16,6 +16,7 @@ import numpy as np
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.quoting import bounded, quote
+from mcts_envs.records import clip_foreign
 
 if TYPE_CHECKING:  # annotations only: importing agents imports no numba
     from mcts_envs.core.game import Game
@@ -40,13 +41,20 @@ class ForfeitError(MctsEnvsError, RuntimeError):
     Attributes:
         reason: a short cause, e.g. ``"illegal move"``, ``"crash"``, ``"timeout"`` or
             ``"connection"``.
-        line: the agent's raw answer, if it gave one.
+        line: the agent's raw answer, if it gave one (perhaps already cut by its client).
         fault: :data:`AGENT_FAULT` (its play) or :data:`INFRASTRUCTURE_FAULT` (its server or
             engine could not be reached or did not answer properly).
+        line_length: the answer's length as the agent gave it (``len(line)`` unless the client
+            kept only a prefix).
     """
 
     def __init__(
-        self, message: str, reason: str, line: str | None = None, fault: str = AGENT_FAULT
+        self,
+        message: str,
+        reason: str,
+        line: str | None = None,
+        fault: str = AGENT_FAULT,
+        line_length: int | None = None,
     ) -> None:
         super().__init__(message)
         if fault not in FAULTS:
@@ -54,18 +62,26 @@ class ForfeitError(MctsEnvsError, RuntimeError):
         self.reason = reason
         self.line = line
         self.fault = fault
+        self.line_length = (
+            line_length if line is None or line_length is None else max(line_length, len(line))
+        )
 
     def forfeit(self, seat: int) -> dict[str, Any]:
         """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
-        "fault", "line", "message"}`` (the line and the message cut to a few hundred
-        characters)."""
-        return {
+        "fault", "line", "message"}``: the line cut to :data:`FORFEIT_QUOTE` characters, with
+        ``"truncated": {"line": ITS_LENGTH}`` when it was longer (also when its client had cut
+        it already), the message to a few hundred characters."""
+        entry = {
             "seat": seat,
             "reason": self.reason,
             "fault": self.fault,
-            "line": None if self.line is None else bounded(self.line, FORFEIT_QUOTE),
+            "line": self.line,
             "message": bounded(str(self), 2 * FORFEIT_QUOTE),
         }
+        entry = clip_foreign(entry, ["line"], FORFEIT_QUOTE)
+        if self.line is not None and (self.line_length or 0) > len(self.line):
+            entry["truncated"] = {"line": self.line_length}  # cut before, by the client
+        return entry
 
 
 @runtime_checkable

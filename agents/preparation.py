@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.agents.base import ForfeitError
 from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 
@@ -60,13 +61,26 @@ def warm_up(game: Game, agent: Any, state: np.ndarray, decisions: int = 2) -> No
         agent.inform(action)
 
 
-def prepare_spec(game: Game, spec: str, state: np.ndarray) -> None:
+def prepare_spec(game: Game, spec: str, state: np.ndarray) -> ForfeitError | None:
     """Compile everything an agent of ``spec`` needs on ``game`` (``state``: a first decision).
 
     An agent whose ``needs_warm_up`` attribute is ``False`` (e.g. a language model behind an
     endpoint: nothing to compile, and each decision costs a request) is only ``prepare``-d.
+
+    Returns:
+        ``None``, or the fault of a warm-up decision (an engine's illegal move, crash or
+        timeout: a :class:`~mcts_envs.agents.base.ForfeitError`): the warm-up stops there and
+        the run goes on, the games deciding (each fault loses only its game). An agent that
+        cannot even be prepared (an engine that does not start) still raises.
     """
     agent = make_agent(untimed_spec(spec), seed=0)
     agent.prepare(game)
     if getattr(agent, "needs_warm_up", True):
-        warm_up(game, agent, state)
+        try:
+            warm_up(game, agent, state)
+        except ForfeitError as fault:
+            close = getattr(agent, "close", None)
+            if callable(close):  # an engine that faulted is not kept for the games
+                close()
+            return fault
+    return None

@@ -2,7 +2,7 @@
 latency of ``isready`` and ``stop`` during long searches of alpha-beta, minimax2 and MCTS.
 
 Usage: ``python benchmarks/uai_timing.py [--agent SPEC] [--movetime MS ...] [--moves N]
-[--stop-agents SPEC ...] [--stops N]``.
+[--stop-agents SPEC ...] [--bare-go-agents SPEC ...] [--stops N]``.
 
 * movetime: per move time, the latency from writing ``go`` to reading ``bestmove`` minus the
   move time (overshoot; negative is early) as mean / 95th percentile / max, and the engine's own
@@ -15,7 +15,9 @@ Usage: ``python benchmarks/uai_timing.py [--agent SPEC] [--movetime MS ...] [--m
   to the engine process (what a tournament manager sees, including both processes' wake-ups),
   then in this process (a :class:`mcts_envs.agents.frontends.uai.UAIEngine` fed lines directly, ``isready`` timed
   from the planned end of a sleep, so waking up and taking the GIL from the search count: the
-  engine's own share without the pipe).
+  engine's own share without the pipe). Agents of ``--bare-go-agents`` are measured the same
+  way with a bare ``go`` (the spec's own budget, e.g. ``mcts:iterations=1000000000000``, which
+  issue 39 found answered ``stop`` after 45 s).
 
 Timings on a shared machine are noisy: the load average is printed with them.
 """
@@ -133,8 +135,11 @@ def measure_movetime(agent: str, movetimes: list[int], moves_per_setting: int) -
     engine.close()
 
 
-def long_go(agent: str, index: int) -> str:
-    """``go infinite``, or a search that cannot end in the benchmark's time."""
+def long_go(agent: str, index: int, bare: bool = False) -> str:
+    """``go infinite``, or a search that cannot end in the benchmark's time (``bare``: ``go``,
+    the spec's own budget)."""
+    if bare:
+        return "go"
     if index % 2 == 0:
         return "go infinite"
     if agent.split(":")[0] in ("alphabeta", "minimax2"):
@@ -142,13 +147,13 @@ def long_go(agent: str, index: int) -> str:
     return "go movetime 600000"
 
 
-def measure_stop(agent: str, stops: int, rng: random.Random) -> None:
+def measure_stop(agent: str, stops: int, rng: random.Random, bare: bool = False) -> None:
     engine = Engine(agent)
     ready, stopped, depths = [], [], []
     moves: list[str] = []
     for index in range(stops):
         engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        engine.send(long_go(agent, index))
+        engine.send(long_go(agent, index, bare))
         time.sleep(rng.uniform(0.05, 0.3))
         asked = engine.send("isready")
         arrived, before = engine.until("readyok")
@@ -166,13 +171,14 @@ def measure_stop(agent: str, stops: int, rng: random.Random) -> None:
         if move == "0000" or len(moves) > 30:
             moves = []
     engine.close()
+    label = f"{agent} (go)" if bare else agent
     print(
-        f"{agent:>10} {'pipe':>8} {stops:>5} {summary(ready)}   {summary(stopped)}   "
+        f"{label:>10} {'pipe':>8} {stops:>5} {summary(ready)}   {summary(stopped)}   "
         f"{np.mean(depths) if depths else float('nan'):>5.1f}"
     )
 
 
-def measure_stop_in_process(agent: str, stops: int, rng: random.Random) -> None:
+def measure_stop_in_process(agent: str, stops: int, rng: random.Random, bare: bool = False) -> None:
     out = StampedLines()
     engine = UAIEngine(agent, out)
     engine.handle("isready")
@@ -180,7 +186,7 @@ def measure_stop_in_process(agent: str, stops: int, rng: random.Random) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)  # as mcts_envs.agents.frontends.uai.serve does
     for index in range(stops):
         engine.handle("position startpos")
-        engine.handle(long_go(agent, index))
+        engine.handle(long_go(agent, index, bare))
         # from the planned end of the sleep: waking up and taking the GIL count
         asked = time.perf_counter() + rng.uniform(0.05, 0.3)
         time.sleep(asked - time.perf_counter())
@@ -189,7 +195,8 @@ def measure_stop_in_process(agent: str, stops: int, rng: random.Random) -> None:
         asked = time.perf_counter()
         engine.handle("stop")
         stopped.append((out.arrived["bestmove"] - asked) * 1000)
-    print(f"{agent:>10} {'in-proc.':>8} {stops:>5} {summary(ready)}   {summary(stopped)}")
+    label = f"{agent} (go)" if bare else agent
+    print(f"{label:>10} {'in-proc.':>8} {stops:>5} {summary(ready)}   {summary(stopped)}")
 
 
 def main() -> None:
@@ -198,13 +205,14 @@ def main() -> None:
     parser.add_argument("--movetime", type=int, nargs="*", default=[30, 100, 500])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--stop-agents", nargs="*", default=["alphabeta", "minimax2", "mcts"])
+    parser.add_argument("--bare-go-agents", nargs="*", default=[])
     parser.add_argument("--stops", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     print(f"load average at start {os.getloadavg()}")
     if args.movetime:
         measure_movetime(args.agent, args.movetime, args.moves)
-    if args.stop_agents:
+    if args.stop_agents or args.bare_go_agents:
         print("\nlatency while searching (interrupted after 50-300 ms)")
         print(
             f"{'agent':>10} {'via':>8} {'stops':>5} {'isready -> readyok (ms)':>23}   "
@@ -218,6 +226,9 @@ def main() -> None:
         for agent in args.stop_agents:
             measure_stop(agent, args.stops, rng)
             measure_stop_in_process(agent, args.stops, rng)
+        for agent in args.bare_go_agents:
+            measure_stop(agent, args.stops, rng, bare=True)
+            measure_stop_in_process(agent, args.stops, rng, bare=True)
     print(f"load average at end {os.getloadavg()}")
 
 

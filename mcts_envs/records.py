@@ -32,6 +32,11 @@ does both checks.
 
 Writers that add to an existing file open it with :func:`open_for_append`, the one place that
 looks at the file's end first: a new record is never glued onto a cut line.
+
+A *cut line* is what a crash leaves of a record being written: a last line without its newline
+that is not a record but could be the start of one (:func:`could_be_cut`: printable ASCII, as
+:func:`dumps` writes, beginning like a record). Any other last line that is not a record (binary
+data, text, another file's content) is refused like any bad line, never dropped.
 """
 
 from __future__ import annotations
@@ -60,6 +65,8 @@ VOLATILE_KEYS = ("timing",)
 #: Longest line (bytes, newline included) a records file may hold: far above the longest record
 #: a writer of this package makes (an Ataxx game at its move cap is about 2 MB).
 MAX_LINE_BYTES = 16 * 2**20
+#: How every record line :func:`dumps` writes begins (a cut line begins with a part of it).
+RECORD_START = b'{"version":'
 #: Writers stop a game after this many times the game's longest game in decisions (the default
 #: and the largest ``--max-moves``).
 MOVE_CAP_FACTOR = 100
@@ -89,6 +96,26 @@ def make_record(
         "seed": seed,
         **extra,
     }
+
+
+#: Longest text a record keeps of a field that comes from outside the package (a model's answer,
+#: an engine's line), in characters.
+MAX_FOREIGN_CHARS = 16384
+
+
+def clip_foreign(
+    entry: dict[str, Any], keys: Iterable[str], limit: int = MAX_FOREIGN_CHARS
+) -> dict[str, Any]:
+    """``entry`` with each text field of ``keys`` cut to ``limit`` characters; the fields cut are
+    listed with their full lengths in ``entry["truncated"]`` (``{"answer": 1900015}``), so a
+    reader knows the text is a prefix. Returns a new dict."""
+    clipped = dict(entry)
+    for key in keys:
+        value = clipped.get(key)
+        if isinstance(value, str) and len(value) > limit:
+            clipped[key] = value[:limit]
+            clipped["truncated"] = {**clipped.get("truncated", {}), key: len(value)}
+    return clipped
 
 
 def game_identity(record: dict[str, Any]) -> dict[str, Any]:
@@ -256,7 +283,8 @@ def scan_records(path: str | os.PathLike) -> RecordScan:
 
     Raises:
         InvalidRecordError: naming the first complete line that is not a record (bad UTF-8, bad
-            JSON, nesting too deep, too long, a missing or mistyped key).
+            JSON, nesting too deep, too long, a missing or mistyped key), or a last line that is
+            neither a record nor a cut one (:func:`could_be_cut`).
         FileNotFoundError: if ``path`` does not exist.
     """
     scan = RecordScan()
@@ -271,6 +299,8 @@ def scan_records(path: str | os.PathLike) -> RecordScan:
                 try:
                     record = _parse_line(raw, where)
                 except InvalidRecordError as error:
+                    if not could_be_cut(raw):
+                        raise InvalidRecordError(f"{error} (and no part of a record)") from None
                     scan.cut_line, scan.cut_error = number, str(error)
                     break
                 scan.intact_bytes += len(raw)
@@ -278,6 +308,29 @@ def scan_records(path: str | os.PathLike) -> RecordScan:
                 scan.records.append(record)
                 scan.lines.append(number)
     return scan
+
+
+def iter_records(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
+    """The records of a JSON-lines file one at a time (as :func:`scan_records` reads them: a
+    last line cut by a crash is skipped), so a reader of a huge file holds one record at a time.
+
+    Raises:
+        InvalidRecordError: as :func:`scan_records` (when the bad line is reached).
+        FileNotFoundError: if ``path`` does not exist.
+    """
+    with open(path, "rb") as stream:
+        for number, raw in bounded_lines(stream, path):
+            where = f"{path}, line {number}"
+            try:
+                record = _parse_line(raw, where)
+            except InvalidRecordError as error:
+                if raw.endswith(b"\n") or not could_be_cut(raw):
+                    raise InvalidRecordError(
+                        str(error) if raw.endswith(b"\n") else f"{error} (and no part of a record)"
+                    ) from None
+                return  # a cut last line
+            if record is not None:
+                yield record
 
 
 def read_records(path: str | os.PathLike) -> list[dict[str, Any]]:
@@ -306,15 +359,36 @@ def _cut_end(stream: Any, path: str | os.PathLike) -> tuple[int, int, bytes] | N
     return start, _count_newlines(stream, start) + 1, tail
 
 
+def could_be_cut(tail: bytes) -> bool:
+    """Whether ``tail``, a last line without its newline, could be what a crash left of a record
+    being written: printable ASCII (what :func:`dumps` writes) that begins like every record
+    (:data:`RECORD_START`), at most :data:`MAX_LINE_BYTES` long."""
+    head = tail[: len(RECORD_START)]
+    return (
+        len(tail) <= MAX_LINE_BYTES
+        and RECORD_START.startswith(head)
+        and all(32 <= byte < 127 for byte in tail)
+    )
+
+
 def _is_cut(tail: bytes, where: str) -> bool:
-    """Whether a last line without its newline is a write cut by a crash (not a record, not
-    blank)."""
-    if len(tail) > MAX_LINE_BYTES:
-        return True
+    """Whether a last line without its newline is a write cut by a crash (not a record, but
+    :func:`could_be_cut`).
+
+    Raises:
+        InvalidRecordError: if it is neither a record nor a cut (no part of a record).
+    """
     try:
+        if len(tail) > MAX_LINE_BYTES:
+            raise InvalidRecordError(f"{where}: longer than {MAX_LINE_BYTES} bytes")
         _parse_line(tail, where)
-    except InvalidRecordError:
-        return True
+    except InvalidRecordError as error:
+        if could_be_cut(tail):
+            return True
+        raise InvalidRecordError(
+            f"{error} (and no part of a record), so the file is left as it is; write to another "
+            "file"
+        ) from None
     return False
 
 
@@ -359,7 +433,8 @@ def open_for_append(path: str | os.PathLike, drop_cut: bool = False) -> tuple[Te
         The text stream (append mode, UTF-8) and the number of the line dropped, or ``None``.
 
     Raises:
-        InvalidRecordError: without ``drop_cut``, if the last line is cut (the file untouched).
+        InvalidRecordError: without ``drop_cut``, if the last line is cut; with or without, if
+            it is neither a record nor a cut (the file untouched).
         IsADirectoryError / PermissionError: as ``open`` raises them.
     """
     target = Path(path)

@@ -98,6 +98,7 @@ from mcts_envs.core.errors import (
     IllegalActionError,
     InvalidOptionError,
     InvalidRecordError,
+    StateTypeError,
 )
 from mcts_envs.core.game import CHANCE, TERMINAL, VectorKernels, describe_actions
 from mcts_envs.core.jit import entry_point
@@ -1388,7 +1389,9 @@ class VectorGame:
         Args:
             players: 0 or 1 for every row, or ``M`` of them (an integer array-like).
             states: optional ``int64[M, state_size]`` states to observe instead of the envs'
-                current ones (checked for type and shape only, as ``game.observation`` does);
+                current ones, each checked as ``game.observation`` checks its state
+                (``game.check_state``: type, shape and the words' ranges, so no array can crash
+                the kernel; not that the position can occur, ``game.validate_state``'s job);
                 ``players`` are then the game's seats, as in ``game.observation`` (with
                 ``random_first_player``, seat ``s`` of env ``i``'s game is held by player
                 ``s ^ first_player[i]``).
@@ -1400,6 +1403,8 @@ class VectorGame:
             RuntimeError: before :meth:`reset` (without ``states``).
             InvalidOptionError: if a player is not 0 or 1, or there are not ``M`` of them.
             TypeError: if ``states`` is not an int64 array of shape ``[M, state_size]``.
+            InvalidStateError: (an ``InvalidRecordError``) if a row has words out of range (the
+                message names the row).
         """
         array = np.asarray(players)
         if array.ndim > 1:
@@ -1466,13 +1471,15 @@ class VectorGame:
         return array
 
     def _check_states(self, states: Any, count: int | None, validate: bool) -> np.ndarray:
-        """``states`` as a writable C-contiguous ``int64[count, state_size]`` array; with
-        ``validate`` every row is a valid, unfinished position (``game.validate_state``).
+        """``states`` as a writable C-contiguous ``int64[count, state_size]`` array whose every
+        row the kernels can run on (``game.check_state``: words in range); with ``validate``
+        every row is also a valid, unfinished position (``game.validate_state``).
 
         Raises:
-            TypeError: for another dtype or shape.
+            StateTypeError: (a ``TypeError``) for another dtype or shape.
             InvalidOptionError: for a row count other than ``count``, or a finished game.
-            InvalidRecordError: for an invalid position (naming its row).
+            InvalidRecordError: for an invalid position or (an ``InvalidStateError``) words out
+                of range (naming the row).
         """
         size = self.info.state_size
         if (
@@ -1486,23 +1493,25 @@ class VectorGame:
                 if isinstance(states, np.ndarray)
                 else type(states).__name__
             )
-            raise TypeError(f"states must be an int64 array of shape [M, {size}], got {got}")
+            raise StateTypeError(f"states must be an int64 array of shape [M, {size}], got {got}")
         if count is not None and states.shape[0] != count:
             raise InvalidOptionError(
                 f"states has {states.shape[0]} rows for {count} env indices (one state per index)"
             )
         states = np.array(states, dtype=np.int64, order="C")  # our own writable copy
-        if validate:
-            for j, state in enumerate(states):
-                try:
+        for j, state in enumerate(states):
+            try:
+                if validate:
                     self.game.validate_state(state)
-                except InvalidRecordError as error:
-                    raise InvalidRecordError(f"states[{j}]: {error}") from None
-                if self.game.kernels.current_player(state) == TERMINAL:
-                    raise InvalidOptionError(
-                        f"states[{j}] is a finished game; an env holds a position where a player "
-                        "(or chance) is to act"
-                    )
+                else:
+                    self.game.check_state(state)  # the words' ranges: no kernel can crash
+            except InvalidRecordError as error:  # InvalidStateError stays one
+                raise type(error)(f"states[{j}]: {error}") from None
+            if validate and self.game.kernels.current_player(state) == TERMINAL:
+                raise InvalidOptionError(
+                    f"states[{j}] is a finished game; an env holds a position where a player "
+                    "(or chance) is to act"
+                )
         return states
 
     def _check_actions(self, actions: Any) -> np.ndarray:

@@ -56,6 +56,11 @@ Rows are ordered by game, then ply, then symmetry.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import shutil
+import tempfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -429,6 +434,173 @@ def generate_expert_data(
         format_version=np.array(FORMAT_VERSION, np.int64),
     )
     return data
+
+
+class ExpertSpool:
+    """The rows of finished games kept on disk, one file per game, until the dataset is written
+    (:func:`write_expert_data`): memory holds no game once it is spooled, only 16-byte digests
+    of each game's moves and positions (for :class:`ExpertSummary`).
+
+    Args:
+        directory: an empty folder the spool owns (removed by the caller).
+        symmetries_of: a game name: spool each game's rows with their symmetry images
+            (:func:`augment`), or ``None``.
+    """
+
+    def __init__(self, directory: Path, symmetries_of: str | None = None) -> None:
+        self.directory = directory
+        self.symmetries_of = symmetries_of
+        self.indices: list[int] = []
+        self.decisions = 0
+        self._games: set[bytes] = set()
+        self._positions: set[bytes] = set()
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Spool the rows of one finished game (a record of :func:`expert_task_record`)."""
+        expert = record.pop("expert")
+        rows = expert["rows"]
+        index = int(record["index"])
+        self._positions.update(_digest(key) for key in expert["keys"])
+        self.decisions += len(rows["actions"])
+        if self.symmetries_of is not None:
+            rows = augment(rows, self.symmetries_of)
+        np.savez(self._file(index), **rows)
+        self.indices.append(index)
+        self._games.add(_digest(np.asarray(record["actions"], np.int64).tobytes()))
+
+    def summary(self) -> ExpertSummary:
+        """The summary of the games spooled so far."""
+        return ExpertSummary(
+            len(self.indices), len(self._games), self.decisions, len(self._positions)
+        )
+
+    def rows(self, index: int, name: str) -> np.ndarray:
+        """The spooled rows of field ``name`` of game ``index``."""
+        with np.load(self._file(index), allow_pickle=False) as file:
+            return file[name]
+
+    def _file(self, index: int) -> Path:
+        return self.directory / f"game-{index:09d}.npz"
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def write_expert_data(
+    path: str | Path,
+    config: ExpertConfig,
+    workers: int = 1,
+    progress: bool = False,
+    backend: str | None = None,
+) -> tuple[int, ExpertSummary, bool]:
+    """Play ``config`` and write its dataset to ``path`` (the file of :func:`save_expert_data`,
+    the same arrays as :func:`generate_expert_data`), streaming: each finished game goes to a
+    spool folder beside ``path`` at once, and the file is assembled from it field by field, so
+    memory does not grow with the games. Ctrl-C stops handing out games, lets the games in
+    flight finish and writes the games finished (in game order; ``num_games`` and the summary
+    count them); a second Ctrl-C writes the games finished so far at once. The file appears
+    whole (written beside it, then renamed).
+
+    Returns:
+        The rows written, the summary, and whether the run was interrupted.
+
+    Raises:
+        UnknownGameError / UnknownAgentError / InvalidOptionError: before any game is played.
+    """
+    config = check_config(config)
+    check_workers(workers)
+    target = Path(path)
+    folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.spool-", dir=target.parent))
+    spool = ExpertSpool(folder, config.game if config.symmetries else None)
+    try:
+        hooks = RunHooks(
+            announce=print_to_stderr if progress else None,
+            on_record=spool.add,
+            catch_sigint=True,
+            progress=progress,
+        )
+        interrupted = False
+        try:
+            outcome = _run_expert_games(config, workers, backend, hooks)
+            interrupted = outcome.interrupted
+        except KeyboardInterrupt:  # the second Ctrl-C: keep what is finished, then stop
+            interrupted = True
+            rows = _assemble(target, config, spool)
+            raise
+        rows = _assemble(target, config, spool)
+        return rows, spool.summary(), interrupted
+    finally:
+        shutil.rmtree(spool.directory, ignore_errors=True)
+
+
+def _run_expert_games(
+    config: ExpertConfig, workers: int, backend: str | None, hooks: RunHooks
+) -> Any:
+    """:func:`play_expert_games`' run, keeping no record (each goes to ``hooks.on_record``)."""
+    rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
+    plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
+    settings = RunSettings(
+        backend=backend,
+        workers=workers,
+        play=functools.partial(expert_task_record, config),
+        keep_records=False,
+    )
+    return run_plan(plan, settings, hooks)
+
+
+def _assemble(target: Path, config: ExpertConfig, spool: ExpertSpool) -> int:
+    """Write the spooled games to ``target`` (game order, field by field); returns the rows
+    written."""
+    indices = sorted(spool.indices)
+    names: tuple[str, ...] = ("identity",)
+    if config.symmetries:
+        names = tuple(game_symmetries(config.game).names)
+
+    game = make_game(config.game)
+    count = spool.decisions * len(names)
+    shapes = {
+        "observations": (game.info.observation_dtype, game.info.observation_shape),
+        "masks": (np.int8, (game.info.num_actions,)),
+        "policies": (np.float32, (game.info.num_actions,)),
+        "values": (np.float32, ()),
+        "outcomes": (np.float32, ()),
+        "finished": (np.bool_, ()),
+        "actions": (np.int32, ()),
+        "players": (np.int8, ()),
+        "game_index": (np.int32, ()),
+        "ply": (np.int32, ()),
+        "symmetry": (np.int8, ()),
+    }
+    scalars = {
+        "game": np.array(config.game),
+        "spec": np.array(config.spec),
+        "opponent": np.array(config.opponent or ""),
+        "seed": np.array(config.seed, np.int64),
+        "num_games": np.array(len(indices), np.int64),
+        "temperature_moves": np.array(config.temperature_moves, np.int64),
+        "symmetry_names": np.array(names),
+        "summary": np.array(spool.summary(), np.int64),
+        "format_version": np.array(FORMAT_VERSION, np.int64),
+    }
+    partial = target.with_name(f".{target.name}.partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        for name in ROW_FIELDS:
+            dtype, tail = shapes[name]
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as entry:
+                header = {
+                    "descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+                    "fortran_order": False,
+                    "shape": (count, *tail),
+                }
+                np.lib.format.write_array_header_2_0(entry, header)
+                for index in indices:
+                    entry.write(np.ascontiguousarray(spool.rows(index, name), dtype).tobytes())
+        for name, value in scalars.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as entry:
+                np.lib.format.write_array(entry, value, allow_pickle=False)
+    os.replace(partial, target)
+    return count
 
 
 def save_expert_data(path: str | Path, data: dict[str, np.ndarray]) -> None:

@@ -27,7 +27,7 @@ from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
-from mcts_envs.records import make_record, move_cap, quote
+from mcts_envs.records import clip_foreign, make_record, move_cap, quote
 
 __all__ = [
     "TERMINATIONS",
@@ -219,7 +219,9 @@ def prepare_agents(
 
     Each distinct spec is prepared once (:func:`mcts_envs.agents.preparation.prepare_spec`: ``prepare(game)``
     and two untimed decisions from ``opening`` or the initial position). Numba keeps the compiled
-    code for the process (and on disk), so the fresh agents of every game start at full speed.
+    code for the process (and on disk), so the fresh agents of every game start at full speed. A
+    fault in a warm-up decision (an engine's illegal move, crash, hang) is announced and stops
+    nothing: the games decide, each fault losing its game.
 
     Args:
         game_name: the game.
@@ -239,8 +241,13 @@ def prepare_agents(
     for spec in dict.fromkeys(specs):
         start = time.perf_counter()
         with compile_notice(f"{spec} for {game.info.name}", announce):
-            prepare_spec(game, spec, state)
+            fault = prepare_spec(game, spec, state)
         seconds[spec] = time.perf_counter() - start
+        if fault is not None and announce is not None:
+            announce(
+                f"warm-up of {quote(spec, 200)}: {fault.reason} ({quote(str(fault), 300)}); "
+                "playing on: each fault of its games loses that game"
+            )
     return seconds
 
 
@@ -265,11 +272,20 @@ def result_of(winner: int | None, seat_a: int) -> str:
     return "draw" if winner is None else ("a" if winner == seat_a else "b")
 
 
+#: Text fields of a transcript entry that a record keeps to :data:`MAX_FOREIGN_CHARS`.
+TRANSCRIPT_TEXTS = ("prompt", "answer", "error")
+
+
 def _transcripts(seated: list[Any]) -> dict[str, Any]:
     """``{"transcripts": {seat: entries}}`` for the seated agents that keep a ``transcript`` (an
-    LLM's prompts and answers), or nothing."""
+    LLM's prompts and answers), or nothing; each text field of an entry is kept to
+    :data:`~mcts_envs.records.MAX_FOREIGN_CHARS` characters, a cut one listed in the entry's
+    ``truncated`` (:func:`~mcts_envs.records.clip_foreign`)."""
     kept = {
-        str(seat): list(agent.transcript)
+        str(seat): [
+            clip_foreign(entry, TRANSCRIPT_TEXTS) if isinstance(entry, dict) else entry
+            for entry in agent.transcript
+        ]
         for seat, agent in enumerate(seated)
         if getattr(agent, "transcript", None)
     }
@@ -294,7 +310,8 @@ def play_game(
         (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
         ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~mcts_envs.agents.base.ForfeitError`
         such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
-        "reason", "line", "message"}``), ``transcripts`` (for agents that keep one, e.g. an LLM's
+        "reason", "fault", "line", "message"}``, ``fault`` one of
+        :data:`mcts_envs.agents.base.FAULTS`), ``transcripts`` (for agents that keep one, e.g. an LLM's
         prompts and answers: ``{seat: entries}``), ``score`` (the game's graded score per seat), ``moves``
         per seat, and ``timing`` (think seconds and the clocks left; not part of
         :func:`~mcts_envs.records.game_identity`).

@@ -663,16 +663,18 @@ def rate_on_ladder(
         )
     make_agent(spec, seed=0)
     faults = FaultWatch(fault_limit)
-    results = open_results(out, resume, overwrite) if out is not None else None
+    what = f"a ladder game of {quote(spec)} on the {ladder.game} ladder with seed {seed}"
+
+    def plan_of(records: list[dict[str, Any]]) -> TournamentPlan:
+        return ladder_plan(spec, ladder, games, seed, records)
+
+    results = None
+    if out is not None:  # every record checked against the plan before the file changes
+        results = open_results(out, resume, overwrite, plan_of, what)
     records: list[dict[str, Any]] = list(results.records) if results is not None else []
     try:
-        plan = ladder_plan(spec, ladder, games, seed, records)
-        done_keys(
-            plan,
-            records,
-            results.lines if results is not None else (),
-            what=f"a ladder game of {quote(spec)} on the {ladder.game} ladder with seed {seed}",
-        )
+        plan = plan_of(records)
+        done_keys(plan, records, results.lines if results is not None else (), what=what)
         by_pair: dict[int, list[dict[str, Any]]] = {}
         for record in records:
             by_pair.setdefault(record["pair"], []).append(record)

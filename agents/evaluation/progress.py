@@ -34,7 +34,7 @@ class ProgressBar:
         if self.focus is None or self.focus not in agents or result not in ("a", "b", "draw"):
             return
         points = 0.5 if result == "draw" else float((result == "a") == (agents[0] == self.focus))
-        self.stats.add(points, (record.get("pairing"), record.get("index")), 0)
+        self.stats.count_game(points)  # W/D/L alone: nothing kept per game
 
     def __call__(self, record: dict[str, Any]) -> None:
         """Count a new record and step the bar."""

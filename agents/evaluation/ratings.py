@@ -43,6 +43,7 @@ from mcts_envs.agents.evaluation.stats import (
     wilson_interval,
 )
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.core.quoting import printable, quote
 
 __all__ = [
     "PairingStats",
@@ -74,15 +75,28 @@ PENTANOMIAL_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 # -- per-pairing statistics ---------------------------------------------------------------------
 
 
+#: Points of ``a`` and games of each kind of game pair (:attr:`PairingStats.kinds`).
+PAIR_POINTS = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 0.0, 0.5, 1.0])
+PAIR_GAMES = np.array([2, 2, 2, 2, 2, 1, 1, 1])
+
+
 @dataclass
 class PairingStats(WinDrawLoss):
     """Results of agent ``a`` against agent ``b`` (games, score, its interval and the Elo of ``a``
     minus ``b`` from :class:`~mcts_envs.agents.evaluation.stats.WinDrawLoss`).
 
+    A game pair costs one byte (its kind, in the order pairs were first seen) once its second
+    game has come; only pairs with one game so far are held by their key.
+
     Attributes:
         a, b: the agents.
         wins, draws, losses: of ``a``.
-        pairs: ``pair key -> {colour: points of a}`` (the games seen so far).
+        kinds: per game pair, in first-seen order, its kind: ``0..4`` a complete pair where ``a``
+            scored 0, 1/2, 1, 3/2 or 2 points, ``5..7`` a pair of one game where ``a`` scored 0,
+            1/2 or 1 (see :data:`PAIR_POINTS`, :data:`PAIR_GAMES`).
+        open_pairs: ``pair key -> (position in kinds, colour, points of a)`` of the pairs with
+            one game so far.
+        complete: the counts of the complete pairs' kinds ``0..4`` (:meth:`pentanomial`).
     """
 
     a: str
@@ -90,26 +104,46 @@ class PairingStats(WinDrawLoss):
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    pairs: dict[Hashable, dict[int, float]] = field(default_factory=dict)
+    kinds: bytearray = field(default_factory=bytearray)
+    open_pairs: dict[Hashable, tuple[int, int, float]] = field(default_factory=dict)
+    complete: np.ndarray = field(default_factory=lambda: np.zeros(5, np.int64))
 
-    def add(self, points: float, pair: Hashable, colour: int) -> None:
-        """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in game pair ``pair``, with
-        ``colour`` (0 or 1) telling the pair's two games apart."""
+    def count_game(self, points: float) -> None:
+        """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in W/D/L only."""
         if points == 1.0:
             self.wins += 1
         elif points == 0.0:
             self.losses += 1
         else:
             self.draws += 1
-        self.pairs.setdefault(pair, {})[colour] = points
+
+    def add(self, points: float, pair: Hashable, colour: int) -> None:
+        """Count one game of ``a`` scoring ``points`` (1, 0.5, 0) in game pair ``pair``, with
+        ``colour`` (0 or 1) telling the pair's two games apart (the same colour again, before
+        the pair is complete, replaces that game's points)."""
+        self.count_game(points)
+        first = self.open_pairs.get(pair)
+        if first is None:
+            self.open_pairs[pair] = (len(self.kinds), colour, points)
+            self.kinds.append(5 + round(2 * points))
+        elif first[1] == colour:
+            self.open_pairs[pair] = (first[0], colour, points)
+            self.kinds[first[0]] = 5 + round(2 * points)
+        else:
+            del self.open_pairs[pair]
+            kind = round(2 * (first[2] + points))
+            self.kinds[first[0]] = kind
+            self.complete[kind] += 1
 
     def pentanomial(self) -> np.ndarray:
         """Counts of complete pairs scoring 0, 1/2, 1, 3/2, 2 points (LL, LD, DD+WL, WD, WW)."""
-        counts = np.zeros(5, np.int64)
-        for games in self.pairs.values():
-            if len(games) == 2:
-                counts[round(2 * sum(games.values()))] += 1
-        return counts
+        return self.complete.copy()
+
+    def pair_points(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per game pair in first-seen order: the points of ``a`` and of ``b``."""
+        kinds = np.frombuffer(bytes(self.kinds), np.uint8)
+        scored = PAIR_POINTS[kinds]
+        return scored, PAIR_GAMES[kinds] - scored
 
     def pentanomial_elo(self) -> tuple[float, float, float]:
         """Elo of ``a`` minus ``b`` from complete pairs: ``(estimate, low, high)``.
@@ -371,24 +405,29 @@ class RatingTable:
         )
 
     def text(self, sprt: SprtSettings | None = None) -> str:
-        """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT."""
-        width = max([len(a) for a in self.agents] + [12])
+        """The report: Elo table, W/D/L matrix by pairing, pentanomial counts, optional SPRT.
+
+        Agent names come from records (files from anywhere): terminal control characters
+        (escape sequences) are removed from them before they are printed."""
+        names = [printable(agent) for agent in self.agents]
+        anchor = printable(self.anchor)
+        width = max([len(a) for a in names] + [12])
         lines = [
             f"Elo (Bradley-Terry with a prior of {self.prior_draws:g} draws per pairing, "
-            f"{self.anchor} = 0; 95% bootstrap over game pairs, {self.bootstrap} samples)",
+            f"{anchor} = 0; 95% bootstrap over game pairs, {self.bootstrap} samples)",
             f"  {'agent':<{width}}  {'Elo':>6}  {'95% interval':<16} {'games':>6} {'score':>6}",
         ]
         for k in self.order():
             score = self.points[k] / self.games[k] if self.games[k] else math.nan
             interval = f"[{format_elo(self.low[k])}, {format_elo(self.high[k])}]"
             lines.append(
-                f"  {self.agents[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
+                f"  {names[k]:<{width}}  {format_elo(self.elo[k]):>6}  {interval:<16} "
                 f"{int(self.games[k]):>6} {score:6.3f}"
             )
-        apart = [self.agents[k] for k in range(len(self.agents)) if np.isnan(self.elo[k])]
+        apart = [names[k] for k in range(len(self.agents)) if np.isnan(self.elo[k])]
         if apart:
             lines.append(
-                f"  ({', '.join(apart)}: never met {self.anchor}'s group, directly or through "
+                f"  ({', '.join(apart)}: never met {anchor}'s group, directly or through "
                 "other agents, so there is no common scale; rate that group with its own anchor)"
             )
         lines += [
@@ -401,7 +440,7 @@ class RatingTable:
             low, high = pairing.score_interval()
             elo, elo_low, elo_high = pairing.elo()
             lines.append(
-                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
+                f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  {pairing.wins:>5} "
                 f"{pairing.draws:>5} {pairing.losses:>5}  "
                 f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
                 f"{format_elo_games(elo, elo_low, elo_high, pairing.games)}"
@@ -414,7 +453,7 @@ class RatingTable:
             counts = pairing.pentanomial()
             elo, elo_low, elo_high = pairing.pentanomial_elo()
             line = (
-                f"  {pairing.a:<{width}}  {pairing.b:<{width}}  "
+                f"  {printable(pairing.a):<{width}}  {printable(pairing.b):<{width}}  "
                 f"{' '.join(f'{c:>4}' for c in counts)}  "
                 f"Elo {format_elo_games(elo, elo_low, elo_high, 2 * int(counts.sum()))}"
             )
@@ -424,6 +463,34 @@ class RatingTable:
                 line += f"  SPRT LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}"
             lines.append(line)
         return "\n".join(lines)
+
+
+def check_bootstrap(bootstrap: object) -> int:
+    """``bootstrap`` if it is an int from 0 to :data:`MAX_BOOTSTRAP` (a command checks it before
+    it plays).
+
+    Raises:
+        InvalidOptionError: otherwise, saying what is allowed.
+    """
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int):
+        bootstrap = -1
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise InvalidOptionError(f"--bootstrap must be an int from 0 to {MAX_BOOTSTRAP:,}")
+    return bootstrap
+
+
+def check_anchor(anchor: str | None, agents: Sequence[str]) -> None:
+    """Raise unless ``anchor`` is ``None`` or one of ``agents`` (a command checks it against its
+    plan before it plays).
+
+    Raises:
+        InvalidOptionError: naming the agents it may be.
+    """
+    if anchor is not None and anchor not in agents:
+        shown = ", ".join(quote(agent, 80) for agent in list(agents)[:20])
+        raise InvalidOptionError(
+            f"--anchor {quote(anchor, 80)} is not an agent of this run; it may be one of {shown}"
+        )
 
 
 def rate(
@@ -452,10 +519,7 @@ def rate(
             an int from 0 to :data:`MAX_BOOTSTRAP`.
         InvalidRecordError: for a counted record with mistyped keys (see :func:`tally`).
     """
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, int):
-        bootstrap = -1
-    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
-        raise InvalidOptionError(f"--bootstrap must be an int from 0 to {MAX_BOOTSTRAP}")
+    bootstrap = check_bootstrap(bootstrap)
     stats = list(tally(records).values())
     if not stats:
         raise InvalidOptionError("no finished games with 'agents' and 'result' in the records")
@@ -472,11 +536,7 @@ def rate(
     samples = np.empty((bootstrap, len(agents)))
     generator = np.random.default_rng(seed)
     # per pairing, the points of A and of B in each game pair (sums of halves: exact in any order)
-    grouped = []
-    for s in stats:
-        scored = np.array([sum(games.values()) for games in s.pairs.values()])
-        conceded = np.array([len(games) for games in s.pairs.values()]) - scored
-        grouped.append((index[s.a], index[s.b], scored, conceded))
+    grouped = [(index[s.a], index[s.b], *s.pair_points()) for s in stats]
     for sample in range(bootstrap):
         resampled = np.zeros_like(points)
         for i, j, scored, conceded in grouped:

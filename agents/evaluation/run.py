@@ -111,6 +111,9 @@ class RunSettings:
         play: the game loop ``(task, rules) -> record`` (``None``:
             :func:`~mcts_envs.agents.evaluation.games.play_game`), e.g. one that also records
             training data; picklable for the process and Ray backends.
+        keep_records: return every record in :attr:`RunOutcome.records`; ``False`` keeps none
+            in memory (with ``out``: read them back from the file), so the run's memory does not
+            grow with the games played (``benchmarks/tournament_memory.py``).
         fault_limit: stop once an agent has lost this many games in a row to faults of its
             server or engine (:mod:`~mcts_envs.agents.evaluation.faults`); ``None``: play on.
     """
@@ -123,6 +126,7 @@ class RunSettings:
     address: str | None = None
     agent_modules: tuple[str, ...] = ()
     play: Callable[[GameTask, GameRules], dict[str, Any]] | None = None
+    keep_records: bool = True
     fault_limit: int | None = DEFAULT_FAULT_LIMIT
 
     def __post_init__(self) -> None:
@@ -158,7 +162,7 @@ class RunOutcome(NamedTuple):
 
     Attributes:
         records: every record of the results file, resumed and new, in file order (the order
-            the games ended).
+            the games ended); empty with ``RunSettings(keep_records=False)``.
         played: how many games this run played.
         seconds: wall-clock seconds spent playing (after preparation).
         stopped: why the run stopped before its end (``"interrupted"`` by SIGINT, or a reason
@@ -169,6 +173,7 @@ class RunOutcome(NamedTuple):
     played: int
     seconds: float
     stopped: str | None
+    count: int = 0  #: records in the results file (each game once), kept or not
 
     @property
     def interrupted(self) -> bool:
@@ -176,10 +181,10 @@ class RunOutcome(NamedTuple):
         return self.stopped == "interrupted"
 
 
-def _open(settings: RunSettings) -> ResultsFile:
+def _open(settings: RunSettings, plan: TournamentPlan) -> ResultsFile:
     if settings.out is None:
         return ResultsFile(None)
-    return open_results(settings.out, settings.resume, settings.overwrite)
+    return open_results(settings.out, settings.resume, settings.overwrite, plan)
 
 
 def run_plan(
@@ -221,11 +226,20 @@ def run_plan(
         settings.play,
     )
     backend.start()
-    with _open(settings) as results:
+    with _open(settings, plan) as results:
         if results.dropped_line is not None:
             announce(
                 f"{settings.out}: line {results.dropped_line} was cut by a crash (no newline at "
                 "its end); removed that cut part, its game is played again"
+            )
+        if results.duplicates:
+            shown = ", ".join(f"{line} (as {first})" for line, first in results.duplicates[:8])
+            more = (
+                f", ... ({len(results.duplicates)} in all)" if len(results.duplicates) > 8 else ""
+            )
+            announce(
+                f"{settings.out}: {len(results.duplicates)} line(s) repeat a game of an earlier "
+                f"line, counted once: line {shown}{more}"
             )
         done = done_keys(plan, results.records, results.lines)
         todo = len(plan.tasks) - len(done)
@@ -247,6 +261,11 @@ def run_plan(
             bar = ProgressBar(len(plan.tasks), len(done), _focus(plan))
             for record in results.records:
                 bar.count(record)
+        if not settings.keep_records:
+            for monitor in hooks.monitors:  # they see the resumed records before they go
+                for record in results.records:
+                    monitor.update(record)
+            results.forget()
         stop = hooks.stop or StopFlag()
         sigint = (
             stop.catching_sigint(hooks.announce) if hooks.catch_sigint else contextlib.nullcontext()
@@ -261,7 +280,9 @@ def run_plan(
             if bar is not None:
                 bar.close()
         seconds_playing = time.perf_counter() - start
-        return RunOutcome(list(results.records), played, seconds_playing, stop.reason)
+        return RunOutcome(
+            list(results.records), played, seconds_playing, stop.reason, results.count
+        )
 
 
 def _play_missing(

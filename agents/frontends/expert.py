@@ -65,13 +65,9 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Run ``mcts-envs expert`` (arguments checked before any game; an existing file is kept)."""
-    from mcts_envs.agents.evaluation.expert import (
-        ExpertConfig,
-        ExpertSummary,
-        check_config,
-        generate_expert_data,
-        save_expert_data,
-    )
+    from mcts_envs.agents.evaluation.expert import ExpertConfig, check_config, write_expert_data
+    from mcts_envs.agents.frontends.cli import EXIT_INTERRUPTED
+    from mcts_envs.core.symmetry import game_symmetries
 
     config = check_config(
         ExpertConfig(
@@ -99,14 +95,19 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         )
     if path.suffix != ".npz":
         raise InvalidOptionError(f"--out must name a .npz file, got {args.out}")
-    data = generate_expert_data(config, workers=args.workers, progress=not args.no_progress)
-    save_expert_data(path, data)
-    rows = len(data["actions"])
-    summary = ExpertSummary(*(int(value) for value in data["summary"]))
+    rows, summary, interrupted = write_expert_data(
+        path, config, workers=args.workers, progress=not args.no_progress
+    )
+    names = game_symmetries(config.game).names if config.symmetries else ("identity",)
     print(
-        f"wrote {rows} rows ({config.games} games, symmetries: "
-        f"{', '.join(str(n) for n in data['symmetry_names'])}) to {args.out}",
+        f"wrote {rows} rows ({summary.games} games, symmetries: {', '.join(names)}) to {args.out}",
         file=io.out,
     )
     print(summary.text(), file=io.out)
+    if interrupted:
+        print(
+            f"interrupted: {summary.games} of {config.games} games finished and written",
+            file=io.out,
+        )
+        return EXIT_INTERRUPTED
     return 0

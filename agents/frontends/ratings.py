@@ -28,10 +28,10 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Recompute every statistic of the records file and print it."""
     from mcts_envs.agents.evaluation.faults import fault_summary
     from mcts_envs.agents.evaluation.ratings import parse_sprt, rate
-    from mcts_envs.agents.frontends.records import read_checked_records
+    from mcts_envs.agents.frontends.records import read_checked_records, unique_games
 
     sprt = parse_sprt(args.sprt) if args.sprt else None
-    records = read_checked_records(args.file, "ratings")
+    records = unique_games(args.file, read_checked_records(args.file, "ratings"), "ratings")
     table = rate(records, args.anchor, args.bootstrap, args.seed)
     print(f"{args.file}: {len(records)} game records", file=io.out)
     print(table.text(sprt), file=io.out)

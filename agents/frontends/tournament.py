@@ -11,6 +11,8 @@ Examples::
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from mcts_envs.agents.frontends import CommandIO
@@ -74,9 +76,16 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     from mcts_envs.agents.evaluation.faults import fault_summary
     from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, parse_clock
     from mcts_envs.agents.evaluation.plan import plan_tournament
-    from mcts_envs.agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
+    from mcts_envs.agents.evaluation.ratings import (
+        SprtMonitor,
+        check_anchor,
+        check_bootstrap,
+        parse_sprt,
+        rate,
+    )
     from mcts_envs.agents.evaluation.run import run_plan
     from mcts_envs.agents.spec import import_agent_module
+    from mcts_envs.records import iter_records
 
     out = io.out
     for module in args.agent_module:
@@ -91,16 +100,38 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     plan = plan_tournament(
         rules, args.agents, args.games_per_pair, args.seed, args.gauntlet, args.openings
     )
+    check_bootstrap(args.bootstrap)  # the final table's options, checked before any game
+    check_anchor(args.anchor, plan.specs)
     monitors = [SprtMonitor(sprt)] if sprt else []
-    outcome = run_plan(plan, run_settings(args), run_hooks(args, monitors))
+    # no record is kept in memory while playing: the final table reads them back from the file
+    settings = replace(run_settings(args), keep_records=False)
+    outcome = run_plan(plan, settings, run_hooks(args, monitors))
     for monitor in monitors:
         for pairing, (llr, verdict) in sorted(monitor.decisions.items()):
             a, b = plan.pairings[pairing]
             print(f"SPRT {a} vs {b}: LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}", file=out)
-    if outcome.records:
-        print(rate(outcome.records, args.anchor, args.bootstrap).text(sprt), file=out)
-        faults = fault_summary(outcome.records)
+    if outcome.count:  # the records read back from the file, one at a time (twice)
+        records = _each_game_once(iter_records(args.out), plan)
+        print(rate(records, args.anchor, args.bootstrap).text(sprt), file=out)
+        faults = fault_summary(_each_game_once(iter_records(args.out), plan))
         if faults:
             print(faults, file=out)
-    print(f"{len(outcome.records)} game records in {args.out}", file=out)
+    print(f"{outcome.count} game records in {args.out}", file=out)
     return exit_status(outcome.interrupted, io)
+
+
+def _each_game_once(records: Iterable[dict[str, Any]], plan: Any) -> Iterator[dict[str, Any]]:
+    """``records`` (games of ``plan``, checked on resume) without the repeats of a game (resume
+    reported them; they count once), remembered in one bit per game of the plan."""
+    from mcts_envs.agents.evaluation.results_file import record_key
+
+    pairings = {pairing: number for number, pairing in enumerate(plan.pairings)}
+    seen = bytearray(len(plan.tasks) // 8 + 1)
+    for record in records:
+        spec_a, spec_b, index = record_key(record)
+        pair, colour = divmod(index, 2)
+        position = plan.tasks.position(pairings[(spec_a, spec_b)], pair, colour)
+        byte, bit = divmod(position, 8)
+        if not seen[byte] >> bit & 1:
+            seen[byte] |= 1 << bit
+            yield record

@@ -24,7 +24,17 @@ a file, no agents of ``--agent-module``), unless the engine was started with
 spec.
 
 A search that fails never answers a silent garbage move: the engine sends ``info string error:
-...`` and the best move of a one-ply search (:func:`fallback_action`).
+...`` and the best move of a one-ply search (:func:`fallback_action`). Every ``go`` gets a
+``bestmove``: a malformed one (``go movetime nan``) gets ``info string error: ...`` and at once
+the one-ply search's move (``0000`` when the game is over); only a ``go`` sent while a search
+runs is refused with an ``info string`` alone (that search's ``bestmove`` answers the manager).
+
+``stop`` is answered within :data:`STOP_ANSWER_SECONDS` (plus the time to read the line) whatever
+the agent and its budget: the built-in searches end at once (below); a search that has not
+answered by then (an agent that cannot be stopped: ``--agent-module`` agents, ``uai:cmd=``,
+``ppo:path=``) is answered by the one-ply search, and its own late answer is dropped. Each MCTS
+search's tree is bounded to :data:`SEARCH_MEMORY_MB` MB unless the spec sets ``max_memory_mb``
+(a full tree ends the search with what it has).
 
 The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered while it runs:
 
@@ -36,8 +46,11 @@ The search runs in a thread, so ``stop``, ``isready`` and ``quit`` are answered 
 * agents that reuse a search tree (MCTS) search in slices of :data:`SLICE_SECONDS` on one tree
   and stop between slices, before the deadline if the time left is shorter than a recent slice
   took (under ``go nodes`` alone, slices of at most :data:`SLICE_NODES` simulations, so a seeded
-  search is reproducible; the count is rounded up to whole slices);
-* other agents (random, ...) get the whole budget in one call, which ``stop`` cannot cut short.
+  search is reproducible; the count is rounded up to whole slices); a ``go`` without a time or
+  node limit (a bare ``go``, or ``go depth`` for MCTS) searches the spec's own budget
+  (``iterations`` as nodes, ``seconds`` as the move time) in the same slices;
+* other agents (random, ...) get the whole budget in one call (``stop`` answers for them, see
+  above).
 
 ``info`` lines report ``depth`` (alpha-beta's and minimax2's completed depth; for MCTS the length
 of its principal variation), ``nodes`` (simulations for MCTS, searched nodes for alpha-beta),
@@ -89,6 +102,10 @@ SEED_RANGE = (0, 2**31 - 1)
 OVERHEAD_RANGE = (0, 5000)
 #: The end of the message refusing an option's value.
 KEPT = "; the option keeps its value"
+#: Seconds ``stop`` waits for the search's own ``bestmove`` before answering for it.
+STOP_ANSWER_SECONDS = 0.05
+#: Memory bound (MB) of each MCTS search's tree, unless the spec sets ``max_memory_mb``.
+SEARCH_MEMORY_MB = 1024
 ENGINE_NAME = "mcts-envs"
 ENGINE_AUTHOR = "mcts-envs developers"
 
@@ -232,10 +249,15 @@ class UAIEngine:
         self.state = self.game.initial_state()
         self.ready = False
         self._lock = threading.Lock()
+        # the running search's stop event, compiled stop flag (see the module docstring) and
+        # answered event; each search has its own, so a search abandoned by stop (one that
+        # could not be stopped) never touches the next one's
         self._stop = threading.Event()
-        self._stop_flag = _new_flag()  # read by compiled searches (see the module docstring)
+        self._stop_flag = _new_flag()
         self._answered = threading.Event()
+        self._answered.set()
         self._thread: threading.Thread | None = None
+        self._searched: np.ndarray | None = None  # the running search's position
         self._searches = 0
 
     # -- output -------------------------------------------------------------------------------
@@ -374,19 +396,30 @@ class UAIEngine:
     def _go(self, words: list[str]) -> None:
         if self.searching():
             raise ValueError("already searching; send stop first")
-        limits = parse_go(words)
+        try:
+            limits = parse_go(words)
+        except ValueError as error:  # still a bestmove: a manager waits for one
+            self.send(f"info string error: {str(error)[:300]}; answering a one-ply search")
+            answered = threading.Event()
+            self._answer(answered, self.state, None)
+            return
         if not self.ready:
             with contextlib.suppress(Exception):  # the search reports its own failure
                 self.warm_up()
-        if self._thread is not None:
-            self._thread.join()  # it has answered: only its last lines of code are left
-        self._stop.clear()
+        self._stop = threading.Event()
         self._stop_flag = _new_flag()  # a fresh flag: the last search's may still be set
-        self._answered.clear()
+        self._answered = threading.Event()
         self._searches += 1
+        self._searched = self.state.copy()
         self._thread = threading.Thread(
             target=self._search_and_answer,
-            args=(self.state.copy(), limits, time.perf_counter(), self._searches, self._stop_flag),
+            args=(
+                self._searched,
+                limits,
+                time.perf_counter(),
+                self._searches,
+                _Search(self._stop, self._stop_flag, self._answered),
+            ),
             daemon=True,
         )
         self._thread.start()
@@ -397,26 +430,55 @@ class UAIEngine:
         return self._thread is not None and self._thread.is_alive() and not self._answered.is_set()
 
     def stop_search(self) -> None:
-        """Ask a running search to stop and wait for its ``bestmove``."""
+        """Ask a running search to stop; its ``bestmove`` is sent within
+        :data:`STOP_ANSWER_SECONDS` (by the one-ply search if the search has not answered by
+        then; its own answer is then dropped and its thread left to end on its own)."""
         self._stop.set()
         self._stop_flag[0] = 1
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        thread = self._thread
+        if thread is None:
+            return
+        thread.join(STOP_ANSWER_SECONDS)
+        answered = self._answered.is_set()
+        if thread.is_alive() and not answered and self._searched is not None:
+            self.send("info string the search did not stop in time: answering a one-ply search")
+            self._answer(self._answered, self._searched, None)
+        self._thread = None
+
+    def _answer(
+        self, answered: threading.Event, state: np.ndarray, report: SearchReport | None
+    ) -> bool:
+        """Send search ``answered``'s ``bestmove`` once: ``report``'s move, else the one-ply
+        search's (``0000`` for a finished game); False if it was answered already."""
+        if report is not None:
+            move = self.game.move_to_uai(state, report.action)
+        elif self.game.current_player(state) >= 0:
+            move = self.game.move_to_uai(state, fallback_action(self.game, state))
+        else:
+            move = "0000"
+        with self._lock:  # answered before the manager can read bestmove and send the next go
+            if answered.is_set():
+                return False
+            answered.set()
+            self.out.write(f"bestmove {move}\n")
+            self.out.flush()
+        return True
 
     def _agent_for(self, limits: GoLimits, seconds: float | None, seed: int) -> Any:
         """An agent of the spec with this search's budget (options the kind lacks are skipped)."""
         from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 
-        name, _ = parse_spec(self.spec)
+        name, given = parse_spec(self.spec)
         accepted = {p.name for p in agent_parameters(name)}
         overrides: dict[str, Any] = {}
+        if "max_memory_mb" in accepted and "max_memory_mb" not in given:
+            overrides["max_memory_mb"] = SEARCH_MEMORY_MB
         if "reuse_tree" in accepted and "seconds" in accepted:  # sliced (see _run_sliced)
             if seconds is None and limits.nodes is not None and not limits.infinite:
                 slices = -(-max(limits.nodes, 1) // SLICE_NODES)
-                overrides = {"seconds": None, "iterations": -(-max(limits.nodes, 1) // slices)}
+                overrides |= {"seconds": None, "iterations": -(-max(limits.nodes, 1) // slices)}
             else:
-                overrides = {"seconds": SLICE_SECONDS, "iterations": None}
+                overrides |= {"seconds": SLICE_SECONDS, "iterations": None}
             # a new agent (and tree) per search: following the game in one tree would be
             # stronger, but re-rooting a tree of millions of nodes outlasts short move times
         else:
@@ -433,31 +495,29 @@ class UAIEngine:
         return make_agent(_spec_with(self.spec, overrides), seed=seed)
 
     def _search_and_answer(
-        self, state: np.ndarray, limits: GoLimits, start: float, n: int, flag: np.ndarray
+        self, state: np.ndarray, limits: GoLimits, start: float, n: int, search: _Search
     ) -> None:
         try:
-            report = self._search(state, limits, start, n, flag)
+            report = self._search(state, limits, start, n, search)
         except Exception as error:  # never leave the manager without a bestmove
             report = None
             if self.game.current_player(state) >= 0:
                 action = fallback_action(self.game, state)
                 report = SearchReport(action, 0.0, 1, len(self.game.legal_actions(state)))
-            self.send(
-                f"info string error: the search failed ({type(error).__name__}: "
-                f"{str(error)[:300]}); answering the best move of a one-ply search"
-            )
+            if not search.answered.is_set():
+                self.send(
+                    f"info string error: the search failed ({type(error).__name__}: "
+                    f"{str(error)[:300]}); answering the best move of a one-ply search"
+                )
         if limits.infinite:
-            self._stop.wait()
+            search.stop.wait()
+        if search.answered.is_set():
+            return  # stop answered for this search already
         if report is None:
             self.send("info string the game is over: no move")
-            move = "0000"
         else:
             self._info(report, time.perf_counter() - start, state)
-            move = self.game.move_to_uai(state, report.action)
-        with self._lock:  # answered before the manager can read bestmove and send the next go
-            self._answered.set()
-            self.out.write(f"bestmove {move}\n")
-            self.out.flush()
+        self._answer(search.answered, state, report)
 
     def _info(self, report: SearchReport, elapsed: float, state: np.ndarray) -> None:
         pv = " ".join(self._line(state, report.pv or (report.action,)))
@@ -478,7 +538,7 @@ class UAIEngine:
         return moves
 
     def _search(
-        self, state: np.ndarray, limits: GoLimits, start: float, n: int, flag: np.ndarray
+        self, state: np.ndarray, limits: GoLimits, start: float, n: int, search: _Search
     ) -> SearchReport | None:
         if self.game.current_player(state) < 0:
             return None
@@ -488,17 +548,29 @@ class UAIEngine:
         agent = self._agent_for(limits, seconds, seed)
         if getattr(agent, "reuse_tree", False):
             if seconds is None and limits.nodes is None and not limits.infinite:
-                # no limit it understands (a bare "go", or "go depth" for MCTS): the spec's budget
-                from mcts_envs.agents.spec import make_agent
-
-                return self._run_whole(make_agent(self.spec, seed=seed), state)
-            return self._run_sliced(agent, state, limits, seconds, start)
+                # no limit it understands (a bare "go", or "go depth" for MCTS): the spec's
+                # budget, searched in the same stoppable slices
+                limits, seconds = self._spec_budget(limits, seed)
+                agent = self._agent_for(limits, seconds, seed)
+            return self._run_sliced(agent, state, limits, seconds, start, search.stop)
         from mcts_envs.agents.players.alphabeta import AlphaBetaAgent
         from mcts_envs.agents.players.minimax import Minimax2Agent
 
         if isinstance(agent, AlphaBetaAgent | Minimax2Agent):
-            return self._run_stoppable(agent, state, seconds, start, flag)
+            return self._run_stoppable(agent, state, seconds, start, search.flag)
         return self._run_whole(agent, state)
+
+    def _spec_budget(self, limits: GoLimits, seed: int) -> tuple[GoLimits, float | None]:
+        """The spec's own budget as a tree search's limits: its ``iterations`` as nodes and its
+        ``seconds`` as the move time (both when it sets both)."""
+        from mcts_envs.agents.spec import make_agent
+
+        config = getattr(make_agent(self.spec, seed=seed), "config", None)
+        iterations = getattr(config, "iterations", None)
+        seconds = getattr(config, "seconds", None)
+        if iterations is None and seconds is None:
+            iterations = SLICE_NODES
+        return limits._replace(nodes=iterations), seconds
 
     def _run_stoppable(
         self,
@@ -556,7 +628,13 @@ class UAIEngine:
         return SearchReport(action, float(value), depth, nodes)
 
     def _run_sliced(
-        self, agent: Any, state: np.ndarray, limits: GoLimits, seconds: float | None, start: float
+        self,
+        agent: Any,
+        state: np.ndarray,
+        limits: GoLimits,
+        seconds: float | None,
+        start: float,
+        stop: threading.Event,
     ) -> SearchReport:
         """Slices of :data:`SLICE_SECONDS` on one reused tree until time, nodes or ``stop``.
 
@@ -577,7 +655,7 @@ class UAIEngine:
             try:
                 probs, value = agent.policy(self.game, state)
             except RuntimeError:  # the slice's time ran out before the root was expanded
-                if self._stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
+                if stop.is_set() or (deadline is not None and time.perf_counter() > deadline):
                     break
                 continue
             facts = getattr(agent, "last_search", {})
@@ -600,7 +678,7 @@ class UAIEngine:
             finished = facts.get("immediate", False) or done == 0
             if (
                 finished
-                or self._stop.is_set()
+                or stop.is_set()
                 or (limits.nodes is not None and nodes >= limits.nodes)
                 or (deadline is not None and deadline - now < max(SLICE_SECONDS, *recent))
             ):
@@ -625,6 +703,15 @@ class UAIEngine:
         line = tuple(agent.principal_variation(MAX_PV)) if isinstance(agent, MCTSAgent) else ()
         pv = line if line[:1] == (action,) else (action,)
         return SearchReport(action, value, len(pv), nodes, pv)
+
+
+class _Search(NamedTuple):
+    """One search's own signals: ``stop`` (set by ``stop``), the compiled searches' stop
+    ``flag``, and ``answered`` (set once its ``bestmove`` is sent, by it or by ``stop``)."""
+
+    stop: threading.Event
+    flag: np.ndarray
+    answered: threading.Event
 
 
 def fallback_action(game: Any, state: np.ndarray) -> int:

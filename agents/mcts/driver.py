@@ -291,14 +291,24 @@ def _time_left(deadline: float | None) -> float:
     return np.inf if deadline is None else deadline - time.perf_counter()
 
 
+#: Most of a decision's time that is held back for the overrun its last decisions showed.
+MAX_HOLD_BACK = 0.25
+#: Per decision, the time held back shrinks by this factor unless a larger overrun is seen.
+HOLD_BACK_DECAY = 0.8
+#: Growing the tree is allowed while its estimated cost is at most this share of the time left
+#: (the copy can take twice the estimate, as on a loaded machine, and still end in time).
+GROWTH_SHARE = 0.5
+
+
 def _grow_in_time(tree: Tree, free: int, deadline: float | None, limit: int | None = None) -> bool:
     """Make ``free`` node slots available within ``limit`` slots in all, unless a time budget
-    is set and growing the arrays would likely outlast it: then return False (the search
-    stops). Growing copies the tree into fresh memory (80 ms at a million nodes here), which a
-    search near its deadline cannot afford."""
+    is set and growing the arrays would take more than :data:`GROWTH_SHARE` of the time left
+    (estimated): then return False (the search stops). Growing copies the tree into fresh
+    memory (80 ms at a million nodes here), which a search near its deadline cannot afford."""
     if tree.num_nodes + free <= tree.capacity:
         return True
-    if deadline is not None and _time_left(deadline) < tree.num_nodes * GROWTH_SECONDS_PER_NODE:
+    cost = tree.num_nodes * GROWTH_SECONDS_PER_NODE
+    if deadline is not None and GROWTH_SHARE * _time_left(deadline) < cost:
         return False
     return tree.ensure(free, limit)
 
@@ -334,6 +344,11 @@ class Engine:
         self.safe = np.zeros(plan.block, np.int8)
         self.no_mask = np.zeros(0, np.int8)
         self._mask: np.ndarray | None = None  # int8[num_actions], allocated when first needed
+        #: Seconds a timed decision aims to end before its deadline: how far the last ones ran
+        #: past the point they aimed at (the last chunk, the final choice, a slow copy),
+        #: shrinking by :data:`HOLD_BACK_DECAY` a decision, at most :data:`MAX_HOLD_BACK` of
+        #: the decision's time.
+        self.hold_back = 0.0
         args = (game.kernels, plan.playout, Tree(16).arrays(), self.scratch, plan.loop)
         self.compiled.run.check(
             (*args, self.root_state, make_rng(0), self.no_mask, self.pending, 1)
@@ -425,7 +440,9 @@ class Engine:
         """One decision at ``state`` (checked by the caller; ``player`` to move): the
         immediate-win / block-loss check (``win_check``), the tree (``kept`` re-rooted, or a new
         one of the plan's capacity) or the ``parallel`` workers, the search and the final
-        choice. ``result.seconds`` is left for the caller (its clock started first).
+        choice. ``result.seconds`` is left for the caller (its clock started first). A timed
+        search aims :attr:`hold_back` seconds before ``deadline``, so that what a decision
+        runs past the point it aims at (measured on the last ones) still ends it in time.
 
         Raises:
             SearchError: if the search fails (NaN values, an evaluator misbehaving).
@@ -455,12 +472,19 @@ class Engine:
             summary = parallel.search(self.game, state, self.config, seed, allowed)
             (calls, leaves), reused = parallel.evaluator_counts, False
         else:
-            tree, reused = kept.take(self.game, state, self.plan.capacity, deadline)
+            target = deadline
+            if deadline is not None:
+                span = max(deadline - time.perf_counter(), 0.0)
+                target = deadline - min(self.hold_back, MAX_HOLD_BACK * span)
+            tree, reused = kept.take(self.game, state, self.plan.capacity, target)
             before = counts_of(self.evaluator)
-            summary = self.run(tree, state, seed, allowed, deadline)
+            summary = self.run(tree, state, seed, allowed, target)
             after = counts_of(self.evaluator)
             calls, leaves = after[0] - before[0], after[1] - before[1]
         index, probs, means, value = choose(summary, self.plan.by_mean, self.config.solver)
+        if parallel is None and deadline is not None:
+            overrun = time.perf_counter() - target
+            self.hold_back = max(overrun, HOLD_BACK_DECAY * self.hold_back, 0.0)
         children = summary.children
         kept.estimate = (player, float(value))
         return SearchResult(
@@ -543,10 +567,17 @@ class Engine:
             if tree.num_nodes + room > limit and tree.links[ROOT, FIRST_CHILD] != NO_NODE:
                 tree_full = True  # answer with what the tree holds
                 break
+            capacity = tree.capacity
             if not _grow_in_time(tree, room, deadline, limit):
                 if tree.links[ROOT, FIRST_CHILD] != NO_NODE:
                     break
                 tree.ensure(room)  # never leave without root children to choose from
+            if deadline is not None and tree.capacity != capacity and total > 0:
+                # growing took time: size the next chunk by the time left now
+                if _time_left(deadline) <= 1.0 / rate:
+                    break
+                seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 3)
+                chunk = int(max(1, min(budget - total, rate * seconds)))
             if noise is not None:
                 noise.apply(tree)
             start = time.perf_counter()

@@ -420,7 +420,10 @@ class AlphaBetaAgent(ForwardModelAgent):
         """Search the position (an env, or a game and a state) within the budget: the best
         action and its value for the mover. A time budget is checked inside the compiled
         search (every 16 nodes) and covers the whole decision; a search always returns a
-        legal action (the first of a shuffled order if not even depth 1 completes).
+        legal action (the first of a shuffled order if not even depth 1 completes). Under a time
+        budget, a position with a single legal move is answered after the depth-1 iteration (a
+        few nodes): the move is forced, and the result's value and depth are that iteration's
+        (a depth budget searches to its depth, so values stay those of minimax at that depth).
 
         The compiled search releases the GIL. ``stop`` (a :func:`new_stop_flag`) ends the
         search within :data:`CLOCK_EVERY` nodes once another thread sets it, except depth 1,
@@ -441,6 +444,8 @@ class AlphaBetaAgent(ForwardModelAgent):
         if self.seconds is not None:
             deadline[0] = start + self.seconds
         max_depth = self.depth if self.depth is not None else 1 << 20
+        if len(actions) == 1 and self.seconds is not None:
+            max_depth = 1  # a forced move on the clock: answered at once
         stop = _NEVER_STOP if stop is None else stop
         best_action, best_value, reached, solved, total_nodes = int(actions[0]), 0.0, 0, False, 0
         node_rate = None

@@ -19,18 +19,32 @@ failed several games in a row (:mod:`mcts_envs.agents.evaluation.faults`).
 
 The key comes from the environment variable ``OPENAI_API_KEY`` (or the one named by
 ``key_env=``), never from the spec; without one no ``Authorization`` header is sent (local
-servers need none). Every prompt/answer pair of the current game is kept in
-:attr:`LLMAgent.transcript`; ``log=PATH`` also appends each one to a JSON-lines file.
+servers need none). It is sent only to ``base_url``'s origin (scheme, host and port): a
+redirect to another origin is followed without it. No text from the endpoint (answers, error
+bodies) reaches a transcript, a log, a record or an error message with the key in it: every
+occurrence is replaced by ``[key removed]``. Every prompt/answer pair of the current game is kept
+in :attr:`LLMAgent.transcript`, an answer longer than :data:`ANSWER_KEEP_CHARS` cut there with
+``"truncated": {"answer": ITS_LENGTH}`` (the whole answer is still parsed); ``log=PATH`` also
+appends each one to a JSON-lines file.
+
+``timeout`` is a wall-clock deadline per request: connecting, sending, the headers and the whole
+body must be done within it (a server that trickles its answer byte by byte is cut at the
+deadline), and the request uses up a retry as a ``"timeout"``.
 
 Only the standard library speaks HTTP here (``urllib``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import os
+import socket
+import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -46,9 +60,9 @@ from mcts_envs.agents.base import (
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.records import bounded, dumps
+from mcts_envs.records import MAX_FOREIGN_CHARS, bounded, clip_foreign, dumps
 
-__all__ = ["DEFAULT_KEY_ENV", "ForfeitError", "LLMAgent", "LLMEndpointError"]
+__all__ = ["ANSWER_KEEP_CHARS", "DEFAULT_KEY_ENV", "ForfeitError", "LLMAgent", "LLMEndpointError"]
 
 #: Environment variable holding the API key unless ``key_env=`` names another.
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -60,6 +74,12 @@ READ_CHUNK = 1 << 14
 FATAL_STATUSES = (401, 403, 404)
 #: Characters of an endpoint's error body quoted in a message.
 BODY_QUOTE = 300
+#: Longest answer a transcript entry (hence a record or a log line) keeps, in characters.
+ANSWER_KEEP_CHARS = MAX_FOREIGN_CHARS
+#: What replaces the API key in any text from the endpoint.
+KEY_REMOVED = "[key removed]"
+#: Seconds between two cuts of a request's connections once its deadline has passed.
+CUT_INTERVAL = 0.05
 
 
 class LLMEndpointError(MctsEnvsError, RuntimeError):
@@ -83,7 +103,8 @@ class LLMAgent(ForwardModelAgent):
             ``{base_url}/chat/completions``).
         temperature: sampling temperature sent to the endpoint, in [0, 2].
         retries: invalid answers (or failed requests) retried per decision; the next one forfeits.
-        timeout: seconds a request may take (connecting, then the whole response).
+        timeout: seconds a request may take, wall clock: connecting, sending and the whole
+            response, however slowly the server sends it.
         max_tokens: longest answer asked for (``max_tokens`` of the request).
         key_env: environment variable holding the API key (default ``OPENAI_API_KEY``; a missing
             default variable sends no key, a missing named one is an error).
@@ -92,7 +113,8 @@ class LLMAgent(ForwardModelAgent):
         seed: sent to the endpoint as ``seed`` (servers that support it sample reproducibly).
 
     Raises:
-        InvalidOptionError: for a bad URL, a number out of range or a missing key variable.
+        InvalidOptionError: for a bad URL (or one holding a password), a number out of range or
+            a missing key variable.
     """
 
     name = "llm"
@@ -119,6 +141,11 @@ class LLMAgent(ForwardModelAgent):
             raise InvalidOptionError(
                 f"llm: base_url must start with http:// or https://, got {base_url!r} "
                 "(e.g. base_url=http://127.0.0.1:8080/v1)"
+            )
+        if urllib.parse.urlsplit(base_url).username is not None:
+            raise InvalidOptionError(
+                "llm: base_url must not hold a user name or password (specs are written into "
+                f"records); put the key in ${DEFAULT_KEY_ENV} or the variable key_env= names"
             )
         self.model = model.strip()
         self.base_url = base_url.rstrip("/")
@@ -253,6 +280,7 @@ class LLMAgent(ForwardModelAgent):
                 )
 
     def _keep(self, entry: dict[str, Any], start: float) -> None:
+        entry = clip_foreign(entry, ["answer", "error"], ANSWER_KEEP_CHARS)
         entry["seconds"] = round(time.monotonic() - start, 3)
         self.transcript.append(entry)
         if self.log is not None:
@@ -273,20 +301,38 @@ class LLMAgent(ForwardModelAgent):
         return body
 
     def _ask(self, prompt: str) -> str:
-        """The model's answer to ``prompt`` (the first choice's message content)."""
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._key is not None:
-            headers["Authorization"] = f"Bearer {self._key}"
+        """The model's answer to ``prompt`` (the first choice's message content), with the key
+        removed from it; every failure's message has it removed too."""
+        try:
+            return self._scrub(self._request(prompt))
+        except _RequestError as failure:
+            raise _RequestError(self._scrub(str(failure)), failure.reason) from None
+        except LLMEndpointError as failure:
+            raise LLMEndpointError(self._scrub(str(failure))) from None
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with every occurrence of the API key replaced by :data:`KEY_REMOVED`."""
+        return text if not self._key else text.replace(self._key, KEY_REMOVED)
+
+    def _request(self, prompt: str) -> str:
+        """One chat-completions request, cut at the deadline (see :class:`_Deadline`)."""
         where = f"{self.base_url}/chat/completions"
         request = urllib.request.Request(
             where,
             data=json.dumps(self.request_body(prompt)).encode("utf-8"),
-            headers=headers,
+            headers={"Content-Type": "application/json", "Accept": "application/json"},
             method="POST",
         )
-        deadline = time.monotonic() + self.timeout
+        if self._key is not None:  # never copied to a redirect by urllib; see _Redirects
+            request.add_unredirected_header("Authorization", f"Bearer {self._key}")
+        deadline = _Deadline(self.timeout)
+        opener = urllib.request.build_opener(
+            _TrackedHTTP(deadline),
+            _TrackedHTTPS(deadline),
+            _Redirects(self.base_url, request.unredirected_hdrs.get("Authorization")),
+        )
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with opener.open(request, timeout=self.timeout) as response:
                 body = _read_until(response, deadline, self.timeout)
         except urllib.error.HTTPError as error:
             detail = bounded(_error_body(error), BODY_QUOTE)
@@ -296,13 +342,17 @@ class LLMAgent(ForwardModelAgent):
                     f"llm: {message} (check base_url, model= and the key in ${self.key_env})"
                 ) from None
             raise _RequestError(message, "http error") from None
-        except OSError as error:  # a URLError (its reason), a timeout, a refused connection
+        except (OSError, http.client.HTTPException) as error:
+            # a URLError (its reason), a timeout, a refused connection, a connection cut at the
+            # deadline (a short read, a bad status line, a reset)
             reason = error.reason if isinstance(error, urllib.error.URLError) else error
-            if isinstance(reason, TimeoutError):
+            if deadline.passed() or isinstance(reason, TimeoutError):
                 raise _RequestError(
                     f"no answer from {where} within timeout={self.timeout:g} s", "timeout"
                 ) from None
             raise _RequestError(f"cannot reach {where}: {reason}", "connection") from None
+        finally:
+            deadline.done()
         try:
             content = json.loads(body.decode("utf-8"))["choices"][0]["message"]["content"]
         except (UnicodeDecodeError, json.JSONDecodeError, KeyError, IndexError, TypeError):
@@ -320,12 +370,115 @@ class LLMAgent(ForwardModelAgent):
         return content
 
 
-def _read_until(response: Any, deadline: float, timeout: float) -> bytes:
-    """The response body, read in chunks until ``deadline`` (then a timeout failure)."""
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """``(scheme, host, port)`` of ``url``, the default port filled in."""
+    parts = urllib.parse.urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is None:
+        port = {"http": 80, "https": 443}.get(scheme)
+    return scheme, (parts.hostname or "").lower(), port
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Follows redirects as urllib does, with the ``Authorization`` header only to
+    ``base_url``'s origin (urllib copies no unredirected header; this puts it back where it
+    belongs)."""
+
+    def __init__(self, base_url: str, authorization: str | None) -> None:
+        super().__init__()
+        self.origin = _origin(base_url)
+        self.authorization = authorization
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None:
+            new.remove_header("Authorization")  # whatever urllib copied
+            if self.authorization is not None and _origin(new.full_url) == self.origin:
+                new.add_unredirected_header("Authorization", self.authorization)
+        return new
+
+
+class _Deadline:
+    """A request's wall-clock deadline: once it passes, the connections the request opened are
+    shut down (a blocked read returns at once), again every :data:`CUT_INTERVAL` seconds until
+    :meth:`done`, so a connection opened at that moment is cut too."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+        self._connections: list[http.client.HTTPConnection] = []
+        self._lock = threading.Lock()
+        self._finished = threading.Event()
+        self._watch = threading.Thread(target=self._run, name="llm-deadline", daemon=True)
+        self._watch.start()
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self.end
+
+    def track(self, connection: http.client.HTTPConnection) -> None:
+        with self._lock:
+            self._connections.append(connection)
+
+    def done(self) -> None:
+        """The request is over (answered or failed): stop watching."""
+        self._finished.set()
+        self._watch.join()
+
+    def _run(self) -> None:
+        wait = max(self.end - time.monotonic(), 0.0)
+        while not self._finished.wait(wait):
+            with self._lock:
+                for connection in self._connections:
+                    sock = connection.sock
+                    if sock is not None:
+                        with contextlib.suppress(OSError):
+                            sock.shutdown(socket.SHUT_RDWR)
+            wait = CUT_INTERVAL
+
+
+class _TrackedHTTP(urllib.request.HTTPHandler):
+    """urllib's HTTP handler, each connection handed to the request's :class:`_Deadline`."""
+
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+    def http_open(self, req):
+        return self.do_open(_tracked(http.client.HTTPConnection, self.deadline), req)
+
+
+class _TrackedHTTPS(urllib.request.HTTPSHandler):
+    """urllib's HTTPS handler (default TLS settings), each connection tracked as above."""
+
+    def __init__(self, deadline: _Deadline) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+    def https_open(self, req):
+        return self.do_open(_tracked(http.client.HTTPSConnection, self.deadline), req)
+
+
+def _tracked(connection_class: type, deadline: _Deadline) -> Any:
+    """A factory of ``connection_class`` connections that ``deadline`` can cut."""
+
+    def make(*args: Any, **kwargs: Any) -> Any:
+        connection = connection_class(*args, **kwargs)
+        deadline.track(connection)
+        return connection
+
+    return make
+
+
+def _read_until(response: Any, deadline: _Deadline, timeout: float) -> bytes:
+    """The response body, read in chunks until ``deadline`` (then a timeout failure; a read
+    blocked at the deadline returns when the deadline cuts the connection)."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        if time.monotonic() > deadline:
+        if deadline.passed():
             raise TimeoutError(f"the answer took longer than {timeout:g} s")
         chunk = response.read(READ_CHUNK)
         if not chunk:

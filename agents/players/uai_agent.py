@@ -24,13 +24,30 @@ died also ends, as its standard input closes).
 
 An engine that fails *during* a move loses that game, as in cutechess: an illegal or unparseable
 ``bestmove`` (``bestmove pass`` is read as the protocol's ``0000``), an exit before answering (a
-crash), or no answer within the move's time plus ``timeout`` seconds. :meth:`UAIAgent.act_state`
+crash), a ``bestmove`` later than the move's time plus ``margin`` milliseconds (``"time"``; the
+arrival of the line is stamped by the thread that reads the engine, so a loaded machine does not
+make a punctual engine late), or none at all by then (``"timeout"``; under ``go depth`` or ``go
+nodes``, which set no time, none within ``timeout`` seconds). :meth:`UAIAgent.act_state`
 then raises :class:`EngineForfeitError`, which carries the reason and the engine's line; the one
 game loop of matches and tournaments (:func:`mcts_envs.agents.evaluation.games.play_game`) records the game as
 lost with a ``forfeit`` entry (see :meth:`EngineForfeitError.forfeit`) and plays on. A crashed or
 silent engine is ended (a late answer must not reach the next game); the next game starts a new one.
 An engine that cannot start (in ``prepare``, before any game) stops the match with an
 :class:`EngineError`.
+
+What an engine sends is bounded: a line is read up to :data:`MAX_LINE_CHARS` characters (the rest
+of a longer line is dropped), the lines before a move's ``bestmove`` are kept only as a window of
+the last :data:`INFO_WINDOW` (:attr:`UAIAgent.last_info`; the count of the others is
+:attr:`UAIAgent.last_info_dropped`), and at most :data:`MAX_PENDING_LINES` unread lines wait in
+memory (past that, lines no read waits for are dropped): an engine flooding ``info`` lines costs
+a bounded amount of memory. Its ``id name`` is kept up to :data:`MAX_NAME_CHARS` characters.
+
+Engines never outlive the program that started them: each is ended (``quit``, then killed after
+:data:`QUIT_GRACE` seconds) when its game is lost by a fault, when :meth:`UAIAgent.close` or
+:meth:`EnginePool.close` runs, and when the interpreter exits; on Linux an engine started by the
+main thread also gets SIGKILL from the kernel when that process dies in any way (SIGTERM, SIGKILL,
+a crash: ``prctl(PR_SET_PDEATHSIG)``), so an engine that ignores the end of its input does not
+survive a killed tournament.
 
 Think time: :attr:`UAIAgent.last_think_seconds` is the time from ``go`` to ``bestmove`` (the
 loops' ``timing.think_seconds`` measures the whole decision: that plus a pipe write). With
@@ -43,15 +60,19 @@ its clock loses).
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
+import ctypes
 import queue
 import shlex
+import signal
 import subprocess
+import sys
 import threading
 import time
 import warnings
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -62,6 +83,22 @@ from mcts_envs.records import bounded, quote
 
 #: Seconds ``close`` waits for the engine to exit after ``quit`` before killing it.
 QUIT_GRACE = 2.0
+#: Default milliseconds an engine may answer after its ``go movetime`` (the ``margin`` option).
+DEFAULT_MARGIN_MS = 250
+#: Seconds this process may take, beyond the margin, to read a ``bestmove`` sent in time.
+READ_SLACK = 1.0
+#: Longest engine line read (characters); the rest of a longer line is dropped.
+MAX_LINE_CHARS = 4096
+#: Lines before a ``bestmove`` kept (the last ones; ``UAIAgent.last_info``).
+INFO_WINDOW = 64
+#: Unread lines kept waiting; past this, lines whose first word no read waits for are dropped.
+MAX_PENDING_LINES = 1024
+#: First words of the lines a read waits for (kept while :data:`MAX_PENDING_LINES` allows
+#: four times as many).
+ANSWER_WORDS = ("bestmove", "uaiok", "readyok", "id", "option")
+#: Longest ``id name`` kept (characters), and most option names learnt in a handshake.
+MAX_NAME_CHARS = 200
+MAX_OPTIONS = 256
 #: Longest part of an engine's line kept in a message or a record.
 MAX_LINE_QUOTE = 200
 #: ``bestmove`` words read as the protocol's null move ``0000`` (some engines send ``pass``).
@@ -78,7 +115,8 @@ class EngineForfeitError(EngineError, ForfeitError):
     """The engine lost the game by a fault during a move (see the module docstring).
 
     Attributes:
-        reason: ``"illegal move"``, ``"unparseable move"``, ``"crash"`` or ``"timeout"``.
+        reason: ``"illegal move"``, ``"unparseable move"``, ``"crash"``, ``"time"`` (a
+            ``bestmove`` after the move's time and margin) or ``"timeout"`` (none by then).
         line: the engine's ``bestmove`` line (``None`` if it sent none).
     """
 
@@ -87,14 +125,38 @@ class EngineRestartWarning(RuntimeWarning):
     """An engine process had exited (crashed or was killed) and a new one was started."""
 
 
+class _Reply(NamedTuple):
+    """The line a read waited for, and what came before it.
+
+    Attributes:
+        line: the line (at most :data:`MAX_LINE_CHARS` characters).
+        stamp: when the reader thread read it (``time.monotonic()``).
+        before: the last :data:`INFO_WINDOW` lines before it.
+        skipped: the lines before it that ``before`` does not keep (dropped by the reader
+            while unread lines were over the bound included).
+        length: the line's length as the engine sent it (more than ``len(line)`` when cut).
+    """
+
+    line: str
+    stamp: float
+    before: list[str]
+    skipped: int
+    length: int
+
+
 class _EngineProcess:
-    """The engine's process, with a reader thread queuing its output lines."""
+    """The engine's process, with a reader thread queuing its output lines (bounded, see the
+    module docstring), each stamped with the time it was read."""
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = list(argv)
         #: The engine's ``id name`` and its option names (lower case), after :meth:`handshake`.
         self.name: str | None = None
         self.options: set[str] = set()
+        #: Lines the reader dropped (unread lines beyond the bound) and lines cut at
+        #: :data:`MAX_LINE_CHARS`.
+        self.dropped = 0
+        self.cut = 0
         try:
             self.process = subprocess.Popen(
                 argv,
@@ -102,17 +164,44 @@ class _EngineProcess:
                 stdout=subprocess.PIPE,
                 stderr=None,  # the engine's own complaints reach the user
                 text=True,
+                encoding="utf-8",
+                errors="replace",
                 bufsize=1,
+                preexec_fn=_die_with_parent if _may_die_with_parent() else None,
             )
         except OSError as error:
             raise EngineError(f"cannot start the UAI engine {argv!r}: {error}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[tuple[float, str, int] | None] = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
     def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\r\n"))
+        stream = self.process.stdout
+        with contextlib.suppress(OSError, ValueError):  # the stream closed under the reader
+            while True:
+                piece = stream.readline(MAX_LINE_CHARS + 1)
+                if not piece:
+                    break
+                stamp = time.monotonic()
+                length = len(piece.rstrip("\r\n"))
+                if not piece.endswith("\n") and len(piece) > MAX_LINE_CHARS:
+                    self.cut += 1  # skip the rest of the line, a bounded piece at a time
+                    rest = piece
+                    while rest and not rest.endswith("\n"):
+                        rest = stream.readline(MAX_LINE_CHARS)
+                        length += len(rest.rstrip("\r\n"))
+                line = piece.rstrip("\r\n")[:MAX_LINE_CHARS]
+                pending = self.lines.qsize()
+                if pending >= MAX_PENDING_LINES:
+                    first = line.split(maxsplit=1)[:1]
+                    if (
+                        pending >= 4 * MAX_PENDING_LINES
+                        or first[0:1] == []
+                        or (first[0] not in ANSWER_WORDS)
+                    ):
+                        self.dropped += 1
+                        continue
+                self.lines.put((stamp, line, length))
         self.lines.put(None)
 
     def send(self, line: str) -> None:
@@ -124,18 +213,26 @@ class _EngineProcess:
                 f"the UAI engine exited (code {self.process.poll()}) before {line!r}", "crash"
             ) from None
 
-    def expect(self, first_word: str, timeout: float) -> tuple[str, list[str]]:
-        """Read lines until one starts with ``first_word``; returns it and the lines before."""
+    def expect(self, first_word: str, timeout: float, seen: Any = None) -> _Reply:
+        """Read lines until one starts with ``first_word``; ``seen(line)`` is called on each
+        line before it, if given.
+
+        Raises:
+            EngineForfeitError: ``"timeout"`` if no such line comes within ``timeout`` seconds,
+                ``"crash"`` if the engine exits first.
+        """
         deadline = time.monotonic() + timeout
-        seen: list[str] = []
+        window: collections.deque[str] = collections.deque(maxlen=INFO_WINDOW)
+        before = self.dropped
+        count = 0
         while True:
             left = deadline - time.monotonic()
             try:
-                line = self.lines.get(timeout=max(left, 0.0)) if left > 0 else None
+                item = self.lines.get(timeout=max(left, 0.0)) if left > 0 else None
             except queue.Empty:
-                line = None
+                item = None
                 left = 0
-            if line is None:
+            if item is None:
                 if left <= 0:
                     raise EngineForfeitError(
                         f"the UAI engine sent no {first_word!r} in {timeout:g} s", "timeout"
@@ -145,20 +242,29 @@ class _EngineProcess:
                     f"{first_word!r}",
                     "crash",
                 )
+            stamp, line, length = item
             if line.split()[:1] == [first_word]:
-                return line, seen
-            seen.append(line)
+                skipped = count - len(window) + self.dropped - before
+                return _Reply(line, stamp, list(window), skipped, length)
+            count += 1
+            window.append(line)
+            if seen is not None:
+                seen(line)
 
     def handshake(self, timeout: float) -> None:
-        """``uai`` .. ``uaiok``: learn the engine's name and options."""
-        self.send("uai")
-        _, lines = self.expect("uaiok", timeout)
-        for line in lines:
+        """``uai`` .. ``uaiok``: learn the engine's name (up to :data:`MAX_NAME_CHARS`
+        characters) and options (the first :data:`MAX_OPTIONS`)."""
+
+        def learn(line: str) -> None:
             words = line.split()
             if words[:2] == ["id", "name"]:
-                self.name = " ".join(words[2:])
-            if words[:2] == ["option", "name"] and len(words) > 2:
+                self.name = bounded(" ".join(words[2:]), MAX_NAME_CHARS)
+            room = len(self.options) < MAX_OPTIONS
+            if words[:2] == ["option", "name"] and len(words) > 2 and room:
                 self.options.add(words[2].lower())
+
+        self.send("uai")
+        self.expect("uaiok", timeout, learn)
 
     def alive(self) -> bool:
         """Whether the process is still running."""
@@ -172,6 +278,7 @@ class _EngineProcess:
         )
 
     def close(self) -> None:
+        """``quit``, then kill after :data:`QUIT_GRACE` seconds (at once if interrupted)."""
         if self.process.poll() is None:
             try:
                 self.send("quit")
@@ -179,6 +286,10 @@ class _EngineProcess:
             except (EngineError, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
+            except BaseException:  # Ctrl-C or exit during the grace: no engine left behind
+                self.process.kill()
+                self.process.wait()
+                raise
         for stream in (self.process.stdin, self.process.stdout):
             with contextlib.suppress(OSError):
                 stream.close()
@@ -243,6 +354,23 @@ class EnginePool:
         self.close()
 
 
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """In the engine's process before it runs: SIGKILL when the parent dies (Linux)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _may_die_with_parent() -> bool:
+    """Whether an engine started now may ask for the parent-death signal: Linux sends it when
+    the *thread* that started the child ends, so only the main thread's children ask."""
+    return (
+        sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+    )
+
+
 #: The process-wide pool of idle engines (closed when the interpreter exits).
 ENGINES = EnginePool()
 atexit.register(ENGINES._shut)
@@ -257,9 +385,12 @@ class UAIAgent(ForwardModelAgent):
         movetime: milliseconds per move (``go movetime``); the default budget.
         depth: ask for ``go depth N`` instead of a move time.
         nodes: ask for ``go nodes N`` instead of a move time.
-        timeout: seconds allowed beyond the move's own time for an answer (and for start-up).
+        timeout: seconds allowed for start-up, and for the answer to ``go depth`` or ``go
+            nodes`` (no move time).
         seconds: seconds per move, sent as ``go movetime`` (replaces ``movetime``; a
             tournament's ``--time`` and ``--clock`` set it for every move).
+        margin: milliseconds an answer to ``go movetime`` may come after the move time (default
+            :data:`DEFAULT_MARGIN_MS`); a later one loses the game.
 
     Raises:
         InvalidOptionError: for an empty command or non-positive budgets.
@@ -275,6 +406,7 @@ class UAIAgent(ForwardModelAgent):
         nodes: int | None = None,
         timeout: float = 30.0,
         seconds: float | None = None,
+        margin: int = DEFAULT_MARGIN_MS,
     ) -> None:
         try:
             argv = shlex.split(cmd)
@@ -287,6 +419,11 @@ class UAIAgent(ForwardModelAgent):
                 raise InvalidOptionError(f"uai: {label} must be a positive integer, got {value!r}")
         if not timeout > 0:
             raise InvalidOptionError(f"uai: timeout must be > 0, got {timeout!r}")
+        if isinstance(margin, bool) or not isinstance(margin, int) or not 0 <= margin <= 10**6:
+            raise InvalidOptionError(
+                f"uai: margin must be an integer of milliseconds from 0 to 1000000, got "
+                f"{quote(margin)}"
+            )
         if seconds is not None and not (0 < seconds < MAX_MOVE_SECONDS):
             raise InvalidOptionError(
                 f"uai: seconds must be > 0 and < {MAX_MOVE_SECONDS}, got {seconds!r}"
@@ -298,11 +435,17 @@ class UAIAgent(ForwardModelAgent):
         self.nodes = nodes
         self.timeout = float(timeout)
         self.seconds = None if seconds is None else float(seconds)
+        self.margin = int(margin)
         self.name = f"uai:cmd={cmd}"
         #: The engine's ``id name``, once started.
         self.engine_name: str | None = None
         #: Seconds from ``go`` to ``bestmove`` of the last move (``None`` before one).
         self.last_think_seconds: float | None = None
+        #: The last :data:`INFO_WINDOW` lines the engine sent before its last ``bestmove``
+        #: (each at most :data:`MAX_LINE_CHARS` characters), and how many earlier ones of that
+        #: move were not kept.
+        self.last_info: list[str] = []
+        self.last_info_dropped = 0
         self._engine: _EngineProcess | None = None
         self._finalizer: Any = None
 
@@ -372,22 +515,29 @@ class UAIAgent(ForwardModelAgent):
         Raises:
             InvalidOptionError: if ``game`` is not Ataxx.
             EngineForfeitError: if the engine answers an illegal or unparseable move, exits
-                before answering, or does not answer within the move's time plus ``timeout``
-                (a crashed or silent engine is ended first), or a dead one cannot be started
-                again.
+                before answering, answers after its move time plus ``margin`` or not at all
+                (under ``go depth``/``nodes``: not within ``timeout``), or a dead one cannot be
+                started again; the engine is ended first, except after an illegal or
+                unparseable move (it answered and waits).
+            EngineError: if a dead engine cannot be started again.
         """
         self._check_game(game)
-        engine = self._start()
         try:
-            line = self._ask(engine, game, state)
-        except EngineForfeitError as failure:
+            engine = self._start()
+            reply = self._ask(engine, game, state)
+        except BaseException as failure:  # never leave an engine mid-search behind
+            if not isinstance(failure, EngineForfeitError):
+                self.close()
+                raise
             self.close()  # dead, or may answer late into the next game: never reused
             raise EngineForfeitError(
                 f"the UAI engine {self._label()} lost the game in {game.to_text(state)!r}: "
                 f"{failure}",
                 failure.reason,
                 failure.line,
+                line_length=failure.line_length,
             ) from None
+        line = reply.line
         words = line.split()
         move = words[1] if len(words) > 1 else ""
         try:
@@ -400,28 +550,54 @@ class UAIAgent(ForwardModelAgent):
                 f"({bounded(str(error))})",
                 reason,
                 line,
+                line_length=reply.length,
             ) from None
 
     def _label(self) -> str:
         """The engine's name for messages (its ``id name``, else its program)."""
         return quote(self.engine_name or self.argv[0], MAX_LINE_QUOTE)
 
-    def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> str:
-        """Send the position and ``go``; the ``bestmove`` line (its time from ``go`` is
-        :attr:`last_think_seconds`)."""
+    def _ask(self, engine: _EngineProcess, game: Game, state: np.ndarray) -> _Reply:
+        """Send the position and ``go``; the ``bestmove`` reply (its time from ``go`` to its
+        arrival is :attr:`last_think_seconds`).
+
+        Raises:
+            EngineForfeitError: ``"time"`` if it arrived after the move time plus ``margin``,
+                ``"timeout"`` if none came (see :meth:`_EngineProcess.expect`).
+        """
         engine.send(f"position fen {game.to_text(state)}")
+        allowed = None
         if self.depth is not None:
             go, wait = f"go depth {int(self.depth)}", self.timeout
         elif self.nodes is not None:
             go, wait = f"go nodes {int(self.nodes)}", self.timeout
         else:
             movetime = self.movetime if self.seconds is None else max(1, round(self.seconds * 1000))
-            go, wait = f"go movetime {movetime}", movetime / 1000 + self.timeout
-        start = time.perf_counter()
+            allowed = (movetime + self.margin) / 1000
+            go, wait = f"go movetime {movetime}", allowed + READ_SLACK
+        start = time.monotonic()
         engine.send(go)
-        line, _ = engine.expect("bestmove", wait)
-        self.last_think_seconds = time.perf_counter() - start
-        return line
+        try:
+            reply = engine.expect("bestmove", wait)
+        except EngineForfeitError as failure:
+            if allowed is None or failure.reason != "timeout":
+                raise
+            raise EngineForfeitError(
+                f"the UAI engine sent no 'bestmove' within its move time plus margin "
+                f"({movetime} + {self.margin} ms)",
+                "timeout",
+            ) from None
+        self.last_think_seconds = reply.stamp - start
+        self.last_info, self.last_info_dropped = reply.before, reply.skipped
+        if allowed is not None and reply.stamp - start > allowed:
+            raise EngineForfeitError(
+                f"the UAI engine answered after {reply.stamp - start:.3f} s, over its move time "
+                f"plus margin ({movetime} + {self.margin} ms)",
+                "time",
+                reply.line,
+                line_length=reply.length,
+            )
+        return reply
 
     @staticmethod
     def _check_game(game: Game) -> None:

@@ -231,9 +231,9 @@ def check_json(value: object, schema: dict[str, Any], game_name: str, path: str 
             raise fail(f"{quote(value)} does not match {pattern}")
     elif _has_type(value, "number"):
         if "minimum" in schema and value < schema["minimum"]:
-            raise fail(f"{value} is below the minimum {schema['minimum']}")
+            raise fail(f"{quote(value)} is below the minimum {schema['minimum']}")
         if "maximum" in schema and value > schema["maximum"]:
-            raise fail(f"{value} is above the maximum {schema['maximum']}")
+            raise fail(f"{quote(value)} is above the maximum {schema['maximum']}")
 
 
 def _has_type(value: object, kind: str) -> bool:

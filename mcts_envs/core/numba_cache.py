@@ -9,7 +9,9 @@ installs :class:`PackageCacheLocator` first for the package's own modules (every
 
 * **Location**: ``<root>/<numba version>/<module>-<key>/``, where ``root`` is
   ``$MCTS_ENVS_CACHE_DIR`` or the user cache folder (``~/.cache/mcts-envs`` on Linux, numba's
-  ``appdirs`` elsewhere), and a temporary folder when neither can be written.
+  ``appdirs`` elsewhere), and a temporary folder when neither can be written. When no folder at
+  all can be written (a read-only home, package and temporary folder), the code compiles in
+  every process without a disk cache, with one :class:`NoCacheWarning` (never an import error).
 * **Key**: a hash of the module's source and of the source of every package module it imports at
   module level, transitively (:func:`module_key`). Compiled code calls the kernels it imports, so
   an edit to a callee in another file gives its callers a new key: nothing stale is loaded, only
@@ -49,6 +51,7 @@ __all__ = [
     "HOST_CPU_VARIABLE",
     "NO_BORROW_VARIABLE",
     "PORTABLE_CPU",
+    "NoCacheWarning",
     "PackageCacheLocator",
     "cache_root",
     "module_key",
@@ -284,16 +287,65 @@ class PackageCacheLocator(caching._CacheLocator):
         except (LookupError, OSError, SyntaxError):
             return None
         folder = f"{module}-{key}"
-        for root in (cache_root(), Path(tempfile.gettempdir()) / f"mcts-envs-{_user()}"):
-            target = root / _variant() / folder
+        for root in (cache_root, _temporary_root):
             try:
+                target = root() / _variant() / folder
                 _seed_from_shipped(folder, target)
                 locator = cls(py_func, target, key)
                 locator.ensure_cache_path()
-            except OSError:
+            except OSError:  # (no usable temporary folder is a FileNotFoundError)
                 continue
             return locator
         return None
+
+
+def _temporary_root() -> Path:
+    """The fallback cache root: a folder of this user's in the temporary folder."""
+    return Path(tempfile.gettempdir()) / f"mcts-envs-{_user()}"
+
+
+class NoCacheWarning(RuntimeWarning):
+    """No folder can hold compiled code: it compiles in every process (see the module
+    docstring)."""
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """``numba.njit``; importing it from here installs :class:`PackageCacheLocator` first.
+
+    With ``cache=True`` and no writable cache folder anywhere (numba then refuses to decorate
+    the function), the function is compiled without a disk cache instead, with one
+    :class:`NoCacheWarning` per process.
+    """
+    if not options.get("cache") or (args and callable(args[0])):
+        return numba.njit(*args, **options)
+    decorate = numba.njit(*args, **options)
+
+    def decorate_or_uncached(function: Any) -> Any:
+        try:
+            return decorate(function)
+        except RuntimeError as error:
+            if "no locator available" not in str(error):
+                raise
+            _warn_no_cache(error)
+            return numba.njit(*args, **{**options, "cache": False})(function)
+
+    return decorate_or_uncached
+
+
+def _warn_no_cache(error: RuntimeError) -> None:
+    """Say once per process that compiled code cannot be kept."""
+    if _NO_CACHE_WARNED:
+        return
+    _NO_CACHE_WARNED.append(True)
+    warnings.warn(
+        f"mcts-envs: no folder can hold compiled code ({error}); it compiles in every process. "
+        f"Set {CACHE_DIR_VARIABLE} to a writable folder to keep it.",
+        NoCacheWarning,
+        stacklevel=3,
+    )
+
+
+_NO_CACHE_WARNED: list[bool] = []
 
 
 def _user() -> str:
@@ -305,6 +357,3 @@ def _user() -> str:
 
 if PackageCacheLocator not in caching.CacheImpl._locator_classes:
     caching.CacheImpl._locator_classes.insert(0, PackageCacheLocator)
-
-#: ``numba.njit``; importing it from here installs :class:`PackageCacheLocator` first.
-njit = numba.njit

@@ -9,9 +9,14 @@ prompt (the text env's ``Legal moves (N): a, b, ...`` line):
 * ``second-try``: garbage, then (when the prompt says the last answer was invalid) a legal move;
 * ``slow``: sleeps ``SLOW_SECONDS`` before answering a legal move;
 * ``error500``: HTTP 500 every time; ``error401``: HTTP 401;
-* ``not-json``: a 200 whose body is not JSON.
+* ``not-json``: a 200 whose body is not JSON;
+* ``trickle``: a legal answer sent one byte every ``TRICKLE_SECONDS``, status line included;
+* ``redirect``: a 302 to ``server.redirect_to`` (another server's URL);
+* ``echo500``: HTTP 500 whose body echoes the request's headers; ``echo``: a 200 whose answer
+  echoes them (a key in either must never reach a record, a log or an error);
+* ``huge``: a legal move after ``HUGE_CHARS`` non-ASCII characters.
 
-Every request body (and its ``Authorization`` header) is kept in ``server.requests``.
+Every request (path, method, body and ``Authorization`` header) is kept in ``server.requests``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 SLOW_SECONDS = 1.5
+TRICKLE_SECONDS = 0.2
+HUGE_CHARS = 1_900_000
 LEGAL_LINE = re.compile(r"Legal moves \(\d+\): (.*)")
 
 
@@ -54,6 +61,8 @@ def answer_for(model: str, prompt: str) -> str:
     if model == "slow":
         time.sleep(SLOW_SECONDS)
         return f"<move>{moves[0]}</move>"
+    if model == "huge":
+        return "\u00e9" * HUGE_CHARS + f"<move>{moves[0]}</move>"
     return "No idea, to be honest."
 
 
@@ -63,14 +72,42 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # keep the test output quiet
         return None
 
+    def do_GET(self) -> None:  # where a redirected POST arrives (urllib follows with a GET)
+        self.server.requests.append(
+            {
+                "path": self.path,
+                "method": "GET",
+                "body": None,
+                "authorization": self.headers.get("Authorization"),
+            }
+        )
+        self._send(405, {"error": {"message": "POST only"}})
+
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length", 0))
         body = json.loads(self.rfile.read(length))
         self.server.requests.append(
-            {"path": self.path, "body": body, "authorization": self.headers.get("Authorization")}
+            {
+                "path": self.path,
+                "method": "POST",
+                "body": body,
+                "authorization": self.headers.get("Authorization"),
+            }
         )
         model = body.get("model")
-        if self.path != "/v1/chat/completions":
+        echoed = "\n".join(f"{name}: {value}" for name, value in self.headers.items())
+        if model == "trickle":
+            self._trickle(body)
+        elif model == "redirect":
+            self.send_response(302)
+            self.send_header("Location", self.server.redirect_to)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif model == "echo500":
+            self._send(500, {"error": {"message": f"bad request with headers {echoed}"}})
+        elif model == "echo":
+            self._send(200, _completion(model, f"You sent {echoed}"))
+        elif self.path != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
         elif model == "error500":
             self._send(500, {"error": {"message": "the model crashed"}})
@@ -80,24 +117,23 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_raw(200, b"<html>gateway</html>")
         else:
             content = answer_for(model, body["messages"][-1]["content"])
-            self._send(
-                200,
-                {
-                    "id": "chatcmpl-test",
-                    "object": "chat.completion",
-                    "model": model,
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": content},
-                            "finish_reason": "stop",
-                        }
-                    ],
-                },
-            )
+            self._send(200, _completion(model, content))
+
+    def _trickle(self, body: dict[str, Any]) -> None:
+        """A legal answer, status line and all, one byte every ``TRICKLE_SECONDS``."""
+        moves = legal_moves(body["messages"][-1]["content"])
+        data = json.dumps(_completion("trickle", f"<move>{moves[0]}</move>")).encode()
+        head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+        try:
+            for byte in head + data:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(TRICKLE_SECONDS)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up
+            pass
 
     def _send(self, status: int, obj: dict[str, Any]) -> None:
-        self._send_raw(status, json.dumps(obj).encode())
+        self._send_raw(status, json.dumps(obj, ensure_ascii=False).encode())
 
     def _send_raw(self, status: int, data: bytes) -> None:
         try:
@@ -110,12 +146,29 @@ class _Handler(BaseHTTPRequestHandler):
             pass
 
 
+def _completion(model: str, content: str) -> dict[str, Any]:
+    """A chat-completions response whose one choice is ``content``."""
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+
 class ChatServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.requests: list[dict[str, Any]] = []
+        self.redirect_to = ""
 
     @property
     def base_url(self) -> str:

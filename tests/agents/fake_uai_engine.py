@@ -11,15 +11,27 @@ Usage: ``python fake_uai_engine.py MODE [AFTER]``. The engine plays the first le
 * ``crash``: exit with status 3 without answering;
 * ``hang``: never answer, and ignore ``quit`` (only a kill ends it);
 * ``timed``: the first legal move after sleeping the whole ``go movetime``;
-* ``slow``: the first legal move after sleeping 0.3 s, whatever the ``go`` says.
+* ``slow``: the first legal move after sleeping 0.3 s, whatever the ``go`` says;
+* ``tenfold``: the first legal move after ten times the ``go movetime``;
+* ``flood``: ``FLOOD_LINES`` ``info`` lines of ``FLOOD_CHARS`` characters, then the first legal
+  move;
+* ``longline``: a ``bestmove`` line of a million characters;
+* ``endless``: ``ENDLESS_BYTES`` bytes without a newline, then nothing;
+* ``immortal``: legal moves, but ``quit``, the end of its input and SIGTERM are ignored (only
+  SIGKILL ends it).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 
 import ataxx
+
+FLOOD_LINES = 400_000
+FLOOD_CHARS = 250
+ENDLESS_BYTES = 50 * 2**20
 
 SQUARES = [f"{file}{rank}" for rank in range(1, 8) for file in "abcdefg"]
 
@@ -53,6 +65,17 @@ def answer(mode: str, fen: str, words: list[str]) -> str | None:
         time.sleep(int(words[words.index("movetime") + 1]) / 1000)
     if mode == "slow":
         time.sleep(0.3)
+    if mode == "tenfold" and "movetime" in words:
+        time.sleep(10 * int(words[words.index("movetime") + 1]) / 1000)
+    if mode == "flood":
+        line = "info depth 1 nodes 1 pv " + "a" * (FLOOD_CHARS - 25) + "\n"
+        sys.stdout.write(line * FLOOD_LINES)
+    if mode == "longline":
+        return "a" * 10**6
+    if mode == "endless":
+        sys.stdout.write("x" * ENDLESS_BYTES)
+        sys.stdout.flush()
+        return None
     return first_legal(fen)
 
 
@@ -62,6 +85,8 @@ def main() -> None:
     fen = ataxx.Board().get_fen()
     moves = 0
     hung = False
+    if mode == "immortal":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     for line in sys.stdin:
         words = line.split()
         if not words or hung:
@@ -84,9 +109,11 @@ def main() -> None:
                 hung = True
                 continue
             print(f"bestmove {move}")
-        elif command == "quit":
+        elif command == "quit" and mode != "immortal":
             return
         sys.stdout.flush()
+    while mode == "immortal":  # the end of the input: live on
+        time.sleep(1)
 
 
 if __name__ == "__main__":

@@ -142,3 +142,25 @@ def test_an_unwritable_cache_root_falls_back_to_a_temporary_folder(tmp_path):
     code = "from mcts_envs.core.registry import make_game\nprint(make_game('tictactoe').info.name)"
     _, output = _run(code, blocked / "cache")
     assert "tictactoe" in output
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({}, "portable"),
+        ({"MCTS_ENVS_HOST_CPU": "1"}, "None"),  # numba's own choice: the host CPU
+        ({"NUMBA_CPU_NAME": "nehalem"}, "nehalem"),  # a user's own setting is kept
+    ],
+)
+def test_the_cpu_target_is_portable_unless_told_otherwise(settings, expected):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_CPU", "MCTS_ENVS_HOST"))}
+    code = (
+        "import numba, mcts_envs.core.numba_cache as cache\n"
+        "name = numba.config.CPU_NAME\n"
+        "print('portable' if name == cache.PORTABLE_CPU else name)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**env, **settings}
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split()[-1] == expected

@@ -1,5 +1,5 @@
-"""A fuzzer of the public :class:`~mcts_envs.core.game.Game` methods on raw state arrays
-(run in a child process).
+"""A fuzzer of the public :class:`~mcts_envs.core.game.Game` and
+:class:`~mcts_envs.vector.VectorGame` methods on raw state arrays (run in a child process).
 
 The arrays never went through ``validate_state``: random words (small, extreme, powers of two),
 reachable states with a few words changed (by one, to another reachable state's word, to an
@@ -8,7 +8,11 @@ takes a state (``legal_actions``, ``apply``, ``observation``, ``to_text``, ``ran
 game's own extras such as ``board``, ...) is called on each; each call must return or raise a
 package error (``MctsEnvsError``); a wrong dtype or shape must raise one that is also a
 ``TypeError``. A state the checks accept must play: ``apply`` of its legal actions gives states
-the checks accept too.
+the checks accept too. Every public ``VectorGame`` method that takes a ``states`` array
+(``observe``, ``set_states``) gets each array as a batch, alone or beside a reachable state: it
+must raise a package error when ``game.check_state`` refuses a row (``set_states``: when
+``game.validate_state`` does), and otherwise ``observe`` must equal ``game.observation`` row by
+row and ``set_states`` must give envs that step on.
 
 A memory error in a kernel kills the process, so the tests run this module as a child process
 (``python -m tests.games.state_fuzz GAME COUNT SEED``); it prints one JSON line as each array is
@@ -28,12 +32,18 @@ import numpy as np
 from mcts_envs.core.errors import MctsEnvsError
 from mcts_envs.core.game import CHANCE, TERMINAL
 from mcts_envs.core.registry import make_game
+from mcts_envs.vector import VectorGame
 from tests.games.record_fuzz import reachable_records
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EXTREMES = (INT64_MIN, INT64_MIN + 1, -(2**32), -(2**31), -2, -1, 0, 1, 2, 2**31, 2**32, INT64_MAX)
 #: Parameters (after ``state``) the fuzzer knows how to fill.
 ARGUMENTS = ("player", "action", "seed", "text")
+#: Parameters of ``VectorGame`` methods (beside ``states``) the fuzzer knows how to fill (the
+#: optional ones with their defaults).
+VECTOR_ARGUMENTS = ("players", "indices", "step_counts", "chance_rngs", "first_players")
+#: Envs of the fuzzed ``VectorGame``.
+VECTOR_ENVS = 3
 
 
 def hostile_word(rng: random.Random, near: int = 0) -> int:
@@ -180,6 +190,108 @@ def call_all(game, methods, state: object, rng: random.Random) -> list[str]:
     return problems
 
 
+def vector_state_methods(vector: VectorGame) -> list[tuple[str, list[str]]]:
+    """Public methods of ``vector`` that take a ``states`` array, with their parameter names."""
+    methods = []
+    for name in sorted(dir(type(vector))):
+        attribute = getattr(type(vector), name)
+        if name.startswith("_") or isinstance(attribute, property) or not callable(attribute):
+            continue
+        parameters = list(inspect.signature(getattr(vector, name)).parameters)
+        if "states" in parameters:
+            unknown = set(parameters) - {"states", *VECTOR_ARGUMENTS}
+            if unknown:
+                raise SystemExit(f"VectorGame.{name}: the fuzzer cannot fill {sorted(unknown)}")
+            methods.append((name, parameters))
+    return methods
+
+
+def as_batch(state: object, pool: list[np.ndarray], rng: random.Random) -> tuple[object, int]:
+    """``state`` as a ``states`` argument: one row, or a reachable row and it (in either order);
+    returns the batch and the row that holds ``state``. Anything but a 1-D array becomes a
+    wrong batch (an array one dimension up, or a list holding it)."""
+    if not isinstance(state, np.ndarray):
+        return [state], 0
+    if state.ndim != 1:
+        return state[None].copy(), 0
+    if rng.random() < 0.5:
+        return state[None].copy(), 0
+    other = rng.choice(pool).astype(state.dtype)
+    if other.shape != state.shape:
+        return state[None].copy(), 0
+    row = rng.randrange(2)
+    return np.stack([other, state] if row else [state, other]), row
+
+
+def call_vector(
+    game, vector: VectorGame, methods, state: object, pool, rng: random.Random, passed: dict
+) -> list[str]:
+    """Call every ``VectorGame`` state method on ``state`` (in a batch); broken contracts.
+    ``passed[name]`` counts the calls of each method that returned."""
+    problems = []
+    size = game.info.state_size
+    wrong_type = not (
+        isinstance(state, np.ndarray) and state.dtype == np.int64 and state.shape == (size,)
+    )
+    checked = valid = False
+    if not wrong_type:
+        try:
+            game.check_state(state)
+            checked = True
+            game.validate_state(state)
+            valid = game.current_player(state) != TERMINAL
+        except MctsEnvsError:
+            pass
+    batch, row = as_batch(state, pool, rng)
+    rows = len(batch) if isinstance(batch, np.ndarray) and batch.ndim == 2 else 1
+    values = {
+        "players": rng.randrange(2)
+        if rng.random() < 0.5
+        else np.array([rng.randrange(2) for _ in range(rows)]),
+        "indices": rng.sample(range(VECTOR_ENVS), min(rows, VECTOR_ENVS)),
+        "step_counts": None,
+        "chance_rngs": None,
+        "first_players": None,
+        "states": batch,
+    }
+    for name, parameters in methods:
+        should_pass = checked if name != "set_states" else valid
+        try:
+            result = getattr(vector, name)(*(values[p] for p in parameters))
+        except MctsEnvsError as error:
+            if wrong_type and not isinstance(error, TypeError):
+                problems.append(f"VectorGame.{name}: {type(error).__name__} is not a TypeError")
+            elif should_pass:
+                problems.append(f"VectorGame.{name} refused an accepted state: {error}"[:300])
+            continue
+        except Exception as error:
+            problems.append(f"VectorGame.{name}: {type(error).__name__}: {error}"[:300])
+            continue
+        passed[name] = passed.get(name, 0) + 1
+        if not should_pass:
+            problems.append(f"VectorGame.{name} accepted a state that game.check_state refuses")
+        elif name == "observe":
+            players = np.broadcast_to(values["players"], (rows,))
+            expected = game.observation(state, int(players[row]))
+            if not np.array_equal(result[row], expected):
+                problems.append("VectorGame.observe differs from game.observation")
+        elif name == "set_states":
+            problems += step_vector(game, vector, rng)
+    return problems
+
+
+def step_vector(game, vector: VectorGame, rng: random.Random) -> list[str]:
+    """A few random steps of every env of ``vector``, each state checked; broken contracts."""
+    try:
+        for _ in range(rng.randrange(1, 6)):
+            vector.step(vector.random_actions())
+            for state in vector.states:
+                game.check_state(state)
+    except MctsEnvsError as error:
+        return [f"stepping on from set_states: {type(error).__name__}: {error}"[:300]]
+    return []
+
+
 def play_on(game, state: np.ndarray, rng: random.Random, steps: int) -> list[str]:
     """Checked ``apply`` from an accepted ``state`` for up to ``steps`` moves; broken contracts."""
     for _ in range(steps):
@@ -203,11 +315,18 @@ def run(name: str, count: int, seed: int, out=sys.stdout) -> None:
     game = make_game(name)
     rng = random.Random(seed)
     methods = state_methods(game)
+    vector = VectorGame(name, VECTOR_ENVS, seed=seed)
+    vector.reset()
+    vectors = vector_state_methods(vector)
+    pool = [game.from_text(text) for text in reachable_records(game, random.Random(seed), 6)]
+    pool = [state for state in pool if game.current_player(state) != TERMINAL]
     accepted = 0
+    passed: dict[str, int] = {}
     for index, (kind, state) in enumerate(arrays(game, rng, count)):
         shown = state.tolist() if isinstance(state, np.ndarray) else repr(state)[:200]
         print(json.dumps({"start": index, "kind": kind, "array": shown}), file=out, flush=True)
         problems = call_all(game, methods, state, rng)
+        problems += call_vector(game, vector, vectors, state, pool, rng, passed)
         try:
             game.check_state(state)
         except MctsEnvsError:
@@ -217,7 +336,9 @@ def run(name: str, count: int, seed: int, out=sys.stdout) -> None:
             problems += play_on(game, state, rng, 30)
         for problem in problems:
             print(json.dumps({"fail": problem, "kind": kind, "array": shown}), file=out)
-    print(json.dumps({"done": count, "accepted": accepted, "methods": len(methods)}), file=out)
+    summary = {"done": count, "accepted": accepted, "methods": len(methods)}
+    summary["vector_methods"] = {name: passed.get(name, 0) for name, _ in vectors}
+    print(json.dumps(summary), file=out)
 
 
 if __name__ == "__main__":

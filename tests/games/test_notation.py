@@ -95,5 +95,8 @@ def test_bad_moves_say_how_moves_are_written():
     with pytest.raises(ActionTypeError):
         game.string_to_action(state, 4)
     ataxx = mcts_envs.make_game("ataxx")
-    with pytest.raises(InvalidRecordError, match="UAI"):
+    # like every game's: a string that is no move at all is an illegal move (issue 39)
+    with pytest.raises(IllegalActionError, match=r"not a UAI move string.*legal here: b7"):
         ataxx.string_to_action(ataxx.initial_state(), "z9")
+    with pytest.raises(InvalidRecordError, match="UAI"):  # the UAI reader keeps its own error
+        ataxx.uai_to_move(ataxx.initial_state(), "z9")

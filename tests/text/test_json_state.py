@@ -103,3 +103,31 @@ def test_schema_descriptions_say_what_is_expected():
     with pytest.raises(InvalidRecordError) as error:
         game.from_json(game.to_json(game.initial_state()) | {"board": ["x"] * 7})
     assert "board[0]" in str(error.value) and "expected 7 of x, o or ." in str(error.value)
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("name", mcts_envs.list_games())
+def test_huge_ints_and_deep_nesting_are_invalid_records(name):
+    """Issue 39: a field of 10**5000 raised a plain ValueError (the int could not be printed in
+    the message) and 100,000 nested lists a RecursionError (their repr)."""
+    game = mcts_envs.make_game(name)
+    base = game.to_json(game.initial_state())
+    hostile = {
+        "a huge int": 10**5000,
+        "a huge negative int": -(10**5000),
+        "huge ints in a list": [10**5000] * 3,
+        "100,000 nested lists": _nested(100_000),
+        "nested lists in an object": {"a": _nested(100_000)},
+    }
+    cases = [_nested(100_000), 10**5000]
+    cases += [base | {key: value} for key in base for value in hostile.values()]
+    for case in cases:
+        with pytest.raises(InvalidRecordError) as caught:
+            game.from_json(case)
+        assert len(str(caught.value)) < 1500

@@ -222,3 +222,43 @@ def test_a_whole_game_ends_with_the_games_returns():
     assert record["returns"] == outcome["returns"]
     game, states = mcts_envs.records.replay_states(record)
     np.testing.assert_array_equal(states[-1], env.game_state)
+
+
+#: Tagged answers no game's notation reads (the Ataxx ones once raised InvalidRecordError).
+MALFORMED_TAGS = [
+    "g1f",
+    "a7a7",
+    "a7g1",
+    "zz99",
+    "",
+    " ",
+    "9" * 60,
+    "<move>",
+    "0000 0000",
+    "\x1b[2J",
+]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_malformed_move_tag_is_an_invalid_answer_under_every_policy(name):
+    """Issue 39: ``<move>g1f</move>`` on Ataxx raised ``InvalidRecordError`` from the parser
+    under every policy (an LLM tournament died). Every malformed tag is an invalid answer."""
+    for answer in MALFORMED_TAGS:
+        tagged = f"<move>{answer}</move>"
+        env = text.env(name, invalid="raise", seed=0)
+        env.reset(seed=0)
+        agent = env.agent_selection
+        with pytest.raises(IllegalActionError):
+            env.step(tagged)
+        assert env.agent_selection == agent and not any(env.terminations.values())
+        lose = text.env(name, invalid="lose", seed=0)
+        lose.reset(seed=0)
+        mover = lose.agent_selection
+        lose.step(tagged)
+        assert lose.rewards[mover] == -1.0 and all(lose.terminations.values()), answer
+        assert lose.record()["forfeit"]["line"] == tagged
+        retry = text.env(name, invalid="retry", retries=1, seed=0)
+        retry.reset(seed=0)
+        retry.step(tagged)
+        assert not any(retry.terminations.values())
+        assert "Your last answer was invalid" in retry.observe(retry.agent_selection)

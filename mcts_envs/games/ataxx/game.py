@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mcts_envs.core.errors import IllegalActionError, InvalidRecordError
+from mcts_envs.core.errors import ActionTypeError, IllegalActionError, InvalidRecordError
 from mcts_envs.core.game import (
     GameInfo,
     GameKernels,
@@ -202,8 +202,24 @@ class Ataxx(KernelGame):
 
     def string_to_action(self, state: np.ndarray, text: str) -> int:
         """The action of a UAI move string, any case, spaces around ignored (see
-        :meth:`uai_to_move`, which raises the errors)."""
-        return self.uai_to_move(state, text.strip().lower() if isinstance(text, str) else text)
+        :meth:`uai_to_move`).
+
+        Raises:
+            ActionTypeError: if ``text`` is not a str.
+            IllegalActionError: if ``text`` names no legal move here, well formed or not (as
+                every game's ``string_to_action``; the message says how moves are written).
+        """
+        self.check_state(state)
+        if not isinstance(text, str):
+            raise ActionTypeError(f"a move is a str, got {type(text).__name__}")
+        try:
+            return self.uai_to_move(state, text.strip().lower())
+        except InvalidRecordError as error:  # not a move string: an illegal move all the same
+            legal = [self.move_to_uai(state, int(a)) for a in self.legal_actions(state)]
+            listed = ", ".join(legal[:20]) + (
+                f", ... ({len(legal)} in all)" if len(legal) > 20 else ""
+            )
+            raise IllegalActionError(f"{error}; legal here: {listed or 'none'}") from None
 
     def step_info(self, state: np.ndarray) -> dict[str, Any] | None:
         """Stone counts (``player_0``, ``player_1``) and the halfmove clock."""

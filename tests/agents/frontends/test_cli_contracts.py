@@ -70,7 +70,9 @@ def test_full_disk_is_a_clear_error_not_a_traceback(capsys):
         "--overwrite", "--no-progress",
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert status == 2 and "No space left" in err and "Traceback" not in err
+    # a runtime failure (exit 1) that names the file (issue 39: the file was not named)
+    assert status == 1 and "No space left" in err and "Traceback" not in err
+    assert "/dev/full" in err
 
 
 def test_exact_wilson_ends_and_elo_bounds():

@@ -171,7 +171,7 @@ def test_a_failed_search_answers_the_best_one_ply_move_and_says_so(failing_kind)
     engine = UAIEngine(failing_kind, out)
     engine.handle(f"position fen {fen}")
     engine.handle("go movetime 50")
-    engine.stop_search()
+    engine._thread.join(60)  # the search's own answer (stop would answer for it after 50 ms)
     lines = out.getvalue().splitlines()
     assert any(line.startswith("info string error: the search failed") for line in lines), lines
     answer = lines[-1].split()[1]

@@ -109,3 +109,16 @@ def test_the_largest_table_is_not_written_up_front():
     for array in table:
         assert not array.flags.owndata  # mapped memory, not a NumPy buffer filled at creation
         assert array[0] == 0 and array[-1] == 0
+
+
+def test_a_single_legal_move_is_answered_at_once_on_the_clock():
+    """Issue 39: alpha-beta deepened on a forced move until its time was up."""
+    game = mcts_envs.make_game("ataxx")
+    state = game.from_text("xoooooo/ooooooo/ooooooo/ooo4/7/7/7 x 0 1")  # x must pass
+    (only,) = game.legal_actions(state)
+    agent = AlphaBetaAgent(seed=0, seconds=5.0)
+    agent.prepare(game)
+    start = time.perf_counter()
+    result = agent.search(game, state)
+    assert time.perf_counter() - start < 1.0  # (5 s before)
+    assert result.action == only and result.depth == 1

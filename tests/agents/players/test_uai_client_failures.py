@@ -72,7 +72,7 @@ def test_a_faulty_engine_loses_its_game_and_the_match_goes_on(mode, reason, line
 
 
 def test_a_silent_engine_loses_on_its_timeout_and_is_ended():
-    agent = make_agent(fake("hang", movetime=20, timeout=0.5))
+    agent = make_agent(fake("hang", movetime=20, timeout=5))
     game = mcts_envs.make_game("ataxx")
     agent.prepare(game)
     process = agent._engine.process
@@ -80,7 +80,7 @@ def test_a_silent_engine_loses_on_its_timeout_and_is_ended():
     with pytest.raises(uai_agent.EngineForfeitError) as caught:
         agent.act_state(game, game.initial_state())
     assert caught.value.reason == "timeout" and caught.value.line is None
-    assert "sent no 'bestmove' in 0.52 s" in str(caught.value)
+    assert "sent no 'bestmove' within its move time plus margin (20 + 250 ms)" in str(caught.value)
     assert time.perf_counter() - start < 10  # the timeout, then at most the grace before kill
     assert process.poll() is not None  # a late answer cannot reach the next game
 
@@ -97,11 +97,11 @@ def test_a_forfeit_in_a_tournament_game_is_recorded_with_its_reason():
 
 
 def test_think_time_is_measured_and_a_tournament_clock_reaches_the_engine():
-    agent = make_agent(fake("slow", movetime=100))
+    agent = make_agent(fake("slow", movetime=100, margin=1000))
     game = mcts_envs.make_game("ataxx")
     try:
         agent.act_state(game, game.initial_state())
-        assert agent.last_think_seconds >= 0.3  # asked for 100 ms, took 300 ms: measured
+        assert agent.last_think_seconds >= 0.3  # asked for 100 ms, took 300 ms (in its margin)
     finally:
         agent.close()
     # on a 1 s clock, an engine that uses every millisecond it is given keeps to its clock
