@@ -16,6 +16,7 @@ exception). Plans are made lazily: a billion games take O(1) memory.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -101,6 +102,11 @@ class TournamentPlan:
     tasks: TaskList
     seed: int
 
+    @functools.cached_property
+    def _pairing_numbers(self) -> dict[tuple[str, str], int]:
+        """Pairing -> its number (the first, as ``pairings.index`` gives): one lookup a record."""
+        return {pairing: number for number, pairing in reversed(list(enumerate(self.pairings)))}
+
     @property
     def specs(self) -> list[str]:
         """The distinct agents, in order of first appearance."""
@@ -109,9 +115,8 @@ class TournamentPlan:
     def task_of(self, key: tuple[str, str, int]) -> GameTask | None:
         """The planned game with ``key`` (``(spec_a, spec_b, index)``), or ``None``."""
         spec_a, spec_b, index = key
-        try:
-            pairing = self.pairings.index((spec_a, spec_b))
-        except ValueError:
+        pairing = self._pairing_numbers.get((spec_a, spec_b))
+        if pairing is None:
             return None
         if not (isinstance(index, int) and index >= 0):
             return None

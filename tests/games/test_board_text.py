@@ -9,7 +9,6 @@ seeded random play.
 
 from __future__ import annotations
 
-import importlib
 import re
 
 import numpy as np
@@ -154,7 +153,7 @@ def test_tantrix_lists_every_tile_as_the_notation_writes_it():
 def test_each_game_card_shows_its_board_as_rendered(name):
     """The docs page of a game (its card) shows the text board of a position, drawn by the game
     itself: the card's picture is what ``render()`` draws for the card's record today."""
-    card = importlib.import_module(f"mcts_envs.envs.{name}_v0").__doc__
+    card = mcts_envs.get_entry(name).card
     section = card.split("### Board\n", 1)[1].split("\n### ", 1)[0]
     assert "move notation" in section
     record = re.search(r"The position\s+`([^`]+)`", section).group(1)

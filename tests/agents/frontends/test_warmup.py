@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import subprocess
 import sys
@@ -24,14 +25,36 @@ vector.observe(1)
 """
 
 
-def _cli(*argv: str) -> subprocess.CompletedProcess:
+def _cli(*argv: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "mcts_envs.agents", *argv],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=900,
+        env=env,
     )
+
+
+def test_warmup_from_an_empty_cache_covers_positions_put_in_and_observed(tmp_path):
+    """From an empty cache (so the test fails if warmup stops compiling them): after
+    ``warmup``, a new process that puts positions into a vector and observes them compiles
+    nothing (counted from numba's compile events)."""
+    env = dict(os.environ, MCTS_ENVS_CACHE_DIR=str(tmp_path))
+    first = _cli("warmup", "tictactoe", "--agents", "random", "--no-progress", env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert SUMMARY.match(first.stdout.splitlines()[-1]).group(3) != "0"  # it did compile
+    counter = ROOT / "scripts" / "count_compiles.py"
+    positions = subprocess.run(
+        [sys.executable, str(counter), "--max", "0", "-c", SET_STATES],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=900,
+    )
+    assert positions.returncode == 0, positions.stderr[-2000:]
+    assert "numba compiled 0 functions" in positions.stderr
 
 
 def test_warmup_covers_every_path_then_a_new_process_compiles_nothing():
