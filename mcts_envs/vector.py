@@ -85,6 +85,7 @@ Twist), by that kernel from the position, and then no list is kept.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -808,6 +809,11 @@ def env_rngs(seed: int | None, num_envs: int) -> np.ndarray:
     )
 
 
+#: The vector classes of the other devices: ``VectorGame(..., device=name)`` builds
+#: ``module.class_name(...)`` with the other arguments (a module built on this one, named here
+#: rather than imported, so the CPU path never loads it: numba-cuda for ``"cuda"``).
+DEVICE_BACKENDS = {"cuda": ("mcts_envs.cuda.vector", "CudaVectorGame")}
+
 #: XOR-ed into the env generators' seeds to get the action generators (a stream apart).
 _ACTION_STREAM = np.uint64(0xA5A5A5A5A5A5A5A5)
 
@@ -838,12 +844,15 @@ class VectorGame:
             does, a fair coin from the env's chance generator (so seeded as the chance draws are),
             as pgx does; ``current_player``, ``rewards`` and :meth:`observe` then name players,
             and ``batch.first_player`` says who holds seat 0.
+        device: ``"cpu"`` (default) or ``"cuda"``: the envs on a GPU, one thread per env, the
+            batch as device arrays (a :class:`mcts_envs.cuda.vector.CudaVectorGame`; needs the
+            ``cuda`` extra).
         **game_kwargs: the game's options (e.g. Tantrix's ``colors``).
 
     Raises:
         UnknownGameError: for an unknown game.
         InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``,
-            ``random_first_player`` or option.
+            ``random_first_player``, ``device`` or option.
         InvalidSeedError: for a bad seed.
 
     ``copy.deepcopy`` gives an independent vector (the same games, generators and last batch, in
@@ -851,12 +860,25 @@ class VectorGame:
     options and copy the buffers in, so the copy loads its compiled code from numba's cache.
     """
 
+    device = "cpu"
+
+    def __new__(cls, *args: Any, device: str = "cpu", **options: Any) -> Any:
+        if device == "cpu":
+            return super().__new__(cls)
+        backend = DEVICE_BACKENDS.get(device)
+        if backend is None:
+            allowed = ", ".join(repr(name) for name in ("cpu", *DEVICE_BACKENDS))
+            raise InvalidOptionError(f"device must be one of {allowed}, got {device!r}")
+        module, name = backend  # imported when asked for: the CPU path never loads it
+        return getattr(importlib.import_module(module), name)(*args, **options)
+
     def __init__(
         self,
         game: str,
         num_envs: int,
         seed: int | None = None,
         *,
+        device: str = "cpu",
         max_moves: int | None = None,
         illegal_action: str = "raise",
         penalty: float = 1.0,

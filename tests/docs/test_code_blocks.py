@@ -5,14 +5,19 @@ preceded by the line ``<!-- fragment -->`` and skipped explicitly. Blocks run in
 working directory that holds the files of ``examples/`` (as the shell blocks do,
 ``tests/docs/test_shell_blocks.py``), so files they write do not land in the checkout; what a
 block imports or registers from there (``my_agents``) is forgotten after it. Blocks that need an
-optional dependency skip when it is missing.
+optional dependency skip when it is missing. A block that builds a ``VectorGame(...,
+device="cuda")`` runs in a fresh process under numba's CUDA simulator (no GPU here), unless it
+also needs torch on the GPU (``torch.as_tensor(..., device="cuda")``): that one skips without a
+CUDA GPU (``tests/examples/test_cuda_ppo.py`` runs the same hand-off under the simulator).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -32,6 +37,8 @@ OPTIONAL = {
     "textarena": ("textarena", "textarena"),
     "mcts_envs.rl.rllib": ("ray.rllib", "rllib"),
 }
+#: A block that runs on the GPU backend.
+ON_GPU = 'device="cuda"'
 
 
 def _importable(module: str) -> bool:
@@ -76,6 +83,9 @@ def test_code_block_runs(path, code, fragment, tmp_path, monkeypatch, capsys):
         imported = re.search(rf"^\s*(import|from) {re.escape(name)}\b", code, re.MULTILINE)
         if imported and not _importable(module):
             pytest.skip(f"needs {module} (the {extra!r} extra)")
+    if ON_GPU in code:
+        run_on_the_simulator(path, code, tmp_path)
+        return
     from mcts_envs.agents import spec
 
     for example in (ROOT / "examples").glob("*.py"):
@@ -92,3 +102,26 @@ def test_code_block_runs(path, code, fragment, tmp_path, monkeypatch, capsys):
         for name in set(sys.modules) - modules:  # modules imported from the temporary folder
             if str(tmp_path) in str(getattr(sys.modules[name], "__file__", None)):
                 del sys.modules[name]
+
+
+def run_on_the_simulator(path: Path, code: str, folder: Path) -> None:
+    """Run a GPU block in a fresh process under numba's CUDA simulator (numba-cuda reads the
+    variable when it is first imported); a block using torch on the GPU runs on a real one, or
+    skips without it."""
+    if not _importable("numba_cuda"):
+        pytest.skip("needs numba-cuda (the 'cuda' extra)")
+    environment = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    if "torch" in code:
+        torch = pytest.importorskip("torch")
+        if not torch.cuda.is_available():
+            pytest.skip("hands device arrays to torch on the GPU: needs a CUDA GPU")
+        del environment["NUMBA_ENABLE_CUDASIM"]
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env=environment,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"{path.relative_to(ROOT)}:\n{done.stderr[-3000:]}"

@@ -341,7 +341,9 @@ def observation_planes(state, player, out):
                 board = 3 * band + col
                 own = (state[own_base + board] >> (3 * row)) & 7
                 other = (state[other_base + board] >> (3 * row)) & 7
-                index = np.uint64(own | other << 3 | ((flags >> (3 * board)) & 7) << 6)
+                # int64 throughout (flags is uint64): numba and NumPy (the CUDA simulator's
+                # Python) type a signed-unsigned mix apart
+                index = np.uint64(own | other << 3 | np.int64((flags >> (3 * board)) & 7) << 6)
                 for entry in range(15):
                     out[grid_row, 3 * col + entry // 5, entry % 5] = ROW_PLANES[index, entry]
 
