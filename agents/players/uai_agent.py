@@ -37,7 +37,8 @@ loops' ``timing.think_seconds`` measures the whole decision: that plus a pipe wr
 ``seconds`` (set before every move by a tournament's ``--time`` or ``--clock``) the engine is
 asked for ``go movetime`` of the move's budget, so both sides of a ``--clock`` game play on
 equal clocks, each charged its measured time (with ``--loss-on-time`` an engine that overruns
-its clock loses).
+its clock loses). An engine that ignores ``movetime`` (AtaxxDotCpp thinks as if it had 10 s on its
+clock whatever ``movetime`` says) gets the budget as a clock with ``clock_factor``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ MAX_LINE_QUOTE = 200
 NULL_MOVES = ("0000", "pass")
 #: Longest move time (seconds) a ``seconds`` option may ask for (about 24 days, UAI's int32 ms).
 MAX_MOVE_SECONDS = (2**31 - 1) / 1000
+#: Largest ``clock_factor``.
+MAX_CLOCK_FACTOR = 1000.0
 
 
 class EngineError(MctsEnvsError, RuntimeError):
@@ -260,6 +263,10 @@ class UAIAgent(ForwardModelAgent):
         timeout: seconds allowed beyond the move's own time for an answer (and for start-up).
         seconds: seconds per move, sent as ``go movetime`` (replaces ``movetime``; a
             tournament's ``--time`` and ``--clock`` set it for every move).
+        clock_factor: send the move's budget as a clock instead, ``go wtime X btime X`` with
+            ``X`` this many times the budget, for engines that ignore ``movetime`` and share
+            out a clock (AtaxxDotCpp ends its iterations at a fortieth of it and stops at a
+            fifth); ``None``: ``go movetime``.
 
     Raises:
         InvalidOptionError: for an empty command or non-positive budgets.
@@ -275,6 +282,7 @@ class UAIAgent(ForwardModelAgent):
         nodes: int | None = None,
         timeout: float = 30.0,
         seconds: float | None = None,
+        clock_factor: float | None = None,
     ) -> None:
         try:
             argv = shlex.split(cmd)
@@ -291,8 +299,13 @@ class UAIAgent(ForwardModelAgent):
             raise InvalidOptionError(
                 f"uai: seconds must be > 0 and < {MAX_MOVE_SECONDS}, got {seconds!r}"
             )
+        if clock_factor is not None and not (0 < clock_factor <= MAX_CLOCK_FACTOR):
+            raise InvalidOptionError(
+                f"uai: clock_factor must be > 0 and <= {MAX_CLOCK_FACTOR:g}, got {clock_factor!r}"
+            )
         self.argv = argv
         self.seed = seed
+        self.clock_factor = None if clock_factor is None else float(clock_factor)
         self.movetime = int(movetime)
         self.depth = depth
         self.nodes = nodes
@@ -417,6 +430,9 @@ class UAIAgent(ForwardModelAgent):
         else:
             movetime = self.movetime if self.seconds is None else max(1, round(self.seconds * 1000))
             go, wait = f"go movetime {movetime}", movetime / 1000 + self.timeout
+            if self.clock_factor is not None:
+                clock = min(2**31 - 1, max(1, round(self.clock_factor * movetime)))
+                go, wait = f"go wtime {clock} btime {clock}", clock / 1000 + self.timeout
         start = time.perf_counter()
         engine.send(go)
         line, _ = engine.expect("bestmove", wait)

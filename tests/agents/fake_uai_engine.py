@@ -11,7 +11,9 @@ Usage: ``python fake_uai_engine.py MODE [AFTER]``. The engine plays the first le
 * ``crash``: exit with status 3 without answering;
 * ``hang``: never answer, and ignore ``quit`` (only a kill ends it);
 * ``timed``: the first legal move after sleeping the whole ``go movetime``;
-* ``slow``: the first legal move after sleeping 0.3 s, whatever the ``go`` says.
+* ``slow``: the first legal move after sleeping 0.3 s, whatever the ``go`` says;
+* ``clock``: the first legal move when the ``go`` is ``go wtime N btime N`` with ``N`` the
+  third argument (``python fake_uai_engine.py clock 0 N``), else ``bestmove zz99``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ def answer(mode: str, fen: str, words: list[str]) -> str | None:
         time.sleep(int(words[words.index("movetime") + 1]) / 1000)
     if mode == "slow":
         time.sleep(0.3)
+    if mode == "clock" and words[1:] != ["wtime", sys.argv[3], "btime", sys.argv[3]]:
+        return "zz99"
     return first_legal(fen)
 
 
