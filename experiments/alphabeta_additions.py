@@ -47,7 +47,7 @@ BASE: dict[str, Any] = {
     "internal_reduction": False,
     "futility": 0,
     "null_move": False,
-    "quiescence": False,
+    "quiescence": 0,
     "deeper_table": False,
     "iteration_stop": False,
     "keep_table": True,
@@ -66,7 +66,7 @@ STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("the game's evaluation", {"evaluation": "game"}),
     ("reverse futility pruning", {"futility": 2}),
     ("null-move pruning", {"null_move": True}),
-    ("quiescence", {"quiescence": True}),
+    ("quiescence (4 plies of captures)", {"quiescence": 4}),
     ("stop at iteration boundaries", {"iteration_stop": True}),
     ("a larger table (2^20 entries)", {"table_size": 1 << 20}),
 )

@@ -102,6 +102,8 @@ __all__ = [
 DEFAULT_DEPTH = 4
 #: Largest ``depth`` option (the recursion is bounded by the game length long before).
 MAX_DEPTH = 1000
+#: Largest ``quiescence`` option (plies).
+MAX_QUIESCENCE = 32
 #: Largest ``table_size`` option (entries).
 MAX_TABLE_SIZE = 1 << 24
 #: Step between successive table salts (odd: 2**64 salts before one repeats; never 0 before).
@@ -124,7 +126,7 @@ MINIMAX_EQUIVALENT = {
     "internal_reduction": False,
     "futility": 0.0,
     "null_move": False,
-    "quiescence": False,
+    "quiescence": 0,
     "deeper_table": False,
 }
 
@@ -156,7 +158,8 @@ class AlphaBetaAgent(ForwardModelAgent):
         depth: maximum search depth in plies (``None``: unlimited when ``seconds`` is given).
         seconds: wall-clock budget per move (``None``: no time limit).
         table_size: transposition-table entries (rounded up to a power of two).
-        keep_table: keep the table between moves (cleared by ``reset()``).
+        keep_table: keep the table and the history scores between moves (cleared by
+            ``reset()``); off, every move is searched afresh.
         evaluation: ``"game"`` (the game's search evaluation, e.g. Ataxx's material, mobility,
             holes, stability and tempo; the heuristic where a game has none) or
             ``"heuristic"`` (the game's heuristic difference).
@@ -168,7 +171,8 @@ class AlphaBetaAgent(ForwardModelAgent):
         lmr: late-move reductions.
         late_move_pruning: late-move pruning at shallow nodes off the principal variation.
         null_move: null-move pruning (games whose search kernels allow it).
-        quiescence: quiescence search of captures (games with captures).
+        quiescence: plies of quiescence search (captures only) beyond the depth, in games
+            with captures (0: none).
         deeper_table: a table entry searched deeper answers a shallower search (off: only the
             same depth, which keeps plain minimax values).
         internal_reduction: a node without a table move is searched shallower.
@@ -195,7 +199,7 @@ class AlphaBetaAgent(ForwardModelAgent):
         lmr: bool = True,
         late_move_pruning: bool = True,
         null_move: bool = True,
-        quiescence: bool = False,
+        quiescence: int = 0,
         deeper_table: bool = True,
         internal_reduction: bool = True,
         futility: float = 2.0,
@@ -224,7 +228,6 @@ class AlphaBetaAgent(ForwardModelAgent):
             "lmr": lmr,
             "late_move_pruning": late_move_pruning,
             "null_move": null_move,
-            "quiescence": quiescence,
             "deeper_table": deeper_table,
             "internal_reduction": internal_reduction,
             "iteration_stop": iteration_stop,
@@ -246,7 +249,9 @@ class AlphaBetaAgent(ForwardModelAgent):
         self.lmr = bool(lmr)
         self.late_move_pruning = bool(late_move_pruning)
         self.null_move = bool(null_move)
-        self.quiescence = bool(quiescence)
+        self.quiescence = check_number(
+            "alphabeta", "quiescence", quiescence, 0, MAX_QUIESCENCE, integer=True
+        )
         self.deeper_table = bool(deeper_table)
         self.internal_reduction = bool(internal_reduction)
         self.iteration_stop = bool(iteration_stop)
@@ -294,12 +299,12 @@ class AlphaBetaAgent(ForwardModelAgent):
             (LMR, self.lmr),
             (LMP, self.late_move_pruning),
             (NULL_MOVE, self.null_move),
-            (QUIESCENCE, self.quiescence),
             (GAME_EVALUATION, self.evaluation == "game"),
             (DEEPER_TABLE, self.deeper_table),
             (IIR, self.internal_reduction),
         ):
             params[index] = 1.0 if on else 0.0
+        params[QUIESCENCE] = self.quiescence
         search_kernels = game.search_kernels
         if self.evaluation == "game" and search_kernels.has_evaluation:
             unit = HEURISTIC_SCALE * search_kernels.material_unit
@@ -352,7 +357,10 @@ class AlphaBetaAgent(ForwardModelAgent):
         actions = self._generator.permutation(game.legal_actions(state))
         workspace.root_moves[: len(actions)] = actions
         workspace.killers.fill(-1)
-        workspace.history[:] *= 0.5  # the last move's scores count, half as much
+        if self.keep_table:
+            workspace.history[:] *= 0.5  # the last move's scores count, half as much
+        else:
+            workspace.history[:] = 0.0  # every move searched afresh
         workspace.params[:] = self._params(game)
         deadline = workspace.deadline
         deadline[0] = 0.0 if self.seconds is None else start + self.seconds

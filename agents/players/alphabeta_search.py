@@ -29,7 +29,7 @@ set by :class:`~mcts_envs.agents.players.alphabeta.AlphaBetaAgent`'s options):
   shallower; a result still at or above beta cuts off (verified by a reduced search without the
   null move from depth :data:`NULL_VERIFY_DEPTH`);
 * **quiescence** (games with captures): at the depth limit, the mover may stand pat on the
-  static value or play a capturing move, up to ``QUIESCENCE_PLIES`` plies further;
+  static value or play a capturing move, up to ``params[QUIESCENCE]`` plies further;
 * **internal iterative reduction**: a node without a table move searches shallower;
 * **reverse futility pruning** (a margin per ply, from the game's material unit): off the
   principal variation, a shallow node whose static value beats beta by the margin returns it;
@@ -88,7 +88,8 @@ STATS_SIZE = 9
 CLOCK_EVERY = 16
 
 #: Indices of the ``float64`` ``params`` array: the switches (1.0 on, 0.0 off) of the search's
-#: parts, see the module docstring.
+#: parts, the plies of quiescence (0: off) and the futility margin per ply; see the module
+#: docstring.
 PARAMS = (
     "pvs",
     "killers",
@@ -149,8 +150,7 @@ IIR_MIN_DEPTH = 4
 #: Reverse futility pruning: off the principal variation, a node of depth up to this whose
 #: static value exceeds beta by ``futility_margin * depth`` returns its static value.
 FUTILITY_MAX_DEPTH = 6
-#: Quiescence search follows capturing moves (material gain >= 2) this many plies.
-QUIESCENCE_PLIES = 4
+#: Quiescence search follows the moves of at least this material gain (captures).
 CAPTURE_GAIN = 2
 #: History scores stay within +-HISTORY_LIMIT; a cut-off adds depth**2 (at most HISTORY_BONUS).
 HISTORY_LIMIT = 16384.0
@@ -447,7 +447,7 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
             params[QUIESCENCE] == 0.0
             or not sk.has_captures
             or stand >= beta
-            or depth <= -QUIESCENCE_PLIES
+            or depth <= -params[QUIESCENCE]
             or ply >= MAX_PLY - 1
         ):
             return (-stand if flip else stand), False
