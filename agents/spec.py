@@ -18,9 +18,12 @@ import functools
 import importlib
 import inspect
 import math
+import os
+import sys
 import types
 import typing
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mcts_envs.core.errors import InvalidOptionError
@@ -105,17 +108,35 @@ def _add_entry_points() -> None:
 def import_agent_module(module: str) -> None:
     """Import ``module`` so that its ``register_agent(...)`` calls take effect.
 
+    The module is found as ``python -m`` finds one: on ``sys.path``, else in the current
+    working directory (a console script such as ``mcts-envs`` does not put it on
+    ``sys.path``; the directory is then added, so worker processes find the module too).
+
     Raises:
         InvalidOptionError: if the module cannot be imported (the message says why).
     """
     try:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as missing:
+            top = module.split(".")[0]
+            here = os.getcwd()
+            if missing.name != top or here in sys.path or not _in_directory(top, here):
+                raise
+            sys.path.insert(0, here)
+            importlib.import_module(module)
     except ImportError as error:
         raise InvalidOptionError(
             f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give an "
             "importable module name (on sys.path or PYTHONPATH) that calls "
             "mcts_envs.agents.spec.register_agent"
         ) from None
+
+
+def _in_directory(package: str, directory: str) -> bool:
+    """Whether ``directory`` holds the module or package ``package``."""
+    path = Path(directory)
+    return (path / package / "__init__.py").is_file() or (path / f"{package}.py").is_file()
 
 
 def register_agent(name: str, target: str | type) -> None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from experiments.common import parse_arguments
 from mcts_envs.agents.evaluation.stats import WinDrawLoss, format_elo
 from mcts_envs.records import read_records
 
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--quick", action="store_true", help="tiny run for the test suite")
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     if args.quick:
         for name, value in QUICK.items():
             setattr(args, name, value)

@@ -39,6 +39,19 @@ from mcts_envs.agents.evaluation.tournament import (
 from mcts_envs.records import read_records
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: When this environment variable is set, a script checks its command line and stops: it prints
+#: the parsed arguments as JSON and exits with status 0, playing nothing (how the tests run
+#: every command of experiments/README.md as written).
+PARSE_ONLY = "MCTS_ENVS_EXPERIMENTS_PARSE_ONLY"
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``parser.parse_args(argv)``; with :data:`PARSE_ONLY` set, print them (JSON) and exit."""
+    args = parser.parse_args(argv)
+    if os.environ.get(PARSE_ONLY):
+        print(json.dumps(vars(args), default=str, sort_keys=True))
+        raise SystemExit(0)
+    return args
 
 
 class Series(NamedTuple):
@@ -496,7 +509,7 @@ def start_experiment(
     add_common_arguments(parser, RESULTS / name)
     if add_arguments is not None:
         add_arguments(parser)
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     out, settings = settings_from(args, full_games, quick_games, full_workers)
     out = out or RESULTS / (name + ("_quick" if args.quick else ""))
     out.mkdir(parents=True, exist_ok=True)

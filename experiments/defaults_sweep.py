@@ -31,6 +31,7 @@ from experiments.common import (
     Series,
     add_common_arguments,
     machine,
+    parse_arguments,
     run_series,
     settings_from,
     summarise,
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_common_arguments(parser, RESULTS / "defaults_sweep")
     parser.add_argument("--game", nargs="*", default=None, help=f"runs ({', '.join(GRIDS)})")
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     out, settings = settings_from(args, full_games=60, quick_games=2)
     out = out or RESULTS / ("defaults_sweep" + ("_quick" if args.quick else ""))
     grids = QUICK_GRID if args.quick else {name: GRIDS[name] for name in (args.game or GRIDS)}

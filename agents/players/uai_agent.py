@@ -251,6 +251,26 @@ ENGINES = EnginePool()
 atexit.register(ENGINES._shut)
 
 
+#: The ``info`` fields :func:`info_numbers` reads (each followed by an integer).
+INFO_FIELDS = ("depth", "seldepth", "time", "nodes", "nps", "hashfull")
+
+
+def info_numbers(words: list[str]) -> dict[str, int]:
+    """The integer fields of one ``info`` line's words: :data:`INFO_FIELDS`, and ``score``
+    (``score 37``, or UCI's ``score cp 37``; ``score mate N`` is kept as ``mate``). Fields
+    that are absent or not integers are left out."""
+    numbers: dict[str, int] = {}
+    for index, word in enumerate(words[:-1]):
+        value = words[index + 1]
+        if word == "score" and value in ("cp", "mate") and index + 2 < len(words):
+            word, value = ("score" if value == "cp" else "mate"), words[index + 2]
+        elif word not in (*INFO_FIELDS, "score"):
+            continue
+        with contextlib.suppress(ValueError):
+            numbers[word] = int(value)
+    return numbers
+
+
 class UAIAgent(ForwardModelAgent):
     """An external Ataxx engine over UAI (runs the command ``cmd``; Ataxx only).
 
@@ -316,6 +336,9 @@ class UAIAgent(ForwardModelAgent):
         self.engine_name: str | None = None
         #: Seconds from ``go`` to ``bestmove`` of the last move (``None`` before one).
         self.last_think_seconds: float | None = None
+        #: The numbers of the engine's last ``info`` line before its last ``bestmove``
+        #: (:func:`info_numbers`: ``depth``, ``nodes``, ``nps``, ``score``, ...).
+        self.last_info: dict[str, int] = {}
         self._engine: _EngineProcess | None = None
         self._finalizer: Any = None
 
@@ -435,8 +458,10 @@ class UAIAgent(ForwardModelAgent):
                 go, wait = f"go wtime {clock} btime {clock}", clock / 1000 + self.timeout
         start = time.perf_counter()
         engine.send(go)
-        line, _ = engine.expect("bestmove", wait)
+        line, before = engine.expect("bestmove", wait)
         self.last_think_seconds = time.perf_counter() - start
+        infos = [words for words in map(str.split, before) if words[:1] == ["info"]]
+        self.last_info = info_numbers(infos[-1]) if infos else {}
         return line
 
     @staticmethod

@@ -1,5 +1,6 @@
-"""The ``uai:`` client's ``clock_factor``: an engine that ignores ``go movetime`` gets each
-move's budget as a clock, ``go wtime X btime X`` with ``X`` the factor times the budget."""
+"""The ``uai:`` client's ``clock_factor`` (an engine that ignores ``go movetime`` gets each
+move's budget as a clock, ``go wtime X btime X`` with ``X`` the factor times the budget) and its
+reading of the engine's ``info`` numbers."""
 
 from __future__ import annotations
 
@@ -42,3 +43,22 @@ def test_the_budget_goes_out_as_a_clock_of_the_factor_times_it():
 def test_a_clock_factor_out_of_range_is_refused(factor):
     with pytest.raises(InvalidOptionError, match="clock_factor must be > 0 and <= 1000"):
         make_agent(f"uai:cmd={CLOCK_ENGINE},clock_factor={factor}")
+
+
+def test_info_lines_give_their_numbers():
+    from mcts_envs.agents.players.uai_agent import info_numbers
+
+    line = "info depth 15 time 377 score 50 nodes 1054269 nps 2796469 pv g2 b1 f1"
+    assert info_numbers(line.split()) == {
+        "depth": 15,
+        "time": 377,
+        "score": 50,
+        "nodes": 1054269,
+        "nps": 2796469,
+    }
+    for line, numbers in (
+        ("info depth 9 score cp -30 nodes x", {"depth": 9, "score": -30}),
+        ("info score mate 4", {"mate": 4}),
+        ("info string depth", {}),
+    ):
+        assert info_numbers(line.split()) == numbers
