@@ -7,8 +7,9 @@ states are worth ``returns[view]``, shrunk by :data:`MATE_STEP` per ply from the
 quicker wins (and slower losses) are preferred; at the depth limit a position is worth
 ``HEURISTIC_SCALE`` times the game's evaluation for the mover (its
 :class:`~mcts_envs.core.search_kernels.SearchKernels` ``evaluation``, or the heuristic difference
-``h(s, p) - h(s, 1 - p)``), strictly inside the terminal values. Chance nodes are expectimax nodes
-(probability-weighted mean, full window) and do not count as a ply of depth.
+``h(s, p) - h(s, 1 - p)``), strictly inside the terminal values (a chance node at the depth limit:
+``player_0``'s static value). Chance nodes are expectimax nodes (probability-weighted mean, full
+window) and do not count as a ply of depth.
 
 What the search does, each part switched by an entry of the ``params`` array (:data:`PARAMS`,
 set by :class:`~mcts_envs.agents.players.alphabeta.AlphaBetaAgent`'s options):
@@ -392,11 +393,19 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
     moves = w.moves[ply]
     keys = w.keys[ply]
     child = w.states[ply + 1]
-    if player == CHANCE:  # expectimax in player 0's view, full window, no ply of depth
+    if player == CHANCE:  # expectimax in player 0's view, no ply of depth; the outcomes are
+        # searched with the full window as principal variation nodes (exact values)
+        if depth <= 0 or ply >= MAX_PLY - 1:  # a leaf: player 0's static value
+            value = static_value(state, zero, k, sk, params)
+            return (value if view == 0 else -value), False
         if table.hashes[slot] == key:
             stored_depth = table.depths[slot]
             solved = (table.flags[slot] & SOLVED_BIT) != 0
-            if stored_depth == depth or ((solved or deeper_table) and stored_depth >= depth):
+            if (
+                stored_depth == depth
+                or (solved and depth >= stored_depth)
+                or (deeper_table and stored_depth >= depth)
+            ):
                 value = _from_table(table.values[slot], ply)
                 return (value if view == 0 else -value), solved
         count = k.chance_outcomes(state, moves, keys)
@@ -406,7 +415,7 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
             child[:] = state
             k.apply_action(child, moves[i])
             value, child_solved = negamax(
-                child, depth, ply + 1, -INFINITY, INFINITY, zero, pv_node, yes, k, sk, table, w
+                child, depth, ply + 1, -INFINITY, INFINITY, zero, yes, yes, k, sk, table, w
             )
             if stats[ABORTED]:
                 return 0.0, False
@@ -431,7 +440,11 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
         solved = (table.flags[slot] & SOLVED_BIT) != 0
         # A solved entry holds at any greater depth (its subtree ended within its depth); a
         # deeper one only with deeper_table (otherwise the values are plain minimax's).
-        if stored_depth == depth or ((solved or deeper_table) and stored_depth >= depth):
+        if (
+            stored_depth == depth
+            or (solved and depth >= stored_depth)
+            or (deeper_table and stored_depth >= depth)
+        ):
             value = _from_table(table.values[slot], ply)
             flag = table.flags[slot] & ~SOLVED_BIT
             if (
