@@ -15,36 +15,54 @@ import numpy as np
 
 from mcts_envs.core.constants import CHANCE, TERMINAL
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
-from mcts_envs.core.quoting import bounded
+from mcts_envs.core.quoting import bounded, quote
 
 if TYPE_CHECKING:  # annotations only: importing agents imports no numba
     from mcts_envs.core.game import Game
 
 #: Characters of an agent's answer and of the message a forfeit keeps in the game record.
 FORFEIT_QUOTE = 200
+#: A forfeit's ``fault``: the agent's own play (an invalid or illegal move, a timeout, a crash).
+AGENT_FAULT = "agent"
+#: A forfeit's ``fault``: the agent's server or engine could not be reached or did not answer
+#: properly (a refused connection, an HTTP error, a malformed response), nothing about its play.
+INFRASTRUCTURE_FAULT = "infrastructure"
+#: The kinds of fault a forfeit records.
+FAULTS = (AGENT_FAULT, INFRASTRUCTURE_FAULT)
 
 
 class ForfeitError(MctsEnvsError, RuntimeError):
     """An agent lost the game by a fault during its move (an external engine's illegal or
-    unparseable answer, crash or timeout). The game loop ends that game as a loss of the agent and
-    the match goes on.
+    unparseable answer, crash or timeout; a model server that cannot be reached). The game loop
+    ends that game as a loss of the agent and the match goes on (until an agent's infrastructure
+    has failed several games in a row: :mod:`mcts_envs.agents.evaluation.faults`).
 
     Attributes:
-        reason: a short cause, e.g. ``"illegal move"``, ``"crash"`` or ``"timeout"``.
+        reason: a short cause, e.g. ``"illegal move"``, ``"crash"``, ``"timeout"`` or
+            ``"connection"``.
         line: the agent's raw answer, if it gave one.
+        fault: :data:`AGENT_FAULT` (its play) or :data:`INFRASTRUCTURE_FAULT` (its server or
+            engine could not be reached or did not answer properly).
     """
 
-    def __init__(self, message: str, reason: str, line: str | None = None) -> None:
+    def __init__(
+        self, message: str, reason: str, line: str | None = None, fault: str = AGENT_FAULT
+    ) -> None:
         super().__init__(message)
+        if fault not in FAULTS:
+            raise ValueError(f"fault must be one of {FAULTS}, got {fault!r}")
         self.reason = reason
         self.line = line
+        self.fault = fault
 
     def forfeit(self, seat: int) -> dict[str, Any]:
         """What a game record keeps of the fault of the agent at ``seat``: ``{"seat", "reason",
-        "line", "message"}`` (the line and the message cut to a few hundred characters)."""
+        "fault", "line", "message"}`` (the line and the message cut to a few hundred
+        characters)."""
         return {
             "seat": seat,
             "reason": self.reason,
+            "fault": self.fault,
             "line": None if self.line is None else bounded(self.line, FORFEIT_QUOTE),
             "message": bounded(str(self), 2 * FORFEIT_QUOTE),
         }
@@ -140,7 +158,7 @@ def check_number(
     here, so no value that would overflow, never end or exhaust memory reaches a search."""
     if value is None and optional:
         return None
-    kind = "an integer" if integer else "a number"
+    kind = "an integer" if integer else "a finite number"
     bounds = f"[{int(low)}, {int(high)}]" if integer else f"[{low:g}, {high:g}]"
     allowed = f"{kind} in {bounds}" + (" or None" if optional else "")
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
@@ -152,7 +170,7 @@ def check_number(
         number = int(value) if integer else float(value)
         if (integer or math.isfinite(number)) and low <= number <= high:
             return number
-    raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {value!r}")
+    raise InvalidOptionError(f"{agent}: {name} must be {allowed}, got {quote(value)}")
 
 
 def check_decision(agent: str, game: Game, state: Any) -> tuple[np.ndarray, int]:

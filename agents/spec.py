@@ -2,9 +2,12 @@
 
 A spec is an agent kind, optionally followed by ``:`` and comma-separated ``key=value`` options.
 Each kind maps to a class (imported lazily, so ``make_agent("random")`` never compiles the MCTS).
-Options are checked against the keyword arguments of the class constructor and converted by their
-type hints (``int``, ``float``, ``bool``, ``str``, ``None``, ``Literal``, unions of these), falling
-back to the type of the default. Every mistake raises an error that names what is allowed.
+The options are the fields of the class's ``config_class`` (a frozen dataclass that checks itself,
+e.g. :class:`~mcts_envs.agents.mcts.config.MCTSConfig`: the agent is built as
+``cls(config_class(**options), seed=seed)``, and a value the config refuses raises the config's own
+error), or else the keyword arguments of the class constructor. Option strings are converted by
+the type hints (``int``, ``float``, ``bool``, ``str``, ``None``, ``Literal``, unions of these),
+falling back to the type of the default. Every mistake raises an error that names what is allowed.
 
 The ``seed`` is not a spec option: it is passed separately (``make_agent(spec, seed=...)``) so an
 arena can give each game its own seed derived from one master seed.
@@ -13,6 +16,7 @@ arena can give each game its own seed derived from one master seed.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import functools
 import importlib
@@ -20,10 +24,10 @@ import inspect
 import math
 import os
 import sys
+import textwrap
 import types
 import typing
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from mcts_envs.core.errors import InvalidOptionError
@@ -71,14 +75,16 @@ class ParameterInfo:
     """One spec option of an agent kind.
 
     Attributes:
-        name: keyword argument name.
+        name: keyword argument (or config field) name.
         annotation: the type hint as text (``"int | None"``), or ``""`` if none.
         default: the default value (``inspect.Parameter.empty`` if required).
+        help: what the option means (a config field's ``help``), or ``""``.
     """
 
     name: str
     annotation: str
     default: Any
+    help: str = ""
 
     @property
     def required(self) -> bool:
@@ -108,35 +114,25 @@ def _add_entry_points() -> None:
 def import_agent_module(module: str) -> None:
     """Import ``module`` so that its ``register_agent(...)`` calls take effect.
 
-    The module is found as ``python -m`` finds one: on ``sys.path``, else in the current
-    working directory (a console script such as ``mcts-envs`` does not put it on
-    ``sys.path``; the directory is then added, so worker processes find the module too).
+    The current folder is importable first, as ``python -m`` makes it: ``--agent-module
+    my_agents`` finds ``./my_agents.py`` (and worker processes, which start in the same folder,
+    find it too).
 
     Raises:
         InvalidOptionError: if the module cannot be imported (the message says why).
     """
+    folder = os.getcwd()
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+        importlib.invalidate_caches()
     try:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as missing:
-            top = module.split(".")[0]
-            here = os.getcwd()
-            if missing.name != top or here in sys.path or not _in_directory(top, here):
-                raise
-            sys.path.insert(0, here)
-            importlib.import_module(module)
+        importlib.import_module(module)
     except ImportError as error:
         raise InvalidOptionError(
-            f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give an "
-            "importable module name (on sys.path or PYTHONPATH) that calls "
-            "mcts_envs.agents.spec.register_agent"
+            f"cannot import agent module {_quoted(module)} ({bounded(str(error))}); give a "
+            "module name importable from the current folder, sys.path or PYTHONPATH (e.g. "
+            "my_agents for ./my_agents.py) that calls mcts_envs.agents.spec.register_agent"
         ) from None
-
-
-def _in_directory(package: str, directory: str) -> bool:
-    """Whether ``directory`` holds the module or package ``package``."""
-    path = Path(directory)
-    return (path / package / "__init__.py").is_file() or (path / f"{package}.py").is_file()
 
 
 def register_agent(name: str, target: str | type) -> None:
@@ -189,11 +185,22 @@ def _init_signature(cls: type) -> inspect.Signature:
     return inspect.signature(cls.__init__)
 
 
+def config_class(cls: type) -> type | None:
+    """The frozen dataclass of ``cls``'s options (its ``config_class`` attribute, set by the class
+    whose constructor takes that config), or ``None`` for a class whose options are its
+    constructor's keywords (a subclass with a constructor of its own among them)."""
+    owner = next((k for k in cls.__mro__ if "config_class" in vars(k)), None)
+    if owner is None or cls.__init__ is not owner.__init__:
+        return None
+    config = vars(owner)["config_class"]
+    return config if dataclasses.is_dataclass(config) else None
+
+
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
-    """The constructor's resolved type hints (once per class; callers only read them)."""
+    """The options' resolved type hints (once per class; callers only read them)."""
     try:
-        return typing.get_type_hints(cls.__init__)
+        return typing.get_type_hints(config_class(cls) or cls.__init__)
     except Exception:  # unresolvable forward references: fall back to the defaults' types
         return {}
 
@@ -208,8 +215,22 @@ def _annotation_text(parameter: inspect.Parameter) -> str:
 
 
 def agent_parameters(name: str) -> list[ParameterInfo]:
-    """The spec options of agent kind ``name`` (constructor keywords except ``seed``)."""
+    """The spec options of agent kind ``name``: the fields of its ``config_class`` (with their
+    help), or else its constructor keywords except ``seed``."""
     cls = agent_class(name)
+    config = config_class(cls)
+    if config is not None:
+        return [
+            ParameterInfo(
+                option.name,
+                option.type
+                if isinstance(option.type, str)
+                else inspect.formatannotation(option.type),
+                option.default,
+                option.metadata.get("help", ""),
+            )
+            for option in dataclasses.fields(config)
+        ]
     signature = _init_signature(cls)
     options = []
     for parameter in list(signature.parameters.values())[1:]:
@@ -232,7 +253,12 @@ def describe_agent(name: str) -> str:
     options = agent_parameters(name)
     if options:
         lines.append("  options:")
-        lines.extend(f"    {option}" for option in options)
+        for option in options:
+            lines.append(f"    {option}")
+            if option.help:
+                lines += textwrap.wrap(
+                    option.help, 96, initial_indent=" " * 8, subsequent_indent=" " * 8
+                )
     else:
         lines.append("  options: none")
     notes = getattr(cls, "describe_defaults", None)  # e.g. MCTS: the per-game defaults
@@ -275,8 +301,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-def _convert_to(value: str, target: Any) -> Any:
-    """Convert ``value`` to type ``target`` or raise ``ValueError``."""
+def _convert_to(value: str, target: Any, finite: bool = True) -> Any:
+    """Convert ``value`` to type ``target`` or raise ``ValueError`` (``finite``: refuse ``nan``
+    and ``inf`` for a float)."""
     origin = typing.get_origin(target)
     if origin is typing.Union or origin is types.UnionType:
         members = typing.get_args(target)
@@ -285,11 +312,13 @@ def _convert_to(value: str, target: Any) -> Any:
         problems = []
         for member in order:
             try:
-                return _convert_to(value, member)
+                return _convert_to(value, member, finite)
             except (ValueError, TypeError) as error:
                 problems.append(str(error))
-        finite = [problem for problem in problems if "finite" in problem]
-        raise ValueError(finite[0] if finite else f"not one of {inspect.formatannotation(target)}")
+        unbounded = [problem for problem in problems if "finite" in problem]
+        raise ValueError(
+            unbounded[0] if unbounded else f"not one of {inspect.formatannotation(target)}"
+        )
     if origin is typing.Literal:
         allowed = typing.get_args(target)
         for candidate in allowed:
@@ -316,7 +345,7 @@ def _convert_to(value: str, target: Any) -> Any:
             raise ValueError("not an integer") from None
     if target is float:
         number = float(value)
-        if not math.isfinite(number):
+        if finite and not math.isfinite(number):
             raise ValueError("not a finite number (inf and nan are not allowed)")
         return number
     if target is str:
@@ -333,6 +362,16 @@ def _convert_untyped(value: str) -> Any:
         except (ValueError, TypeError):
             continue
     return value
+
+
+def _config_value(value: str, hint: Any) -> Any:
+    """The option string ``value`` as a value of a config field of type ``hint``: words and
+    numbers converted (``nan`` and ``inf`` too), anything else left as the text; the config
+    checks the result and says what is allowed."""
+    try:
+        return _convert_to(value, hint, finite=False) if hint is not None else value
+    except (ValueError, TypeError):
+        return value
 
 
 def convert_option(value: str, hint: Any, default: Any) -> Any:
@@ -367,6 +406,7 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
     """
     name, raw_options = parse_spec(spec)
     cls = agent_class(name)
+    config = config_class(cls)
     parameters = {p.name: p for p in agent_parameters(name)}
     hints = _hints(cls)
     allowed = "; ".join(str(p) for p in parameters.values()) or "none"
@@ -385,6 +425,9 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
                 f"{name!r}; options: {allowed}"
             )
         parameter = parameters[key]
+        if config is not None:  # the config checks every value itself, with its own message
+            kwargs[key] = _config_value(value, hints.get(key))
+            continue
         try:
             kwargs[key] = convert_option(value, hints.get(key), parameter.default)
         except (ValueError, TypeError) as error:
@@ -402,7 +445,10 @@ def make_agent(spec: str, seed: int | None = None) -> Any:
         )
     accepts_seed = "seed" in _init_signature(cls).parameters
     try:
-        agent = cls(seed=seed, **kwargs) if accepts_seed else cls(**kwargs)
+        if config is not None:
+            agent = cls(config(**kwargs), seed=seed)
+        else:
+            agent = cls(seed=seed, **kwargs) if accepts_seed else cls(**kwargs)
     except InvalidOptionError:
         raise
     except (ValueError, TypeError) as error:

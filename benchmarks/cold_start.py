@@ -1,9 +1,14 @@
-"""How long a new user waits: each row of issue 23's table in a fresh process, cold and warm.
+"""How long a new user waits: each step of a first run in a fresh process, cold, warm and from
+a wheel.
 
-Every row runs as a new Python process (``PYTHONPATH`` = this checkout):
+Every row runs as a new Python process:
 
-* **cold**: with a fresh, empty ``MCTS_ENVS_CACHE_DIR`` per run (as after ``pip install``);
-* **warm**: with a cache filled by one untimed run of the same row first.
+* **cold**: this checkout (``PYTHONPATH``) with a fresh, empty ``MCTS_ENVS_CACHE_DIR`` per run
+  (a clone's first run: everything compiles);
+* **warm**: the same, with a cache filled by one untimed run of the same row first;
+* **wheel** (with ``--wheel PATH``): the wheel with compiled code (``scripts/build_wheel.py``)
+  installed into a fresh venv, run from outside the checkout with an empty cache (a user's first
+  run after ``pip install``).
 
 Each figure is the median of ``--repeats`` runs (default 3), printed beside the issue's target,
 with the load average at the end of the row (the machine may be shared: read figures with it).
@@ -64,7 +69,7 @@ class Row:
         name: the key for ``--rows``.
         what: the label printed.
         argv: the arguments after ``python`` (``-m module ...`` or ``-c code``).
-        cold_target, warm_target: the issue's targets in seconds (None: none stated).
+        cold_target, warm_target, wheel_target: targets in seconds (None: none stated).
         until: for an interactive row, the line to wait for after writing ``stdin``.
         stdin: what to write to the process first.
     """
@@ -76,6 +81,7 @@ class Row:
     warm_target: float | None
     until: str | None = None
     stdin: str = ""
+    wheel_target: float | None = None
 
 
 ROWS = [
@@ -95,11 +101,17 @@ ROWS = [
             "1",
             "--no-progress",
         ),
-        8.0,
+        None,
         1.5,
+        wheel_target=5.0,
     ),
     Row(
-        "vector", 'VectorGame("tictactoe", 1024): first use + 10 steps', ("-c", _VECTOR), 5.0, None
+        "vector",
+        'VectorGame("tictactoe", 1024): first use + 10 steps',
+        ("-c", _VECTOR),
+        None,
+        None,
+        wheel_target=2.0,
     ),
     Row("alphabeta", "alpha-beta: one Ataxx depth-3 decision", ("-c", _ALPHABETA), None, 1.0),
     Row("help", "mcts-envs --help", ("-m", "mcts_envs.agents", "--help"), None, 0.3),
@@ -126,36 +138,53 @@ ROWS = [
         "suite",
         "default test run (pytest -q -x)",
         ("-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests"),
+        600.0,
         300.0,
-        None,
     ),
 ]
 DEFAULT_ROWS = [row.name for row in ROWS if row.name != "suite"]
+#: Rows that run from a wheel too (the others need the checkout).
+WHEEL_ROWS = ("match", "vector", "alphabeta", "help", "list", "import_mcts_envs", "import_agents")
 DEFAULT_PROFILE = ["match", "vector", "alphabeta"]
 
 
-def _environment(cache: str) -> dict[str, str]:
+@dataclass(frozen=True)
+class Install:
+    """Which Python runs a row, from where, and whether the checkout is on ``PYTHONPATH``."""
+
+    python: str = sys.executable
+    cwd: Path = ROOT
+    checkout: bool = True
+
+
+def _environment(cache: str, install: Install) -> dict[str, str]:
     env = dict(os.environ)
     env["MCTS_ENVS_CACHE_DIR"] = cache
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    if install.checkout:
+        paths = [str(ROOT), env.get("PYTHONPATH", "")]
+        env["PYTHONPATH"] = os.pathsep.join(paths).rstrip(os.pathsep)
+    else:
+        env.pop("PYTHONPATH", None)
     env.setdefault("SDL_VIDEODRIVER", "dummy")
     return env
 
 
-def run_once(row: Row, cache: str, timeout: float) -> tuple[float, int]:
-    """Seconds one run of ``row`` took in a new process with numba cache ``cache``, and the
-    number of ``compiling`` notice lines it printed.
+def run_once(
+    row: Row, cache: str, timeout: float, install: Install = Install()
+) -> tuple[float, int]:
+    """Seconds one run of ``row`` took in a new process with cache ``cache``, and the number of
+    ``compiling`` notice lines it printed.
 
     Raises:
         RuntimeError: if the process failed (its last output is in the message).
     """
-    command = [sys.executable, *row.argv]
+    command = [install.python, *row.argv]
     start = time.perf_counter()
     if row.until is None:
         done = subprocess.run(
             command,
-            env=_environment(cache),
-            cwd=ROOT,
+            env=_environment(cache, install),
+            cwd=install.cwd,
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -166,8 +195,8 @@ def run_once(row: Row, cache: str, timeout: float) -> tuple[float, int]:
         return seconds, _notices(done.stdout + done.stderr)
     with subprocess.Popen(
         command,
-        env=_environment(cache),
-        cwd=ROOT,
+        env=_environment(cache, install),
+        cwd=install.cwd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -231,6 +260,34 @@ def measure(row: Row, repeats: int, timeout: float) -> dict[str, Any]:
     }
 
 
+def wheel_install(wheel: Path, work: Path) -> Install:
+    """A fresh venv (seeing this environment's packages, so nothing is downloaded) holding
+    ``wheel``, run from ``work`` (outside the checkout)."""
+    venv = work / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+        check=True,
+    )
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)], check=True
+    )
+    return Install(str(python), work, checkout=False)
+
+
+def measure_wheel(row: Row, repeats: int, timeout: float, install: Install) -> dict[str, Any]:
+    """Median seconds of ``row`` from the wheel, each run with a fresh, empty cache."""
+    runs, notices = [], 0
+    for _ in range(repeats):
+        cache = _fresh_cache()
+        try:
+            seconds, notices = run_once(row, cache, timeout, install)
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
+        runs.append(seconds)
+    return {"wheel": statistics.median(runs), "wheel_runs": runs, "wheel_notices": notices}
+
+
 def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f} s"
 
@@ -246,19 +303,25 @@ def _verdict(value: float, target: float | None) -> str:
 
 
 def print_table(results: dict[str, dict[str, Any]]) -> None:
-    """The markdown table: cold and warm medians beside their targets, notices, load."""
-    print("| what | cold | target | warm | target | notice lines (cold/warm) | load |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    """The markdown table: cold, warm and wheel medians beside their targets, notices, load."""
+    print(
+        "| what | cold (clone) | target | warm | target | wheel, empty cache | target "
+        "| notice lines (cold/warm/wheel) | load |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in ROWS:
         if row.name not in results:
             continue
         r = results[row.name]
         cold = _seconds(r["cold"]) + _verdict(r["cold"], row.cold_target)
         warm = _seconds(r["warm"]) + _verdict(r["warm"], row.warm_target)
+        wheel = r.get("wheel")
+        wheel_text = "-" if wheel is None else _seconds(wheel) + _verdict(wheel, row.wheel_target)
+        notices = f"{r['notices']['cold']}/{r['notices']['warm']}/{r.get('wheel_notices', '-')}"
         print(
             f"| {row.what} | {cold} | {_target(row.cold_target)} | {warm} | "
-            f"{_target(row.warm_target)} | {r['notices']['cold']}/{r['notices']['warm']} | "
-            f"{r['load']} |"
+            f"{_target(row.warm_target)} | {wheel_text} | {_target(row.wheel_target)} | "
+            f"{notices} | {r['load']} |"
         )
 
 
@@ -315,7 +378,7 @@ def profile(name: str, top: int, timeout: float) -> None:
     try:
         done = subprocess.run(
             [sys.executable, __file__, "--profile-child", name, out_path],
-            env=_environment(cache),
+            env=_environment(cache, Install()),
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -353,6 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--top", type=int, default=15, help="functions per profile (default 15)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds per run")
+    parser.add_argument(
+        "--wheel", type=Path, help="also time the rows from this wheel (scripts/build_wheel.py)"
+    )
     parser.add_argument("--profile-child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.profile_child:
@@ -373,13 +439,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{os.cpu_count()} cores, load at start {_load()})\n"
     )
     results = {}
-    for row in ROWS:
-        if row.name in names:
-            results[row.name] = measure(row, args.repeats, args.timeout)
-            r = results[row.name]
+    with tempfile.TemporaryDirectory(prefix="mcts_envs_wheel_") as work:
+        install = wheel_install(args.wheel.resolve(), Path(work)) if args.wheel else None
+        for row in ROWS:
+            if row.name not in names:
+                continue
+            results[row.name] = r = measure(row, args.repeats, args.timeout)
+            if install is not None and row.name in WHEEL_ROWS:
+                r.update(measure_wheel(row, args.repeats, args.timeout, install))
+            wheel = (
+                f", wheel {_seconds(r['wheel'])} {[round(s, 2) for s in r['wheel_runs']]}"
+                if "wheel" in r
+                else ""
+            )
             print(
                 f"  {row.name}: cold {_seconds(r['cold'])} {[round(s, 2) for s in r['cold_runs']]}"
-                f", warm {_seconds(r['warm'])} {[round(s, 2) for s in r['warm_runs']]} "
+                f", warm {_seconds(r['warm'])} {[round(s, 2) for s in r['warm_runs']]}{wheel} "
                 f"(load {r['load']})",
                 flush=True,
             )

@@ -16,9 +16,9 @@ state (in a fresh numba cache directory unless ``--warm-cache``; the game's own 
 compiled first, so the figure is the search alone), and the tree memory: bytes per node, nodes
 allocated and bytes used for one 10,000-simulation search.
 
-Pairs: tictactoe / tic_tac_toe, ultimate_tictactoe / ultimate_tic_tac_toe and pentago_twist /
+Pairs: tictactoe / tic_tac_toe, ultimate_tictactoe / ultimate_tic_tac_toe, pentago_twist /
 pentago (OpenSpiel's classic Pentago, a speed peer: same board, similar branching, rotations
-without flips), each when registered here.
+without flips) and connect_four / connect_four, each when registered here.
 
 Usage: ``python benchmarks/mcts_speed.py [--repeats 21] [--warm-cache] [--games tictactoe ...]`` (needs the ``bench``
 extra for OpenSpiel; without it only our figures are printed). From a source checkout, put the
@@ -49,6 +49,7 @@ PAIRS = [
     ("tictactoe", "tic_tac_toe"),
     ("ultimate_tictactoe", "ultimate_tic_tac_toe"),
     ("pentago_twist", "pentago"),
+    ("connect_four", "connect_four"),
 ]
 SIMULATIONS = (1_000, 10_000)
 UCT_C = 2.0
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> None:
         nargs="+",
         choices=[ours for ours, _ in PAIRS],
         default=[ours for ours, _ in PAIRS],
-        help="measure only these games (default: all three)",
+        help="measure only these games (default: every pair)",
     )
     parser.add_argument(
         "--no-solver", dest="solver", action="store_false", help="skip the solver-cost table"
@@ -218,8 +219,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--solver-games",
         nargs="+",
-        default=["tictactoe", "ultimate_tictactoe", "pentago_twist", "ataxx", "tantrix"],
-        help="games of the solver-cost table (default: all five)",
+        default=mcts_envs.list_games(),
+        help="games of the solver-cost table (default: every game)",
     )
     args = parser.parse_args(argv)
     registered = mcts_envs.list_games()

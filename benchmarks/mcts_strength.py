@@ -1,7 +1,7 @@
 """MCTS strength: seat-alternated matches against random and minimax2 at the README budgets.
 
 Plays, for Ultimate Tic-Tac-Toe and Ataxx, ``--games`` games (default 100) of MCTS at the budget
-in ``tests/agents/test_mcts_play.py::STRENGTH_SPECS`` against ``random`` and ``minimax2``, and
+in ``tests/agents/mcts/test_mcts_play.py::STRENGTH_SPECS`` against ``random`` and ``minimax2``, and
 prints W/D/L with Wilson 95% intervals. The expectation (checked by the slow tests) is a win
 rate of at least 95% against random and 80% against minimax2.
 
@@ -15,6 +15,8 @@ import argparse
 
 import mcts_envs
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings
 
 STRENGTH_SPECS = {
     "ultimate_tictactoe": "mcts:iterations=5000",
@@ -35,13 +37,9 @@ def main(argv: list[str] | None = None) -> None:
             continue
         for opponent, threshold in THRESHOLDS.items():
             result = play_match(
-                name,
-                spec,
-                opponent,
-                args.games,
-                seed=args.seed,
-                workers=args.workers,
-                progress=True,
+                plan_match(name, spec, opponent, args.games, seed=args.seed),
+                RunSettings(workers=args.workers),
+                RunHooks(progress=True),
             )
             print(result.summary())
             rate = result.a.wins / max(result.a.games, 1)

@@ -3,9 +3,10 @@
 For two workloads (random vs random, and two ``mcts:iterations=200`` agents) the same planned games
 are played
 
-* in-process: ``play_task`` in a loop (no results file): the baseline;
-* ``local``: :func:`mcts_envs.agents.evaluation.tournament.run_tournament` on the local backend (results file,
-  fsync per game);
+* in-process: ``play_game`` in a loop (no results file): the baseline;
+* ``local``: :func:`mcts_envs.agents.evaluation.run.run_plan` on the local backend (results file,
+  fsync per game; its startup includes preparing the agents, which the compiled-code cache makes
+  short);
 * ``process`` with 1 and 2 workers (spawned worker processes, agents prepared once per worker);
 * ``ray`` with 1 and 2 workers (a local ``ray.init(num_cpus=2)``; skipped without Ray; a short
   untimed run first compiles the agents into each worker's own numba cache).
@@ -37,7 +38,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mcts_envs.agents.evaluation import tournament as t
+from mcts_envs.agents.evaluation.backends.process import ProcessBackend
+from mcts_envs.agents.evaluation.games import GameRules, play_game, prepare_agents
+from mcts_envs.agents.evaluation.plan import plan_tournament
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.records import game_identity
 
 
@@ -60,7 +64,7 @@ def _timed(records_iter):
 
 
 def _in_process(plan):
-    return _timed(t.play_task(task, plan.rules) for task in plan.tasks)
+    return _timed(play_game(task, plan.rules) for task in plan.tasks)
 
 
 def _local_with_file(plan):
@@ -72,9 +76,8 @@ def _local_with_file(plan):
         if not first:
             first.append(time.perf_counter() - start)
 
-    with t.open_results(path, resume=False, overwrite=True) as results:
-        t.run_tournament(plan, results, t.LocalBackend(), progress=progress)
-        records = list(results.records)
+    settings = RunSettings(out=path, overwrite=True)
+    records = run_plan(plan, settings, RunHooks(on_record=progress)).records
     last = time.perf_counter() - start
     return records, first[0], last, last
 
@@ -126,7 +129,7 @@ def main() -> None:
             args.mcts_games,
         ),
     ]
-    rules = t.GameRules(args.game)
+    rules = GameRules(args.game)
     ray = None
     if not args.no_ray:
         try:
@@ -139,9 +142,9 @@ def main() -> None:
             print("ray not installed: the ray backend is skipped (pip install 'mcts-envs[ray]')")
     tables = []
     for title, specs, games in workloads:
-        plan = t.plan_tournament(rules, specs, games, seed=11, openings="random:2")
+        plan = plan_tournament(rules, specs, games, seed=11, openings="random:2")
         opening = plan.tasks[0].opening
-        t.prepare_agents(plan.rules.game, plan.specs, opening, print)
+        prepare_agents(plan.rules.game, plan.specs, opening, print)
         _in_process(plan)  # untimed: the first games may still compile rare paths
         reference, _, _, base_total = _in_process(plan)
         expected = sorted(map(game_identity, reference), key=_key)
@@ -157,15 +160,13 @@ def main() -> None:
             runs.append(
                 (
                     f"process x{workers}",
-                    lambda p=plan, w=workers, o=opening: _backend(
-                        p, t.ProcessBackend(w, p.specs, o)
-                    ),
+                    lambda p=plan, w=workers, o=opening: _backend(p, ProcessBackend(w, p.specs, o)),
                     workers,
                 )
             )
         if ray is not None:
             for workers in (1, 2):
-                warm = t.plan_tournament(rules, plan.specs, 2 * workers, seed=12)
+                warm = plan_tournament(rules, plan.specs, 2 * workers, seed=12)
                 # untimed: compile once into each worker's own numba cache
                 list(RayBackend(workers, warm.specs, opening).run(iter(warm.tasks), rules, bool))
                 runs.append(

@@ -20,9 +20,10 @@ random legal actions:
   (compiled) against the same observations through Python (``game.observation`` per env, what
   ``observe`` did before it was compiled), as observations per second beside a ``step`` of
   the same N;
-* ``pgx`` (Tic-Tac-Toe; needs the ``bench`` extra: ``pip install pgx jax``): ``jax.jit(jax.vmap(
-  env.step))`` driven from Python one batch at a time, and a fully jitted ``lax.fori_loop``, both
-  with random legal actions from ``jax.random.categorical`` over the masked logits.
+* ``pgx`` (Tic-Tac-Toe and Connect Four, the games pgx ships too; needs the ``bench`` extra:
+  ``pip install pgx jax``): ``jax.jit(jax.vmap(env.step))`` driven from Python one batch at a
+  time, and a fully jitted ``lax.fori_loop``, both with random legal actions from
+  ``jax.random.categorical`` over the masked logits.
 
 Every figure is the median of ``--repeats`` runs of about ``--seconds`` each, after an untimed
 warm-up (compiles or loads the code). The script ends with the issue's targets as ratios. Figures
@@ -128,13 +129,19 @@ def aec_steps(name: str, seconds: float) -> float:
     return measure.env_moves_per_second(lambda: mcts_envs.make(name), seconds)
 
 
-def pgx_figures(sizes: list[int], seconds: float, repeats: int) -> dict[tuple[str, int], float]:
-    """Steps/s of pgx Tic-Tac-Toe, Python-driven and fully jitted, per batch size (medians)."""
+#: Our game -> pgx's env id of the same game.
+PGX_PEERS = {"tictactoe": "tic_tac_toe", "connect_four": "connect_four"}
+
+
+def pgx_figures(
+    env_id: str, sizes: list[int], seconds: float, repeats: int
+) -> dict[tuple[str, int], float]:
+    """Steps/s of pgx's ``env_id``, Python-driven and fully jitted, per batch size (medians)."""
     import jax
     import jax.numpy as jnp
     import pgx
 
-    env = pgx.make("tic_tac_toe")
+    env = pgx.make(env_id)
     init = jax.jit(jax.vmap(env.init))
 
     def pick(key, state):
@@ -268,11 +275,23 @@ def main(argv: list[str] | None = None) -> None:
             )
         print(f"  ({name}: compile or cache load {compile_time:.1f} s)", flush=True)
     print(f"load average {measure.load_average()} at the end of our rows", flush=True)
-    if args.no_pgx or "tictactoe" not in games:
+    if args.no_pgx:
         return
     pgx_sizes = [int(s) for s in args.pgx_sizes.split(",")]
+    for name in [g for g in games if g in PGX_PEERS]:
+        print_pgx_rows(name, pgx_sizes, sizes, results, args)
+
+
+def print_pgx_rows(
+    name: str,
+    pgx_sizes: list[int],
+    sizes: list[int],
+    results: dict[tuple[str, int], dict[str, float]],
+    args: argparse.Namespace,
+) -> None:
+    """pgx's figures for ``name`` and our ratios to them (the issue's targets)."""
     try:
-        figures = pgx_figures(pgx_sizes, args.seconds, args.repeats)
+        figures = pgx_figures(PGX_PEERS[name], pgx_sizes, args.seconds, args.repeats)
     except ImportError:
         print("pgx/jax not installed (pip install -e '.[bench]'); pgx figures skipped")
         return
@@ -280,7 +299,8 @@ def main(argv: list[str] | None = None) -> None:
     import pgx
 
     print(
-        f"\npgx {pgx.__version__} / jax {jax.__version__} Tic-Tac-Toe on CPU (load {measure.load_average()})"
+        f"\npgx {pgx.__version__} / jax {jax.__version__} {PGX_PEERS[name]} on CPU "
+        f"(load {measure.load_average()})"
     )
     print("| N | pgx python-driven | pgx jit loop |\n| ---: | ---: | ---: |")
     for size in pgx_sizes:
@@ -289,12 +309,12 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
     best = max(figures[("jit loop", size)] for size in pgx_sizes)
-    ours = {size: results[("tictactoe", size)] for size in sizes if ("tictactoe", size) in results}
+    ours = {size: results[(name, size)] for size in sizes if (name, size) in results}
     if not ours:
         return
     top = max(ours)
     compiled = max(max(r["compiled"], r["compiled+threads"]) for r in ours.values())
-    print(f"\nTargets (pgx's best jit loop: {best:,.0f} steps/s):")
+    print(f"\nTargets, {name} (pgx's best jit loop: {best:,.0f} steps/s):")
     print(
         f"- python-driven at N = {top}: {ours[top]['python'] / best:.2f}x pgx (target 2x); "
         f"python+numpy {ours[top]['python+numpy'] / best:.2f}x"

@@ -54,8 +54,11 @@ from torch import nn
 from tqdm import tqdm
 
 from mcts_envs.agents.base import ForwardModelAgent
-from mcts_envs.agents.evaluation.arena import play_match, wilson_interval
+from mcts_envs.agents.evaluation.arena import play_match
 from mcts_envs.agents.evaluation.mistakes import exact_labels, mistake_rate
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.run import RunHooks
+from mcts_envs.agents.evaluation.stats import wilson_interval
 from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator
 from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.agents.players.solver import shipped_solution
@@ -410,7 +413,8 @@ def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
     opponent = "alphabeta" if config.game == "tictactoe" else "mcts:iterations=200"
     spec = f"alphazero_net:weights={weights},iterations={config.eval_simulations}"
     match = play_match(
-        config.game, spec, opponent, config.eval_games, seed=config.seed, progress=True
+        plan_match(config.game, spec, opponent, config.eval_games, seed=config.seed),
+        hooks=RunHooks(progress=True),
     )
     figures["match"] = match
     lines.append(
@@ -420,7 +424,8 @@ def evaluate(net: Net, config: Config, folder: Path) -> tuple[list[str], dict]:
     register_agent("alphazero_policy", NetworkPolicyAgent)
     spec = f"alphazero_policy:weights={weights}"
     match = play_match(
-        config.game, spec, opponent, config.eval_games, seed=config.seed, progress=True
+        plan_match(config.game, spec, opponent, config.eval_games, seed=config.seed),
+        hooks=RunHooks(progress=True),
     )
     figures["policy_match"] = match
     lines.append(f"arena, network alone vs {opponent}: {match_summary(match, config.eval_games)}")
@@ -696,6 +701,9 @@ def parse_config(argv: list[str] | None = None) -> Config:
         "--eval-games", type=int, default=100, help="arena games at the end (0: no evaluation)"
     )
     parser.add_argument("--checkpoint-dir", default=None, help="save checkpoints here")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="save into a --checkpoint-dir that holds files"
+    )
     parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     parser.add_argument(
         "--temperature-moves", type=int, default=None, help="moves drawn from the visits"
@@ -747,6 +755,12 @@ def parse_config(argv: list[str] | None = None) -> Config:
         parser.error(f"--value-mix must be in [0, 1], got {args.value_mix}")
     if args.net == "conv" and tictactoe_only(args.game):
         parser.error("--net conv is for --game ultimate_tictactoe")
+    folder = Path(args.checkpoint_dir) if args.checkpoint_dir else None
+    if folder is not None and folder.is_dir() and any(folder.iterdir()) and not args.overwrite:
+        parser.error(
+            f"--checkpoint-dir {folder} already holds files; pass --overwrite to save over "
+            "them, or choose another folder"
+        )
     extras = {
         "net": args.net,
         "channels": args.channels,

@@ -39,6 +39,7 @@ from mcts_envs.agents.evaluation.expert import (
     save_expert_data,
 )
 from mcts_envs.agents.evaluation.mistakes import load_shipped_labels, mistake_rate
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.spec import register_agent
 from mcts_envs.core.errors import require_optional
 from mcts_envs.core.game import Game
@@ -160,9 +161,18 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--data", help="expert dataset to reuse (written if missing)")
-    parser.add_argument("--model", default="bc_network.pt", help="where to save the network")
+    parser.add_argument(
+        "--model",
+        default="runs/behaviour_cloning/network.pt",
+        help="where to save the network (default %(default)s)",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="replace --model if it exists")
     parser.add_argument("--tiny", action="store_true", help="toy sizes, for the test suite")
     args = parser.parse_args(argv)
+    if Path(args.model).exists() and not args.overwrite:
+        parser.error(
+            f"--model {args.model} exists; pass --overwrite to replace it, or another path"
+        )
     if args.tiny:
         args.games, args.iterations, args.epochs, args.eval_games = 4, 50, 1, 2
     torch = require_optional("torch", "train")
@@ -182,6 +192,7 @@ def main(argv: list[str] | None = None) -> dict:
               f"symmetries) in {time.perf_counter() - start:.0f} s")  # fmt: skip
     start = time.perf_counter()
     network, figures = train(data, args.epochs, args.seed)
+    Path(args.model).parent.mkdir(parents=True, exist_ok=True)
     torch.save(network.state_dict(), args.model)
     print(f"trained in {time.perf_counter() - start:.0f} s; held-out top-1 agreement with the "
           f"expert {figures['top1_agreement']:.1%} on {figures['held_out_positions']} positions")  # fmt: skip
@@ -192,7 +203,9 @@ def main(argv: list[str] | None = None) -> dict:
     figures["mistakes"] = report
     print(f"network alone, on the shipped alpha-beta labels: {report.summary()}")
     for opponent in OPPONENTS:
-        result = play_match(GAME, network_spec, opponent, args.eval_games, seed=args.seed + 1)
+        result = play_match(
+            plan_match(GAME, network_spec, opponent, args.eval_games, seed=args.seed + 1)
+        )
         figures[opponent] = result
         print(result.summary(), flush=True)
     return figures

@@ -34,6 +34,15 @@ player is 0 from both seats (:func:`mcts_envs.rl.outcome_against_random`, checke
 end the greedy policy plays ``--eval-games`` games against ``--eval-opponent`` through the arena
 (seats alternating, seeded; score with a Wilson 95% interval), and ``results.json`` and
 ``model.pt`` go to ``--out``.
+
+**Same seed, same run.** On one machine a seed gives the same updates every time (one torch
+thread, seeded torch and NumPy, games seeded by ``VectorGame``). Across machines the run length
+changes: torch's CPU kernels use the widest vector instructions the processor has (AVX-512,
+AVX2, ...) and MKL picks its matrix code by processor, so sums round differently in their last
+bits, and PPO amplifies the difference until the policies part. ``--portable-math`` sets
+``ATEN_CPU_CAPABILITY=default`` and ``MKL_CBWR=COMPATIBLE`` before torch loads (plain C++ kernels
+and MKL's processor-independent code), so a seed gives the same run on any x86-64 processor, for
+some speed; ``results.json`` records the math used.
 """
 
 from __future__ import annotations
@@ -47,16 +56,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+#: What ``--portable-math`` sets before torch loads: the same floats on any x86-64 processor.
+PORTABLE_MATH = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE"}
+if "--portable-math" in sys.argv[1:]:  # torch reads them once, when it is first imported below
+    os.environ.update(PORTABLE_MATH)
 
-from mcts_envs.agents.base import ForwardModelAgent
-from mcts_envs.agents.evaluation.arena import play_match
-from mcts_envs.agents.spec import register_agent
-from mcts_envs.core.errors import require_optional
-from mcts_envs.core.game import Game
-from mcts_envs.core.registry import make_game
-from mcts_envs.rl import outcome_against_random
-from mcts_envs.vector import VectorGame
+import numpy as np  # noqa: E402
+
+from mcts_envs.agents.base import ForwardModelAgent  # noqa: E402
+from mcts_envs.agents.evaluation.arena import play_match  # noqa: E402
+from mcts_envs.agents.evaluation.plan import plan_match  # noqa: E402
+from mcts_envs.agents.spec import register_agent  # noqa: E402
+from mcts_envs.core.errors import require_optional  # noqa: E402
+from mcts_envs.core.game import Game  # noqa: E402
+from mcts_envs.core.registry import make_game  # noqa: E402
+from mcts_envs.rl import outcome_against_random  # noqa: E402
+from mcts_envs.vector import VectorGame  # noqa: E402
 
 torch = require_optional("torch", "train")
 nn = torch.nn
@@ -109,9 +124,37 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--eval-opponent", default="mcts:iterations=50")
     parser.add_argument("--eval-games", type=int, default=200)
     parser.add_argument("--torch-threads", type=int, default=1)
-    parser.add_argument("--out", default="runs/selfplay_ppo")
+    parser.add_argument(
+        "--portable-math",
+        action="store_true",
+        help="the same floats on any x86-64 processor (ATEN_CPU_CAPABILITY=default, "
+        "MKL_CBWR=COMPATIBLE; needs a fresh process)",
+    )
+    parser.add_argument(
+        "--out", default="runs/selfplay_ppo", help="folder for the results (default %(default)s)"
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an --out folder that holds files"
+    )
     parser.add_argument("--quiet", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    refuse_used_folder(parser, args.out, args.overwrite)
+    return args
+
+
+def refuse_used_folder(parser: argparse.ArgumentParser, folder: str, overwrite: bool) -> None:
+    """Stop with a usage error (exit 2) before anything runs if ``folder`` already holds files,
+    unless ``overwrite``: a run never replaces another run's results unasked."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        parser.error(f"--out {folder} is a file; give a folder")
+    held = sorted(entry.name for entry in path.iterdir()) if path.is_dir() else []
+    if held and not overwrite:
+        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+        parser.error(
+            f"--out {folder} already holds {shown}; pass --overwrite to write over them, "
+            "or choose another folder"
+        )
 
 
 class Network(nn.Module):
@@ -380,8 +423,23 @@ def exact_losses(game: Game, network: Network) -> list[Any]:
     return outcomes
 
 
+def math_settings() -> dict[str, str | None]:
+    """The math torch runs with: ATen's kernel level and MKL's reproducibility mode."""
+    return {
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "MKL_CBWR": os.environ.get("MKL_CBWR"),
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
+    math = math_settings()
+    if args.portable_math and (math["cpu_capability"] != "DEFAULT" or math["MKL_CBWR"] is None):
+        raise SystemExit(
+            f"--portable-math: torch was loaded before the settings could apply ({math}); run "
+            "the example as a script, or set ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE "
+            "before Python starts"
+        )
     torch.set_num_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     out = Path(args.out)
@@ -459,10 +517,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"{outcomes[1].loss:.5f} ({'cannot lose' if solved else 'not solved'})")  # fmt: skip
     if args.eval_games > 0:
         register_agent(AGENT_KIND, SavedNetworkAgent)
-        match = play_match(
+        match = play_match(plan_match(
             args.game, f"{AGENT_KIND}:path={model}", args.eval_opponent, args.eval_games,
             seed=args.seed + 1,
-        )  # fmt: skip
+        ))  # fmt: skip
         low, high = match.a.score_interval()
         figures["match"] = match
         figures["score"] = {"score": match.a.score, "low": low, "high": high}
@@ -473,6 +531,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "command": [sys.executable, *sys.argv] if argv is None else ["selfplay_ppo_vector", *argv],
         "args": vars(args),
         "load_average": os.getloadavg(),
+        "math": math,
         "cpus": os.cpu_count(),
         "platform": platform.platform(),
         **{k: v for k, v in figures.items() if k != "match"},

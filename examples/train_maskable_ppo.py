@@ -50,7 +50,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--steps", type=int, default=300_000, help="learner env steps in all")
     parser.add_argument("--envs", type=int, default=32, help="games stepped together")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/maskable_ppo")
+    parser.add_argument(
+        "--out", default="runs/maskable_ppo", help="folder for the results (default %(default)s)"
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an --out folder that holds files"
+    )
     parser.add_argument("--n-steps", type=int, default=128, help="PPO rollout length per env")
     parser.add_argument("--batch-size", type=int, default=512)
     parser.add_argument("--epochs", type=int, default=4)
@@ -92,7 +97,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--torch-threads", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    refuse_used_folder(parser, args.out, args.overwrite)
+    return args
+
+
+def refuse_used_folder(parser: argparse.ArgumentParser, folder: str, overwrite: bool) -> None:
+    """Stop with a usage error (exit 2) before anything runs if ``folder`` already holds files,
+    unless ``overwrite``: a run never replaces another run's results unasked."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        parser.error(f"--out {folder} is a file; give a folder")
+    held = sorted(entry.name for entry in path.iterdir()) if path.is_dir() else []
+    if held and not overwrite:
+        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
+        parser.error(
+            f"--out {folder} already holds {shown}; pass --overwrite to write over them, "
+            "or choose another folder"
+        )
 
 
 def final_opponents(text: str) -> list[tuple[str, int]]:
@@ -265,7 +287,10 @@ def main(argv: list[str] | None = None) -> dict:
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from mcts_envs.agents.evaluation.arena import play_match, wilson_interval
+    from mcts_envs.agents.evaluation.arena import play_match
+    from mcts_envs.agents.evaluation.plan import plan_match
+    from mcts_envs.agents.evaluation.run import RunHooks
+    from mcts_envs.agents.evaluation.stats import wilson_interval
     from mcts_envs.agents.learned.rl import agent_opponent
     from mcts_envs.rl import LearnerVectorEnv, OpponentPool, epsilon_opponent, random_opponent
     from mcts_envs.rl.sb3 import SB3VecEnv, SelfPlayCallback
@@ -391,12 +416,8 @@ def main(argv: list[str] | None = None) -> dict:
     print("arena:", flush=True)
     for spec, games in final_opponents(args.final):
         match = play_match(
-            args.game,
-            f"ppo:path={model_path}",
-            spec,
-            games,
-            seed=args.seed + 7,
-            progress=not args.no_progress,
+            plan_match(args.game, f"ppo:path={model_path}", spec, games, seed=args.seed + 7),
+            hooks=RunHooks(progress=not args.no_progress),
         )
         a = match.a
         entry = {"opponent": spec, "games": a.games, "wins": a.wins, "draws": a.draws}

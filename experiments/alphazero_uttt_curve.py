@@ -37,14 +37,9 @@ from typing import Any
 import torch
 
 from experiments.common import machine, parse_arguments
+from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.agents.evaluation.ratings import rate, score_interval, tally
-from mcts_envs.agents.evaluation.tournament import (
-    GameRules,
-    LocalBackend,
-    open_results,
-    plan_tournament,
-    run_tournament,
-)
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.spec import register_agent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,9 +57,7 @@ def load_example() -> Any:
 
 def play(path: Path, specs: list[str], games: int, seed: int, gauntlet: str | None) -> list:
     """Play (or resume) one tournament into ``path``; returns its records."""
-    plan = plan_tournament(
-        GameRules(GAME), specs, games, seed=seed, gauntlet=gauntlet, openings="random:2"
-    )
+    plan = plan_tournament(GAME, specs, games, seed=seed, gauntlet=gauntlet, openings="random:2")
     started = time.perf_counter()
     done = [0]
     total = len(plan.tasks)
@@ -78,9 +71,7 @@ def play(path: Path, specs: list[str], games: int, seed: int, gauntlet: str | No
                 flush=True,
             )
 
-    with open_results(path, resume=True, overwrite=False) as results:
-        run_tournament(plan, results, LocalBackend(), progress=report)
-        return list(results.records)
+    return run_plan(plan, RunSettings(out=path, resume=True), RunHooks(on_record=report)).records
 
 
 def checkpoint_label(facts: dict) -> str:

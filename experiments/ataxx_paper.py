@@ -28,7 +28,7 @@ from experiments.common import (
     start_experiment,
     write_table,
 )
-from mcts_envs.agents.evaluation.tournament import Adjudication, GameRules
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules
 
 GAME = "ataxx_v0"
 AUTHORS = "authors_minimax_as_published"

@@ -1,8 +1,9 @@
 """What every source experiment shares: matches on the tournament tools, tables, figures, machine.
 
 An experiment is a list of :class:`Series`: one agent family (specs that differ only in a budget)
-met by one or more opponents. :func:`run_series` plays them with :mod:`mcts_envs.agents.evaluation.tournament` (paired
-colours, seeds derived from one master seed, a resumable JSON-lines file), :func:`summarise`
+met by one or more opponents. :func:`run_series` plays them with the evaluation layer's one run
+function (:func:`mcts_envs.agents.evaluation.run.run_plan`: paired colours, seeds derived from one
+master seed, a resumable JSON-lines file), :func:`summarise`
 counts wins, draws and losses with Wilson 95% intervals (:func:`mcts_envs.agents.evaluation.ratings.score_interval`),
 :func:`write_table` writes the markdown table and :func:`plot_series` the figure (win rate against
 budget, Wilson bands, ``n`` per point). :func:`machine` states where and under what load it ran.
@@ -24,18 +25,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from mcts_envs.agents.evaluation.arena import seat_think
+from mcts_envs.agents.evaluation.games import GameRules
+from mcts_envs.agents.evaluation.plan import TournamentPlan, plan_tournament
 from mcts_envs.agents.evaluation.ratings import record_between, score_interval, tally
+from mcts_envs.agents.evaluation.results_file import done_keys
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import WinDrawLoss
-from mcts_envs.agents.evaluation.tournament import (
-    GameRules,
-    TournamentPlan,
-    done_keys,
-    make_backend,
-    open_results,
-    plan_tournament,
-    prepare_agents,
-    run_tournament,
-)
 from mcts_envs.records import read_records
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -62,7 +57,7 @@ class Series(NamedTuple):
     opponents: tuple[str, ...]
 
 
-class RunSettings(NamedTuple):
+class SeriesSettings(NamedTuple):
     """How the games are played: games per point, master seed, backend and workers."""
 
     games: int
@@ -137,26 +132,32 @@ def machine(start_load: tuple[float, float, float] | None = None) -> dict[str, A
     return info
 
 
-def _progress(total: int, name: str):
-    done = [0]
-    started = time.perf_counter()
+class _Progress:
+    """A line on stderr per game of a run, resumed ones included: ``name: k/total games (s)``.
+    A monitor of :func:`~mcts_envs.agents.evaluation.run.run_plan` that closes no pairing."""
 
-    def report(record: dict[str, Any]) -> None:
-        done[0] += 1
+    def __init__(self, total: int, name: str) -> None:
+        self.closed: set[int] = set()
+        self.total = total
+        self.name = name
+        self.done = 0
+        self.started = time.perf_counter()
+
+    def update(self, record: dict[str, Any]) -> None:
+        self.done += 1
         print(
-            f"\r{name}: {done[0]}/{total} games ({time.perf_counter() - started:.0f} s)",
-            end="\n" if done[0] == total else "",
+            f"\r{self.name}: {self.done}/{self.total} games "
+            f"({time.perf_counter() - self.started:.0f} s)",
+            end="\n" if self.done == self.total else "",
             file=sys.stderr,
             flush=True,
         )
-
-    return report
 
 
 def run_series(
     game: str,
     series: Sequence[Series],
-    settings: RunSettings,
+    settings: SeriesSettings,
     results_path: Path,
     rules: GameRules | None = None,
 ) -> SeriesRun:
@@ -170,41 +171,27 @@ def run_series(
     """
     rules = rules or GameRules(game)
     gauntlets = series_gauntlets(series, settings, results_path, rules)
-    plans = [plan for plan, _ in gauntlets]
     results_path.parent.mkdir(parents=True, exist_ok=True)
-    total = sum(len(plan.tasks) for plan in plans)
-    specs = list(dict.fromkeys(spec for plan in plans for spec in plan.specs))
-    if settings.backend == "local":
-        prepare_agents(rules.game, specs, announce=announce)
-    show = _progress(total, results_path.parent.name)
+    progress = _Progress(sum(len(plan.tasks) for plan, _ in gauntlets), results_path.parent.name)
+    hooks = RunHooks(announce=announce, monitors=(progress,))
     records: list[dict[str, Any]] = []
-    played = [0]
-
-    def report(record: dict[str, Any]) -> None:  # shows progress and counts the new games
-        if record:
-            played[0] += 1
-        show(record)
-
+    played = 0
     for plan, path in gauntlets:
-        with open_results(path, resume=True, overwrite=False) as results:
-            for _ in range(len(results.records)):
-                report({})
-            backend = make_backend(
-                settings.backend,
-                settings.workers,
-                plan.specs,
-                plan.tasks[0].opening,
-                agent_modules=settings.agent_modules,
-            )
-            stop = run_tournament(plan, results, backend, progress=report)
-            if stop.reason is not None:
-                raise KeyboardInterrupt(stop.reason)
+        run = RunSettings(
+            out=path,
+            resume=True,
+            backend=settings.backend,
+            workers=settings.workers,
+            agent_modules=settings.agent_modules,
+        )
+        outcome = run_plan(plan, run, hooks)
+        played += outcome.played
         records += read_records(path)
-    return SeriesRun(records, played[0])
+    return SeriesRun(records, played)
 
 
 def series_gauntlets(
-    series: Sequence[Series], settings: RunSettings, results_path: Path, rules: GameRules
+    series: Sequence[Series], settings: SeriesSettings, results_path: Path, rules: GameRules
 ) -> list[tuple[TournamentPlan, Path]]:
     """The gauntlets :func:`run_series` plays: one plan per opponent, against the members it
     meets, with its results file (one file per gauntlet: a results file holds the games of one
@@ -226,7 +213,7 @@ def series_gauntlets(
 def missing_games(
     game: str,
     series: Sequence[Series],
-    settings: RunSettings,
+    settings: SeriesSettings,
     results_path: Path,
     rules: GameRules | None = None,
 ) -> int:
@@ -412,7 +399,7 @@ def plot_series(
 def write_summary(
     directory: Path,
     points: Sequence[Point],
-    settings: RunSettings,
+    settings: SeriesSettings,
     meta: dict[str, Any],
     played: int,
 ) -> dict[str, Any]:
@@ -455,13 +442,13 @@ def add_common_arguments(parser: Any, default_out: Path) -> None:
 
 def settings_from(
     args: Any, full_games: int, quick_games: int = 2, full_workers: int = 2
-) -> tuple[Path, RunSettings]:
+) -> tuple[Path, SeriesSettings]:
     """Output folder and run settings from the common arguments (``--workers`` unset: one
     process for a quick run, ``full_workers`` for a full one)."""
     games = args.games or (quick_games if args.quick else full_games)
     workers = args.workers or (1 if args.quick else full_workers)
     backend = "local" if workers == 1 else "process"
-    return args.out, RunSettings(games, args.seed, backend, workers)
+    return args.out, SeriesSettings(games, args.seed, backend, workers)
 
 
 class Experiment(NamedTuple):
@@ -477,7 +464,7 @@ class Experiment(NamedTuple):
 
     args: argparse.Namespace
     out: Path
-    settings: RunSettings
+    settings: SeriesSettings
     started: float
     start_load: tuple[float, float, float]
 

@@ -2,7 +2,8 @@
 
 For each game, a grid of ``mcts:`` options at one fixed budget plays a gauntlet against the
 game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac-Toe: the exact
-``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``). The grid holds
+``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``; Connect Four:
+``alphabeta:depth=4``). The grid holds
 the game's defaults when it was played, the generic values written out (what every game used
 before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. Every entry states
 each option that today's row of :data:`mcts_envs.agents.mcts.defaults.GAME_DEFAULTS` sets for its game, so
@@ -123,6 +124,46 @@ GRIDS: dict[str, Grid] = {
             "c=0.1,rollout_cutoff=0",  # the defaults chosen then (the row above, other seeds)
         ),
         "c=0.1,rollout_cutoff=0",
+    ),
+    # Connect Four, its first sweep (no row yet: the generic values were its defaults), against
+    # depth-4 alpha-beta over the line-weight heuristic
+    "connect_four": Grid(
+        "connect_four",
+        "iterations=1000",
+        "alphabeta:depth=4",
+        (
+            GENERIC_SPEC,
+            "c=0.5,rollout_cutoff=none,first_play=none,expand_order=random",
+            "c=1.0,rollout_cutoff=none,first_play=none,expand_order=random",
+            "c=0.5,rollout_cutoff=none,first_play=1.0,expand_order=heuristic",
+            "c=1.0,rollout_cutoff=none,first_play=1.0,expand_order=heuristic",
+            "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random",
+            "c=0.05,rollout_cutoff=0,first_play=none,expand_order=random",
+        ),
+        GENERIC_SPEC,
+    ),
+    # around the first sweep's best (heuristic leaves; ``then_default`` here is that pick, the
+    # generic values are not in this grid), then the pick against the generic values at a time
+    # budget
+    "connect_four_leaves": Grid(
+        "connect_four",
+        "iterations=1000",
+        "alphabeta:depth=4",
+        (
+            "c=0.1,rollout_cutoff=0,first_play=none,expand_order=random",
+            "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random",
+            "c=0.35,rollout_cutoff=0,first_play=none,expand_order=random",
+            "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random,expand=all",
+            "c=0.2,rollout_cutoff=0,first_play=1.0,expand_order=heuristic",
+        ),
+        "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random",
+    ),
+    "connect_four_0.05s": Grid(
+        "connect_four",
+        "iterations=none,seconds=0.05",
+        "alphabeta:depth=4",
+        (GENERIC_SPEC, "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random"),
+        GENERIC_SPEC,
     ),
     # checks of the Pentago Twist choice at a larger budget and at a time budget
     "pentago_twist_1000": Grid(

@@ -1,4 +1,8 @@
-"""OpenSpiel's C++ ``MCTSBot`` as an agent on our Ultimate Tic-Tac-Toe (experiment-local).
+"""OpenSpiel's C++ ``MCTSBot`` as an agent on our Ultimate Tic-Tac-Toe and Connect Four
+(experiment-local).
+
+Connect Four: OpenSpiel's ``connect_four`` has our encoding (action = column 0-6, the first
+player ``x``), so a move is one decision with the same action.
 
 Encodings: our action is ``board * 9 + cell`` (boards and cells row-major, ``Discrete(81)``).
 OpenSpiel's ``ultimate_tic_tac_toe`` has 9 actions: when the mover may play on any local board
@@ -29,6 +33,8 @@ from mcts_envs.core.seeding import check_seed
 
 NAME = "openspiel_mcts"
 OPENSPIEL_GAME = "ultimate_tic_tac_toe"
+#: Our games the agent plays -> OpenSpiel's game of the same rules.
+OPENSPIEL_GAMES = {"ultimate_tictactoe": OPENSPIEL_GAME, "connect_four": "connect_four"}
 #: ``max_simulations`` when only a time budget is given (OpenSpiel's C++ takes an int).
 UNLIMITED = 2**31 - 1
 #: OpenSpiel's tree memory limit per decision (MB); far above what 1 s of search uses.
@@ -148,14 +154,34 @@ class OpenSpielMCTS(ForwardModelAgent):
         self.uct_c = float(uct_c)
         self.solve = bool(solve)
         self._generator = np.random.default_rng(self.seed)
-        self.os_game = self.pyspiel.load_game(OPENSPIEL_GAME)
         self.evaluator = self.pyspiel.RandomRolloutEvaluator(
             int(rollouts), int(self._generator.integers(0, 2**31 - 1))
         )
-        self.os_state = self.os_game.new_initial_state()
-        self._initial = make_game("ultimate_tictactoe").initial_state()
+        self._follow("ultimate_tictactoe")
         #: The last move: OpenSpiel simulations (both decisions of a free move) and seconds.
         self.last_search: dict[str, Any] = {}
+
+    def _follow(self, game_name: str) -> None:
+        """Play ``game_name`` (a key of :data:`OPENSPIEL_GAMES`) from its initial position."""
+        self.game_name = game_name
+        self.os_game = self.pyspiel.load_game(OPENSPIEL_GAMES[game_name])
+        self.os_state = self.os_game.new_initial_state()
+        self._initial = make_game(game_name).initial_state()
+
+    def prepare(self, game: Game) -> None:
+        """Follow ``game`` (Ultimate Tic-Tac-Toe until told otherwise).
+
+        Raises:
+            InvalidOptionError: for a game without an OpenSpiel peer here.
+        """
+        name = game.info.name
+        if name not in OPENSPIEL_GAMES:
+            raise InvalidOptionError(
+                f"{NAME} plays {', '.join(OPENSPIEL_GAMES)} (OpenSpiel's game of the same "
+                f"rules), not {name}"
+            )
+        if name != self.game_name:
+            self._follow(name)
 
     def _bot(self, seconds: float | None, simulations: int | None = None) -> Any:
         """A bot for one decision (fresh tree, as OpenSpiel's ``step`` builds one anyway)."""
@@ -197,14 +223,21 @@ class OpenSpielMCTS(ForwardModelAgent):
         self.os_state = self.os_game.new_initial_state()
 
     def inform(self, action: int) -> None:
-        apply_ours(self.os_state, int(action))
+        if self.game_name == "ultimate_tictactoe":
+            apply_ours(self.os_state, int(action))
+        elif int(action) in self.os_state.legal_actions():  # the same encoding
+            self.os_state.apply_action(int(action))
+        else:
+            raise IllegalActionError(f"OpenSpiel does not allow {action} here")
 
     def act_state(self, game: Game, state: np.ndarray) -> int:
         """Ask the bot for a move (board then cell on a free move); both decisions share the
         move's time budget and are timed as one move."""
         start = time.perf_counter()
         os_state = self.os_state.clone()
-        if free_move(os_state):
+        if self.game_name != "ultimate_tictactoe":  # one decision, the same encoding
+            action, simulations = self._decide(os_state, self.seconds)
+        elif free_move(os_state):
             board, first = self._decide(
                 os_state, None if self.seconds is None else self.seconds / 2
             )

@@ -17,7 +17,7 @@ MCTS runs with the package defaults (the immediate-win / block check on) except 
 options of ``--mcts-options`` (e.g. ``rollout_cutoff=0``) for every point alike. An earlier run
 switched the check off (``win_check=false``): in the engine of that time the check could use up a
 small budget before the search began; the engine has been fixed since. Each playing process
-prepares its agents untimed first (:func:`mcts_envs.agents.evaluation.tournament.prepare_agents`), as every tournament
+prepares its agents untimed first (:func:`mcts_envs.agents.evaluation.games.prepare_agents`), as every tournament
 does. Equal time is checked, not assumed: the table shows each side's measured mean think seconds
 per decision (from the records' timing, every decision counted). Both sides play a single
 legal placement at once; otherwise MCTS searches for its whole budget, while the bot, deepening
@@ -26,7 +26,7 @@ that many times the MCTS budget, to make the measured times equal: 1.8 did when 
 forced moves too (before it returned them at once); with today's MCTS a 4-game pilot at 0.3 s
 and factor 1.8 measured 0.157 s per decision for MCTS and 0.271 s for the bot.
 
-Games are played with the tournament tools (:mod:`mcts_envs.agents.evaluation.tournament`): one gauntlet per time
+Games are played with the tournament tools (:func:`mcts_envs.agents.evaluation.run.run_plan`): one gauntlet per time
 (the bot against the MCTS specs of that time), in colour-swapped game pairs that share their
 chance seeds (the same draws for every pairing), seeded from ``--seed``. Outputs in
 ``--out-dir`` (default ``experiments/results/tantrix``): ``games_T<seconds>.jsonl`` (the
@@ -58,15 +58,10 @@ from typing import Any, NamedTuple
 
 from experiments.common import parse_arguments
 from mcts_envs.agents.evaluation.arena import seat_think
+from mcts_envs.agents.evaluation.games import GameRules
+from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.agents.evaluation.ratings import record_between, score_interval, tally
-from mcts_envs.agents.evaluation.tournament import (
-    GameRules,
-    make_backend,
-    open_results,
-    plan_tournament,
-    prepare_agents,
-    run_tournament,
-)
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.records import read_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,14 +110,6 @@ def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> l
     gauntlet = bot_spec(seconds, settings.depth, settings.bot_factor)
     plan = plan_tournament(rules, specs, settings.games, settings.seed, gauntlet=gauntlet)
     path = settings.out_dir / f"games_T{seconds}.jsonl"
-    opening = plan.tasks[0].opening
-    if settings.workers == 1:
-        prepare_agents(
-            rules.game, plan.specs, opening, lambda text: print(text, file=sys.stderr, flush=True)
-        )
-        backend = make_backend("local", 1, plan.specs, opening)
-    else:
-        backend = make_backend("process", settings.workers, plan.specs, opening)
     done = [0]
     total = len(plan.tasks)
 
@@ -135,9 +122,11 @@ def run_time(settings: Settings, seconds: float, c_values: Sequence[float]) -> l
             flush=True,
         )
 
-    with open_results(path, resume=True, overwrite=False) as results:
-        run_tournament(plan, results, backend, progress=progress)
-        return list(results.records)
+    run = RunSettings(out=path, resume=True, workers=settings.workers)
+    hooks = RunHooks(
+        announce=lambda text: print(text, file=sys.stderr, flush=True), on_record=progress
+    )
+    return run_plan(plan, run, hooks).records
 
 
 def point_rows(records: Sequence[dict], settings: Settings) -> list[dict]:

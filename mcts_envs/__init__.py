@@ -2,9 +2,10 @@
 
 Importing the package is quick: it registers every game with :func:`make`, PettingZoo and
 Gymnasium by name and imports no game (and no numba) until one is used. The env modules
-(``mcts_envs.<game>_v<N>``, game cards in :mod:`mcts_envs.envs`) are imported on first use,
-either way: ``import mcts_envs.tictactoe_v0``, ``from mcts_envs import tictactoe_v0`` or
-``mcts_envs.tictactoe_v0``.
+(``mcts_envs.<game>_v<N>``, one per line of the registry's ``BUILTIN_GAMES``, each naming its
+``mcts_envs.envs`` module with the game card, as PettingZoo's ``classic`` modules do) are imported
+on first use, either way: ``import mcts_envs.tictactoe_v0``, ``from mcts_envs import tictactoe_v0``
+or ``mcts_envs.tictactoe_v0``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mcts_envs.core.errors import (
 )
 from mcts_envs.core.registry import (
     BUILTIN_ENV_MODULES,
+    BUILTIN_GAMES,
     get_entry,
     list_games,
     make,
@@ -68,7 +70,8 @@ from mcts_envs.envs.gymnasium_registration import register_gymnasium_envs  # noq
 
 register_gymnasium_envs()
 
-__all__ = [
+__all__ = [  # the env modules from the registry last
+    "BUILTIN_GAMES",
     "CHANCE",
     "ENV_MODULES",
     "TERMINAL",
@@ -86,13 +89,9 @@ __all__ = [
     "ResetRequiredError",
     "StateTypeError",
     "UnknownGameError",
-    "ataxx_v0",
     "get_entry",
     "list_games",
     "make",
     "make_game",
-    "pentago_twist_v0",
-    "tantrix_v0",
-    "tictactoe_v0",
-    "ultimate_tictactoe_v0",
+    *ENV_MODULES,
 ]

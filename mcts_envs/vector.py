@@ -41,6 +41,15 @@ roots), :meth:`VectorGame.copy_states` branches env ``i``'s game into env ``j`` 
 scatter), and :meth:`VectorGame.observe` gives any seat's observation of every env in one
 compiled call (``vg.observe(1 - batch.current_player)``: the seat not on move).
 
+**Saved states, copies and the first player.** :meth:`VectorGame.get_states` returns what decides
+how envs go on (states, step counts, chance generators, first players: a :class:`VectorStates`)
+and ``vg.set_states(indices, *saved)`` restores it, so a restored batch replays the same draws
+for the same actions. ``copy.deepcopy`` and ``pickle`` give an independent vector in the same
+games (options rebuilt, buffers copied in). With ``random_first_player=True`` each new game draws
+with the env's chance generator which player holds the game's seat 0 (``batch.first_player``);
+``current_player``, ``rewards`` and :meth:`VectorGame.observe` then name players, while states
+stay in the game's seats.
+
 **Illegal actions.** With ``illegal_action="raise"`` (default), a step whose actions include an
 illegal one raises :class:`~mcts_envs.core.errors.IllegalActionError` naming the first such env
 index, its player and its legal actions, and changes no game. With ``"penalty"``, that env's game
@@ -101,6 +110,7 @@ __all__ = [
     "ObservationKernel",
     "VectorBatch",
     "VectorGame",
+    "VectorStates",
     "apply_and_list_kernel",
     "observation_kernel",
     "random_outcome_kernel",
@@ -135,6 +145,11 @@ class VectorBatch(NamedTuple):
             counts. The move about to be played is move number ``step_count[i] + 1``.
         final_step_count: ``int64[N]``, the moves of games that ended in this step (their
             length; rows of other envs are unspecified).
+        first_player: ``int64[N]``, the player who moves first in env ``i``'s current game (who
+            holds the game's seat 0: X, white, the first colour); always 0 unless the vector
+            was built with ``random_first_player=True``.
+        final_first_player: ``int64[N]``, the same for the games that ended in this step
+            (``final_state[i]``'s seat ``s`` was held by player ``s ^ final_first_player[i]``).
     """
 
     observation: np.ndarray
@@ -149,6 +164,27 @@ class VectorBatch(NamedTuple):
     num_chance_outcomes: np.ndarray
     step_count: np.ndarray
     final_step_count: np.ndarray
+    first_player: np.ndarray
+    final_first_player: np.ndarray
+
+
+class VectorStates(NamedTuple):
+    """What :meth:`VectorGame.get_states` returns and :meth:`VectorGame.set_states` takes back:
+    everything that decides how ``M`` envs' games go on (``vg.set_states(indices, *saved)``).
+
+    Attributes:
+        states: ``int64[M, state_size]`` forward-model states (decision nodes).
+        step_counts: ``int64[M]``, the moves played in each game (what ``max_moves`` counts).
+        chance_rngs: ``uint64[M]``, each env's chance generator (Tantrix's draws, the random first
+            player): restored, the same actions give the same draws again.
+        first_players: ``int64[M]``, the player holding the game's seat 0 (0 unless
+            ``random_first_player``).
+    """
+
+    states: np.ndarray
+    step_counts: np.ndarray
+    chance_rngs: np.ndarray
+    first_players: np.ndarray
 
 
 class _Buffers(NamedTuple):
@@ -177,6 +213,8 @@ class _Buffers(NamedTuple):
     listed: np.ndarray  # int64[chunks, max_legal or 1]: legal actions listed by apply_and_list
     list_scratch: np.ndarray  # int64[chunks, the game's APPLY_AND_LIST_SCRATCH or 1]
     final_moves: np.ndarray  # int64[N] moves of the games that ended in the last step
+    first: np.ndarray  # int64[N] the player who holds the game's seat 0 in env i's game
+    final_first: np.ndarray  # int64[N] the same for the games that ended in the last step
 
 
 class _Kernels(NamedTuple):
@@ -210,6 +248,7 @@ class _Config(NamedTuple):
     apply_lists: bool  # apply actions with the game's apply_and_list, which lists the legal
     # actions of the decision it reaches (instead of legal_actions listing them again)
     draw_outcomes: bool  # sample chance with the game's random_outcome, not from its outcome list
+    random_first_player: bool  # each new game draws which player takes the game's seat 0
 
 
 class _Work(NamedTuple):
@@ -383,6 +422,8 @@ def _borrowed(buf):
         borrow(buf.listed),
         borrow(buf.list_scratch),
         borrow(buf.final_moves),
+        borrow(buf.first),
+        borrow(buf.final_first),
     )
 
 
@@ -446,7 +487,7 @@ def _observe(k, buf, i, player, config, same_game, num_listed, work):
     (``whole_mask``), written whole by it, and then listed only when ``list_legal``.
     """
     state = buf.states[i]
-    buf.player[i] = player
+    buf.player[i] = player ^ buf.first[i]  # the game's seat -> the player who holds it
     obs = buf.observation[i]
     if same_game and config.update_observation:
         k.observation_update(state, player, obs)
@@ -483,6 +524,8 @@ def _new_game(k, buf, i, work, config):
     and the legal actions listed in ``work.listed`` (as :func:`_sample_chance`)."""
     _copy_row(buf.states[i], buf.initial)
     buf.moves[i] = 0
+    if config.random_first_player:
+        buf.first[i] = rng_below(buf.rngs[i : i + 1], 2)
     return _sample_chance(k, buf, i, work, config, -1)
 
 
@@ -497,8 +540,9 @@ def _restart(k, buf, i, work, config):
 def _record_returns(k, buf, i, work):
     """Env ``i``'s game ended by the rules: its returns as the step's rewards."""
     k.returns(buf.states[i], work.result)
-    buf.rewards[i, 0] = work.result[0]
-    buf.rewards[i, 1] = work.result[1]
+    first = buf.first[i]  # the game's seat s is held by player s ^ first
+    buf.rewards[i, first] = work.result[0]
+    buf.rewards[i, 1 - first] = work.result[1]
     buf.terminated[i] = True
 
 
@@ -507,6 +551,7 @@ def _keep_final(buf, i):
     """Keep env ``i``'s final state and length (its game ended in this step)."""
     _copy_row(buf.final_states[i], buf.states[i])
     buf.final_moves[i] = buf.moves[i]
+    buf.final_first[i] = buf.first[i]
 
 
 @njit(cache=True, inline="always")
@@ -787,13 +832,22 @@ class VectorGame:
         copy: ``True`` (default): :meth:`reset` and :meth:`step` return fresh arrays.
             ``False``: they return read-only views of the vector's own buffers, overwritten by
             the next :meth:`reset` or :meth:`step` (copy what you keep; faster for large ``N``).
+        random_first_player: ``False`` (default): player 0 holds the game's seat 0 (moves first,
+            plays X, white, the first colour) in every game. ``True``: each new game draws who
+            does, a fair coin from the env's chance generator (so seeded as the chance draws are),
+            as pgx does; ``current_player``, ``rewards`` and :meth:`observe` then name players,
+            and ``batch.first_player`` says who holds seat 0.
         **game_kwargs: the game's options (e.g. Tantrix's ``colors``).
 
     Raises:
         UnknownGameError: for an unknown game.
-        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``
-            or option.
+        InvalidOptionError: for a bad ``num_envs``, ``max_moves``, ``illegal_action``, ``copy``,
+            ``random_first_player`` or option.
         InvalidSeedError: for a bad seed.
+
+    ``copy.deepcopy`` gives an independent vector (the same games, generators and last batch, in
+    buffers of its own) and ``pickle`` round-trips one mid-game; both rebuild the vector from its
+    options and copy the buffers in, so the copy loads its compiled code from numba's cache.
     """
 
     def __init__(
@@ -807,6 +861,7 @@ class VectorGame:
         penalty: float = 1.0,
         threads: bool = False,
         copy: bool = True,
+        random_first_player: bool = False,
         **game_kwargs: Any,
     ) -> None:
         if (
@@ -823,9 +878,12 @@ class VectorGame:
             raise InvalidOptionError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
             )
-        if not isinstance(copy, (bool, np.bool_)):
-            raise InvalidOptionError(f"copy must be True or False, got {copy!r}")
+        for option, value in (("copy", copy), ("random_first_player", random_first_player)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise InvalidOptionError(f"{option} must be True or False, got {value!r}")
         self.game = make_game(game, **game_kwargs)
+        self._game_kwargs = dict(game_kwargs)
+        self.random_first_player = bool(random_first_player)
         self.num_envs = int(num_envs)
         self.max_moves = max_moves
         self.illegal_action = illegal_action
@@ -893,6 +951,8 @@ class VectorGame:
             ),
             list_scratch=_padded_rows(chunks, list_scratch_size, np.int64),
             final_moves=np.zeros(n, np.int64),
+            first=np.zeros(n, np.int64),
+            final_first=np.zeros(n, np.int64),
         )
         self._action_rngs = self._buf.rngs ^ _ACTION_STREAM
         self._config = _Config(
@@ -906,6 +966,7 @@ class VectorGame:
             update_observation=observation.update is not None,
             apply_lists=apply_and_list is not None,
             draw_outcomes=random_outcome is not None,
+            random_first_player=self.random_first_player,
         )
         buf = self._buf
         self._views = VectorBatch(
@@ -921,7 +982,10 @@ class VectorGame:
             num_chance_outcomes=_read_only(buf.chance_count),
             step_count=_read_only(buf.moves),
             final_step_count=_read_only(buf.final_moves),
+            first_player=_read_only(buf.first),
+            final_first_player=_read_only(buf.final_first),
         )
+        self._states_view = _read_only(buf.states)
         self._compiled: dict[str, Any] = {}
         self._started = False
 
@@ -1129,9 +1193,15 @@ class VectorGame:
         """A copy of the ``int64[N, state_size]`` forward-model states (at decision nodes).
 
         Put positions in with :meth:`set_states`, branch one env into others with
-        :meth:`copy_states`.
+        :meth:`copy_states`; :meth:`get_states` also gives what a restore needs.
         """
         return self._buf.states.copy()
+
+    @property
+    def states_view(self) -> np.ndarray:
+        """A read-only view of the ``int64[N, state_size]`` states buffer itself (no copy: it
+        changes with every call that moves a game; :attr:`states` is a copy)."""
+        return self._states_view
 
     @property
     def step_count(self) -> np.ndarray:
@@ -1139,20 +1209,82 @@ class VectorGame:
         ``VectorBatch.step_count``)."""
         return self._buf.moves.copy()
 
-    def set_states(self, indices: Any, states: Any, step_counts: Any = None) -> VectorBatch:
+    @property
+    def batch(self) -> VectorBatch:
+        """The batch the last :meth:`reset`, :meth:`step`, :meth:`set_states` or
+        :meth:`copy_states` returned, as the vector returns batches (fresh copies, or with
+        ``copy=False`` the read-only views that every call returns).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("batch")
+        return self._batch()
+
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Read-only views ``(legal int64[N, max_legal_actions], counts int64[N])`` of the legal
+        actions kept beside the masks (env ``i``'s are ``legal[i, :counts[i]]``, in the order the
+        game's kernel lists them), or ``None`` for a game whose vector keeps no list (its masks are
+        written whole and random actions drawn from the position: Tic-Tac-Toe, Pentago Twist,
+        Ataxx). Overwritten by the next call; a sampler over them costs ``O(1)`` per env where one
+        over Tantrix's 121,104-wide mask rows costs ``O(num_actions)``.
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+        """
+        self._require_started("legal_lists()")
+        if not self._config.list_legal:
+            return None
+        return _read_only(self._buf.legal), _read_only(self._buf.num_legal)
+
+    def get_states(self, indices: Any = None) -> VectorStates:
+        """Everything that decides how envs ``indices`` (default: all) go on, copied: their states,
+        step counts, chance generators and first players (:class:`VectorStates`).
+
+        ``vg.set_states(indices, *saved)`` puts them back: the same actions then give the same
+        observations, rewards and chance draws as after the save (Tantrix included). The
+        generators of :meth:`random_actions` are not part of it (they choose actions).
+
+        Raises:
+            RuntimeError: before :meth:`reset`.
+            InvalidOptionError: for bad ``indices``.
+        """
+        self._require_started("get_states()")
+        rows = (
+            np.arange(self.num_envs)
+            if indices is None
+            else self._check_indices(indices, "indices", distinct=False)
+        )
+        buf = self._buf
+        return VectorStates(buf.states[rows], buf.moves[rows], buf.rngs[rows], buf.first[rows])
+
+    def set_states(
+        self,
+        indices: Any,
+        states: Any,
+        step_counts: Any = None,
+        chance_rngs: Any = None,
+        first_players: Any = None,
+    ) -> VectorBatch:
         """Put env ``indices[j]`` at position ``states[j]`` (an evaluation from chosen positions, an
-        opening suite, the root of a batched search); the other envs keep their games.
+        opening suite, the root of a batched search, a saved batch); the other envs keep their
+        games.
 
         Every state is checked first by ``game.validate_state`` (the game's record reader), so no
         position the kernels cannot handle gets in, and nothing changes when one is refused. A
         chance node is sampled through with the env's own generator (the outcomes are reported in
-        ``chance_outcomes``, as after a step).
+        ``chance_outcomes``, as after a step). ``vg.set_states(indices, *vg.get_states(indices))``
+        restores what :meth:`get_states` saved, chance generators included.
 
         Args:
             indices: distinct env indices ``0..N-1`` (an integer array-like of length ``M``).
             states: ``int64[M, state_size]`` positions of this game, none of them finished.
             step_counts: optional ``M`` integers ``>= 0``: the moves already played in each game
                 (its ``step_count``, counted against ``max_moves``); default 0.
+            chance_rngs: optional ``uint64[M]`` chance generator states (from
+                :meth:`get_states`); default: each env keeps its own generator where it is.
+            first_players: optional ``M`` players (0 or 1) holding the game's seat 0; default:
+                each env keeps its current game's.
 
         Returns:
             The batch: the new positions' observations, masks and players in rows ``indices``,
@@ -1162,39 +1294,37 @@ class VectorGame:
 
         Raises:
             RuntimeError: before :meth:`reset`.
-            InvalidOptionError: for bad ``indices`` or ``step_counts``, a ``states`` array of the
-                wrong length, or a finished game.
+            InvalidOptionError: for bad ``indices``, ``step_counts``, ``chance_rngs`` or
+                ``first_players``, a ``states`` array of the wrong length, or a finished game.
             TypeError: if ``states`` is not an int64 array of shape ``[M, state_size]``.
             InvalidRecordError: if a state is not a valid position of this game (the message
                 names its row).
         """
         self._require_started("set_states()")
         indices = self._check_indices(indices, "indices")
-        states = self._check_states(states, len(indices), validate=True)
-        if step_counts is None:
-            counts = np.zeros(len(indices), np.int64)
-        else:
-            counts = np.asarray(step_counts)
-            if (
-                counts.shape != (len(indices),)
-                or counts.dtype.kind not in "iu"
-                or (counts.size and counts.min() < 0)
-            ):
-                raise InvalidOptionError(
-                    f"step_counts must be {len(indices)} integers >= 0 (one per index), got "
-                    f"{counts.dtype}{counts.shape}"
-                )
-            counts = np.ascontiguousarray(counts, dtype=np.int64)
-        self._call("set_rows", self._kernels, self._buf, indices, states, counts, self._config)
+        count = len(indices)
+        states = self._check_states(states, count, validate=True)
+        counts = _check_column(step_counts, count, "step_counts", "integers >= 0", "iu", 0, None)
+        rngs = _check_column(chance_rngs, count, "chance_rngs", "uint64 generator states", "u")
+        firsts = _check_column(first_players, count, "first_players", "players 0 or 1", "iu", 0, 1)
+        if counts is None:
+            counts = np.zeros(count, np.int64)
+        buf = self._buf
+        if rngs is not None:
+            buf.rngs[indices] = rngs
+        if firsts is not None:
+            buf.first[indices] = firsts
+        self._call("set_rows", self._kernels, buf, indices, states, counts, self._config)
         return self._batch()
 
     def copy_states(self, sources: Any, destinations: Any) -> VectorBatch:
         """Branch env ``sources[j]``'s game into env ``destinations[j]``, for every ``j``.
 
-        The destination takes the source's position, step count, observation, mask and player as
-        they were before the call (a source may be copied to several envs and may itself be
-        overwritten by another copy). Chance generators are not copied: each env keeps its own,
-        so branches of a game with chance draw different futures.
+        The destination takes the source's position, step count, first player, observation, mask
+        and player as they were before the call (a source may be copied to several envs and may
+        itself be overwritten by another copy). Chance generators are not copied: each env keeps
+        its own, so branches of a game with chance draw different futures (give
+        :meth:`set_states` the source's ``chance_rngs`` for the same future).
 
         Args:
             sources: env indices ``0..N-1`` (an integer array-like of length ``M``; repeats
@@ -1221,7 +1351,7 @@ class VectorGame:
         buf = self._buf
         for array in (buf.states, buf.moves, buf.observation, buf.mask, buf.legal):
             array[destinations] = array[sources]
-        for array in (buf.num_legal, buf.player):
+        for array in (buf.num_legal, buf.player, buf.first):
             array[destinations] = array[sources]
         for array in (buf.rewards, buf.terminated, buf.truncated, buf.illegal, buf.chance_count):
             array[...] = 0
@@ -1236,7 +1366,10 @@ class VectorGame:
         Args:
             players: 0 or 1 for every row, or ``M`` of them (an integer array-like).
             states: optional ``int64[M, state_size]`` states to observe instead of the envs'
-                current ones (checked for type and shape only, as ``game.observation`` does).
+                current ones (checked for type and shape only, as ``game.observation`` does);
+                ``players`` are then the game's seats, as in ``game.observation`` (with
+                ``random_first_player``, seat ``s`` of env ``i``'s game is held by player
+                ``s ^ first_player[i]``).
 
         Returns:
             A fresh ``[M, *observation_shape]`` array (``M = N`` without ``states``).
@@ -1252,7 +1385,8 @@ class VectorGame:
                 f"players must be 0, 1 or one per row, got an array of shape {array.shape} (the "
                 "players come first: observe(players, states=None))"
             )
-        if states is None:
+        own = states is None
+        if own:
             self._require_started("observe()")
             states = self._buf.states
         else:
@@ -1270,6 +1404,8 @@ class VectorGame:
                 f"{array.dtype}{array.shape}"
             )
         players = np.ascontiguousarray(array, dtype=np.int64)
+        if own and self.random_first_player:
+            players = players ^ self._buf.first  # players -> the game's seats they hold
         info = self.info
         zero = self._config.zero_observation
         out = (np.zeros if zero else np.empty)(
@@ -1377,6 +1513,112 @@ class VectorGame:
 
     def __repr__(self) -> str:
         return f"VectorGame({self.info.name!r}, num_envs={self.num_envs})"
+
+    # -- copy and pickle ----------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """The vector's options and the buffers that hold its games (not its compiled code,
+        work rows or views, which :meth:`__setstate__` rebuilds)."""
+        options = dict(
+            max_moves=self.max_moves,
+            illegal_action=self.illegal_action,
+            penalty=self.penalty,
+            threads=self.threads,
+            copy=self.copy,
+            random_first_player=self.random_first_player,
+        )
+        return {
+            "game": self.info.name,
+            "num_envs": self.num_envs,
+            "options": options,
+            "game_kwargs": dict(self._game_kwargs),
+            "buffers": {name: getattr(self._buf, name) for name in _CARRIED_BUFFERS},
+            "action_rngs": self._action_rngs,
+            "started": self._started,
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild the vector from its options, then copy the saved buffers in.
+
+        Raises:
+            InvalidOptionError: if a saved buffer does not have the shape and dtype this vector
+                needs (a pickle from another version or a damaged one); nothing is built.
+        """
+        self.__init__(
+            state["game"],
+            state["num_envs"],
+            0,  # the saved generators replace the seeded ones below
+            **state["options"],
+            **state["game_kwargs"],
+        )
+        saved = dict(state["buffers"], action_rngs=state["action_rngs"])
+        targets = {name: getattr(self._buf, name) for name in _CARRIED_BUFFERS}
+        targets["action_rngs"] = self._action_rngs
+        for name, target in targets.items():
+            value = saved.get(name)
+            if (
+                not isinstance(value, np.ndarray)
+                or value.shape != target.shape
+                or value.dtype != target.dtype
+            ):
+                got = f"{value.dtype}{value.shape}" if isinstance(value, np.ndarray) else value
+                raise InvalidOptionError(
+                    f"cannot restore VectorGame({state['game']!r}): its {name} buffer should be "
+                    f"{target.dtype}{target.shape}, got {got}"
+                )
+        for name, target in targets.items():
+            target[...] = saved[name]
+        self._started = bool(state["started"])
+
+
+#: The buffers that hold the envs' games and last batch (what a copy or a pickle carries).
+_CARRIED_BUFFERS = (
+    "states",
+    "rngs",
+    "moves",
+    "observation",
+    "mask",
+    "legal",
+    "num_legal",
+    "player",
+    "rewards",
+    "terminated",
+    "truncated",
+    "final_states",
+    "illegal",
+    "chance_log",
+    "chance_count",
+    "active",
+    "final_moves",
+    "first",
+    "final_first",
+)
+
+
+def _check_column(
+    values: Any,
+    count: int,
+    name: str,
+    what: str,
+    kinds: str,
+    low: int | None = None,
+    high: int | None = None,
+) -> np.ndarray | None:
+    """``values`` as ``count`` contiguous integers of the buffers' dtype, or None for None.
+
+    Raises:
+        InvalidOptionError: naming ``name``, what it must hold and what it got.
+    """
+    if values is None:
+        return None
+    array = np.asarray(values)
+    bad = array.shape != (count,) or (array.size and array.dtype.kind not in kinds)
+    if not bad and array.size:
+        bad = (low is not None and array.min() < low) or (high is not None and array.max() > high)
+    if bad:
+        raise InvalidOptionError(
+            f"{name} must be {count} {what} (one per index), got {array.dtype}{array.shape}"
+        )
+    return np.ascontiguousarray(array, dtype=np.uint64 if kinds == "u" else np.int64)
 
 
 def _num_threads() -> int:

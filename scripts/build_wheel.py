@@ -11,7 +11,9 @@
    since compiled code is specific to both.
 
 A wheel from a plain ``python -m build`` carries no compiled code (pure Python, compiled on first
-use). Prints the wheel's path and size.
+use). Prints the wheel's path and size. ``--stage-only DIR`` stops after step 1 and copies the
+compiled code to ``DIR`` (for a build front end that runs setup.py itself, such as cibuildwheel,
+with ``MCTS_ENVS_COMPILED_DIR=DIR``).
 """
 
 from __future__ import annotations
@@ -111,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--outdir", default="dist", help="where the wheel goes (default: dist)")
     parser.add_argument("--cache", help="the build's cache root (default: user cache/wheel-build)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="warmup processes")
+    parser.add_argument("--stage-only", metavar="DIR", help="only compile and copy the code to DIR")
     args = parser.parse_args(argv)
 
     from mcts_envs.core.numba_cache import cache_root
@@ -120,6 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     folders = current_folders(cache)
     if not folders:
         raise SystemExit(f"no compiled code of the current sources in {cache}")
+    if args.stage_only:
+        target = Path(args.stage_only)
+        if target.exists() and any(target.iterdir()):
+            raise SystemExit(f"--stage-only: {target} exists and is not empty")
+        size = stage(folders, target)
+        print(f"compiled code: {len(folders)} modules, {size / 1e6:.1f} MB in {target}")
+        return 0
     with tempfile.TemporaryDirectory(prefix="mcts-envs-compiled-") as staging:
         size = stage(folders, Path(staging))
         print(

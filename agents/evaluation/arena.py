@@ -1,54 +1,55 @@
 """A match: two agents, seat-alternated games, statistics. A match is a tournament of one pairing.
 
-:func:`play_match` plans the games with :func:`mcts_envs.agents.evaluation.tournament.plan_match` and plays them on a
-backend (:mod:`mcts_envs.agents.evaluation.backends`) with the one game loop
-(:func:`mcts_envs.agents.evaluation.games.play_game`). Game ``i`` is game pair ``i // 2`` with colour
-``i % 2`` (agent A plays ``player_0`` in even games), and its seeds come only from ``(master seed,
-pair, colour)``, so ``mcts-envs match G A B --games N --seed S`` plays exactly the games of
-``mcts-envs tournament G A B --games-per-pair N --seed S``, whatever the backend or worker count.
-Games are driven through the forward model (``act_state``); chance outcomes are sampled from the
-game's own seeded generator. Records are read back, with line-numbered errors, by
-:func:`mcts_envs.records.read_records`.
+A match is planned by :func:`mcts_envs.agents.evaluation.plan.plan_match` and played by
+:func:`play_match`, which hands the plan to the one run function
+(:func:`mcts_envs.agents.evaluation.run.run_plan`: a backend, the results file, the one game loop
+:func:`mcts_envs.agents.evaluation.games.play_game`) and tallies the records. Game ``i`` is game
+pair ``i // 2`` with colour ``i % 2`` (agent A plays ``player_0`` in even games), and its seeds come
+only from ``(master seed, pair, colour)``, so ``mcts-envs match G A B --games N --seed S`` plays
+exactly the games of ``mcts-envs tournament G A B --games-per-pair N --seed S``, whatever the
+backend or worker count. Games are driven through the forward model (``act_state``); chance
+outcomes are sampled from the game's own seeded generator. Records are read back, with
+line-numbered errors, by :func:`mcts_envs.records.read_records`.
+
+Example::
+
+    from mcts_envs.agents.evaluation.arena import play_match
+    from mcts_envs.agents.evaluation.plan import plan_match
+    from mcts_envs.agents.evaluation.run import RunSettings
+
+    plan = plan_match("tictactoe", "mcts:iterations=200", "random", 20, seed=1)
+    print(play_match(plan, RunSettings(out="games.jsonl", overwrite=True)).summary())
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from mcts_envs.agents.evaluation.backends import make_backend
-from mcts_envs.agents.evaluation.games import Adjudication, GameRules, play_game, prepare_agents
+from mcts_envs.agents.evaluation.faults import fault_summary
+from mcts_envs.agents.evaluation.plan import TournamentPlan, plan_match
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import (
+    MIN_ELO_GAMES,
     WinDrawLoss,
-    format_elo,
-    format_elo_interval,
+    format_elo_games,
     wilson_interval,
 )
-from mcts_envs.agents.evaluation.tournament import StopFlag, pending_tasks, plan_match
-from mcts_envs.agents.spec import import_agent_module
 from mcts_envs.core.errors import InvalidOptionError, require_optional
-from mcts_envs.core.registry import get_entry
-from mcts_envs.records import read_records, replay_states, write_records
 
 __all__ = [
-    "MatchOptions",
+    "AgentStats",
     "MatchResult",
     "budget_curve",
-    "format_elo",
-    "iterate_match",
-    "play_game",
     "play_match",
-    "read_records",
-    "replay_states",
+    "plot_budget_curve",
+    "seat_think",
     "summarize",
-    "wilson_interval",
-    "write_records",
 ]
 
 
@@ -82,8 +83,11 @@ class AgentStats(WinDrawLoss):
 
     @property
     def moves_per_second(self) -> float:
-        """Decisions per second of thinking time."""
-        return self.moves / self.think_seconds if self.think_seconds > 0 else math.inf
+        """Decisions per second of thinking time; NaN when no decision was timed (no move made,
+        or no time measured): a rate that cannot be measured is not infinite."""
+        if self.moves == 0 or self.think_seconds <= 0:
+            return math.nan
+        return self.moves / self.think_seconds
 
 
 @dataclass
@@ -94,7 +98,8 @@ class MatchResult:
         game: game name.
         a, b: per-agent statistics.
         records: the game records, in game order.
-        seconds: wall-clock time of the match.
+        seconds: wall-clock seconds spent playing (after preparation).
+        stopped: why the match stopped before its end (``"interrupted"``: SIGINT), or ``None``.
     """
 
     game: str
@@ -102,6 +107,12 @@ class MatchResult:
     b: AgentStats
     records: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    stopped: str | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether SIGINT stopped the match before its end."""
+        return self.stopped == "interrupted"
 
     def elo_interval(self) -> tuple[float, float, float]:
         """Elo of A relative to B: ``(estimate, low, high)`` from the score and its interval."""
@@ -111,8 +122,12 @@ class MatchResult:
         """A text table: W/D/L, win rate with Wilson 95% interval, score, moves/s, Elo of A - B.
 
         Rows are labelled ``A`` and ``B`` (so two agents with one spec are told apart); games
-        adjudicated (a move cap, material) are counted in the heading. When A won or lost every
-        game, the Elo is one-sided (``> +166``): the estimate itself is unbounded.
+        adjudicated (a move cap, material, a forfeit) are counted in the heading, and games lost
+        by a fault get a line saying whose and which kind (the agent's own play, or its server
+        or engine failing: :mod:`~mcts_envs.agents.evaluation.faults`). When A won or lost every
+        game, the Elo is one-sided (``> +166``): the estimate itself is unbounded; it is left out
+        before :data:`~mcts_envs.agents.evaluation.stats.MIN_ELO_GAMES` games, and a moves/s that
+        was not measured reads ``-``.
         """
         played = len(self.records)
         head = f"{self.game}: {played} games in {self.seconds:.1f} s"
@@ -135,20 +150,24 @@ class MatchResult:
         ]
         for label, stats in (("A", self.a), ("B", self.b)):
             low, high = stats.win_interval()
+            rate = stats.moves_per_second
             lines.append(
                 f"{label}  {stats.spec:<{width}} {stats.wins:>4} {stats.draws:>4} "
                 f"{stats.losses:>4}  {stats.win_rate:5.3f} [{low:5.3f}, {high:5.3f}]    "
-                f"{stats.score:6.3f}  {stats.moves_per_second:9.1f}"
+                f"{stats.score:6.3f}  {'-' if math.isnan(rate) else f'{rate:.1f}':>9}"
             )
-        if self.a.games:
-            elo, low, high = self.elo_interval()
-            lines.append(
-                f"Elo of A minus B: {format_elo_interval(elo, low, high)} "
-                f"(from the score with draws as half; 95% Wilson interval)"
-            )
-        else:
-            lines.append("Elo of A minus B: no finished game")
+        faults = self.fault_line()
+        if faults:
+            lines.append(faults)
+        elo, low, high = self.elo_interval()
+        lines.append(f"Elo of A minus B: {format_elo_games(elo, low, high, self.a.games)}")
+        if self.a.games >= MIN_ELO_GAMES:
+            lines[-1] += " (from the score with draws as half; 95% Wilson interval)"
         return "\n".join(lines)
+
+    def fault_line(self) -> str:
+        """``"lost by faults: A 2 (own play), B 10 (server or engine failing)"``, or ``""``."""
+        return fault_summary(self.records, {self.b.spec: "B", self.a.spec: "A"})
 
 
 def seat_think(record: dict[str, Any], seat: int) -> tuple[float, int]:
@@ -177,118 +196,38 @@ def summarize(
     return MatchResult(game, a, b, kept)
 
 
-class MatchOptions(NamedTuple):
-    """How a match is played, beyond who plays whom.
-
-    Attributes:
-        seed: master seed; the same seed gives the same games (any backend, any worker count).
-        workers: games in flight (1: play in this process).
-        max_moves: adjudicate a game as a draw after this many decisions.
-        agent_modules: modules to import in every process first (they call ``register_agent``).
-        announce: told what is being prepared before the first game (e.g. a print to stderr).
-        backend: ``local``, ``process`` or ``ray`` (default: local for one worker, else process).
-        address: the Ray cluster for the ``ray`` backend (default: start one).
-        done: records of games already played (a resumed results file): they are not replayed.
-    """
-
-    seed: int | None = 0
-    workers: int = 1
-    max_moves: int | None = None
-    agent_modules: tuple[str, ...] = ()
-    announce: Callable[[str], None] | None = None
-    backend: str | None = None
-    address: str | None = None
-    done: tuple[dict[str, Any], ...] = ()
-
-
-def iterate_match(
-    game: str, spec_a: str, spec_b: str, num_games: int, options: MatchOptions | None = None
-) -> Iterator[dict[str, Any]]:
-    """Yield the records of the match's games not in ``options.done``, as they finish.
-
-    Everything is checked before the first game, and the agents are prepared (compiled) in this
-    process before any game is timed.
-
-    Raises:
-        UnknownGameError / UnknownAgentError / InvalidOptionError / InvalidRecordError: before
-            any game (a ``done`` record of another match is an ``InvalidRecordError``).
-    """
-    options = options or MatchOptions()
-    for module in options.agent_modules:
-        import_agent_module(module)
-    rules = GameRules(get_entry(game).name, adjudication=Adjudication(max_moves=options.max_moves))
-    plan = plan_match(rules, spec_a, spec_b, num_games, 0 if options.seed is None else options.seed)
-    tasks = pending_tasks(plan, options.done)
-    opening = plan.tasks[0].opening
-    backend = make_backend(
-        options.backend,
-        options.workers,
-        plan.specs,
-        opening,
-        address=options.address,
-        agent_modules=options.agent_modules,
-    )
-    # In this process first: compiles to numba's disk cache, which workers then load.
-    prepare_agents(plan.rules.game, plan.specs, opening, options.announce)
-    return backend.run(tasks, plan.rules, StopFlag())
-
-
 def play_match(
-    game: str,
-    spec_a: str,
-    spec_b: str,
-    num_games: int,
-    seed: int | None = 0,
-    workers: int = 1,
-    progress: bool = False,
-    max_moves: int | None = None,
-    on_record: Callable[[dict[str, Any]], None] | None = None,
-    *,
-    agent_modules: Sequence[str] = (),
-    announce: Callable[[str], None] | None = None,
-    backend: str | None = None,
-    done: Sequence[dict[str, Any]] = (),
+    plan: TournamentPlan, settings: RunSettings | None = None, hooks: RunHooks | None = None
 ) -> MatchResult:
-    """Play a seat-alternated match of ``num_games`` games and tally it.
+    """Play the games of a match's ``plan`` (:func:`~mcts_envs.agents.evaluation.plan.plan_match`)
+    that ``settings.out`` is missing, with :func:`~mcts_envs.agents.evaluation.run.run_plan`, and
+    tally them.
 
-    With ``workers > 1`` the calling script needs the ``if __name__ == "__main__":`` guard
-    (worker processes are started with the spawn method).
+    With ``settings.workers > 1`` the calling script needs the ``if __name__ == "__main__":``
+    guard (worker processes are started with the spawn method).
 
     Args:
-        game: game name (see ``mcts_envs.list_games()``).
-        spec_a, spec_b: agent specs (see :func:`mcts_envs.agents.spec.make_agent`).
-        num_games: games to play; agent A is ``player_0`` in even-numbered games.
-        seed, workers, max_moves, agent_modules, announce, backend, done: see
-            :class:`MatchOptions`.
-        progress: show a tqdm progress bar.
-        on_record: called with each new record as its game ends, e.g. to write it.
+        plan: the match (one pairing); agent A is ``player_0`` in even-numbered games.
+        settings: where and how the games are played (default: in this process, no file).
+        hooks: what the caller sees on the way, e.g. ``RunHooks(progress=True)`` for a bar.
 
     Returns:
-        The tally of the ``done`` records and the new ones, records sorted by game index.
-    """
-    options = MatchOptions(
-        seed, workers, max_moves, tuple(agent_modules), announce, backend, None, tuple(done)
-    )
-    records: Iterable[dict[str, Any]] = iterate_match(game, spec_a, spec_b, num_games, options)
-    start = time.perf_counter()
-    if progress:
-        from tqdm import tqdm
+        The tally of every record (resumed and new), records sorted by game index.
 
-        records = tqdm(
-            records,
-            total=num_games,
-            initial=len(done),
-            desc=f"{spec_a} vs {spec_b}",
-            unit="game",
+    Raises:
+        InvalidOptionError: for a plan of more than one pairing.
+        MctsEnvsError: as :func:`~mcts_envs.agents.evaluation.run.run_plan`, before any game.
+    """
+    if len(plan.pairings) != 1:
+        raise InvalidOptionError(
+            f"a match is one pairing; this plan has {len(plan.pairings)} (run it with run_plan)"
         )
-    kept = list(done)
-    for record in records:
-        if on_record is not None:
-            on_record(record)
-        kept.append(record)
-    kept.sort(key=lambda record: record["index"])
-    result = summarize(get_entry(game).name, spec_a, spec_b, kept)
-    result.seconds = time.perf_counter() - start
+    outcome = run_plan(plan, settings, hooks)
+    spec_a, spec_b = plan.pairings[0]
+    records = sorted(outcome.records, key=lambda record: record["index"])
+    result = summarize(plan.rules.game, spec_a, spec_b, records)
+    result.seconds = outcome.seconds
+    result.stopped = outcome.stopped
     return result
 
 
@@ -298,7 +237,7 @@ def budget_curve(
     budgets: Sequence[float],
     opponent: str,
     num_games: int,
-    seed: int | None = 0,
+    seed: int = 0,
     workers: int = 1,
     progress: bool = False,
 ) -> list[tuple[float, MatchResult]]:
@@ -310,11 +249,15 @@ def budget_curve(
         raise InvalidOptionError(
             f"the spec template needs a '{{}}' where the budget goes, got {spec_template!r}"
         )
+    settings = RunSettings(workers=workers)
+    hooks = RunHooks(progress=progress)
     return [
         (
             budget,
             play_match(
-                game, spec_template.format(budget), opponent, num_games, seed, workers, progress
+                plan_match(game, spec_template.format(budget), opponent, num_games, seed),
+                settings,
+                hooks,
             ),
         )
         for budget in budgets

@@ -56,21 +56,16 @@ Rows are ordered by game, then ply, then symmetry.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from mcts_envs.agents.evaluation.backends import make_backend
 from mcts_envs.agents.evaluation.backends.workers import check_count, check_workers
-from mcts_envs.agents.evaluation.games import (
-    Adjudication,
-    GameRules,
-    GameTask,
-    play_game,
-    prepare_agents,
-)
+from mcts_envs.agents.evaluation.games import Adjudication, GameRules, GameTask, play_game
+from mcts_envs.agents.evaluation.plan import plan_match
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.agents.temperature import (
     DEFAULT_TEMPERATURE_MOVES,
@@ -298,25 +293,17 @@ def play_expert_games(
     play: Callable[[ExpertConfig, GameTask, GameRules], dict[str, Any]],
     workers: int = 1,
     backend: str | None = None,
-    announce: Callable[[str], None] | None = None,
-) -> Iterator[dict[str, Any]]:
+    hooks: RunHooks | None = None,
+) -> list[dict[str, Any]]:
     """The games of a checked ``config`` (the match ``config.spec`` vs ``config.opponent``, or vs
-    itself) played on the evaluation backends: ``play(config, task, rules)`` of each game, as the
-    games finish (in any order; each result carries what the caller needs to sort it).
-
-    The agents are prepared (compiled) in this process first (``announce`` is told, see
-    :func:`~mcts_envs.agents.evaluation.games.prepare_agents`).
+    itself) played by :func:`~mcts_envs.agents.evaluation.run.run_plan`: ``play(config, task,
+    rules)`` of each game, in the order the games finished (each result carries what the caller
+    needs to sort it). ``hooks`` (e.g. a progress bar) are the run's.
     """
-    from mcts_envs.agents.evaluation.tournament import StopFlag, plan_match
-
     rules = GameRules(config.game, adjudication=Adjudication(max_moves=config.max_moves))
     plan = plan_match(rules, config.spec, config.opponent or config.spec, config.games, config.seed)
-    opening = plan.tasks[0].opening
-    runner = make_backend(
-        backend, workers, plan.specs, opening, play=functools.partial(play, config)
-    )
-    prepare_agents(config.game, plan.specs, opening, announce)
-    return runner.run(iter(plan.tasks), plan.rules, StopFlag())
+    settings = RunSettings(backend=backend, workers=workers, play=functools.partial(play, config))
+    return run_plan(plan, settings, hooks).records
 
 
 def expert_task_record(config: ExpertConfig, task: GameTask, rules: GameRules) -> dict[str, Any]:
@@ -415,12 +402,8 @@ def generate_expert_data(
     """
     config = check_config(config)
     check_workers(workers)
-    announce = print_to_stderr if progress else None
-    records = play_expert_games(config, expert_task_record, workers, backend, announce)
-    if progress:
-        from tqdm import tqdm
-
-        records = tqdm(records, total=config.games, desc=f"expert {config.spec}", unit="game")
+    hooks = RunHooks(announce=print_to_stderr, progress=True) if progress else None
+    records = play_expert_games(config, expert_task_record, workers, backend, hooks)
     played = sorted(records, key=lambda record: record["index"])
     parts = [record["expert"]["rows"] for record in played]
     data = {name: np.concatenate([part[name] for part in parts]) for name in ROW_FIELDS}

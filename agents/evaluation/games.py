@@ -1,8 +1,9 @@
 """The one game loop: a game between two agents, fully determined by a :class:`GameTask`.
 
-A match (:mod:`mcts_envs.agents.evaluation.arena`) and a tournament (:mod:`mcts_envs.agents.evaluation.tournament`)
-both hand :class:`GameTask` values to a backend (:mod:`mcts_envs.agents.evaluation.backends`), which calls
-:func:`play_game` for each. A task names the pairing, the game pair (= opening number), the colour
+A match (:mod:`mcts_envs.agents.evaluation.arena`) and a tournament are plans
+(:mod:`mcts_envs.agents.evaluation.plan`) of :class:`GameTask` values that the one run function
+(:func:`mcts_envs.agents.evaluation.run.run_plan`) hands to a backend
+(:mod:`mcts_envs.agents.evaluation.backends`), which calls :func:`play_game` for each. A task names the pairing, the game pair (= opening number), the colour
 and the seeds; the seeds come only from ``(master seed, pairing, pair, colour)`` for the agents and
 ``(master seed, pair)`` for chance (:func:`task_seeds`). So ``mcts-envs match G A B --games N
 --seed S`` plays exactly the games of ``mcts-envs tournament G A B --games-per-pair N --seed S``,
@@ -198,9 +199,9 @@ def build_agent(spec: str, seed: int | None, time_control: TimeControl) -> Any:
 
 def set_move_seconds(agent: Any, seconds: float) -> bool:
     """Give ``agent`` a time budget for its next decision; ``False`` if it has no time budget."""
-    settings = getattr(agent, "settings", None)
-    if settings is not None and getattr(settings, "seconds", None) is not None:
-        agent.settings = replace(settings, seconds=seconds)
+    config = getattr(agent, "config", None)
+    if config is not None and getattr(config, "seconds", None) is not None:
+        agent.config = replace(config, seconds=seconds)
         return True
     if getattr(agent, "seconds", None) is not None:
         agent.seconds = seconds

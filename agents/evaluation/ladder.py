@@ -15,8 +15,9 @@ round robin (:func:`build_ladder`, Bradley-Terry by :func:`mcts_envs.agents.eval
 against the anchor whose Elo is nearest its current estimate (where a game says most), refits
 its Elo with the anchors' ratings held fixed (maximum likelihood with a prior of virtual draws,
 so the estimate stays finite after all wins or all losses), and reports the estimate with a 95%
-interval, the games per anchor and the forfeits (invalid moves, timeouts). Its games are tournament
-records: they resume from the results file as a tournament does, and the choice of each next
+interval, the games per anchor, its forfeits (invalid moves, timeouts, crashes) and apart from
+them the games lost to its server or engine failing; that failing several games in a row stops
+the rating (:mod:`mcts_envs.agents.evaluation.faults`). Its games are tournament records: they resume from the results file as a tournament does, and the choice of each next
 anchor depends only on the games before it, so a run is reproducible from its seed.
 """
 
@@ -32,22 +33,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcts_envs.agents.base import INFRASTRUCTURE_FAULT
+from mcts_envs.agents.evaluation.faults import DEFAULT_FAULT_LIMIT, FaultWatch, forfeit_of
+from mcts_envs.agents.evaluation.games import GameRules, play_game, prepare_agents
+from mcts_envs.agents.evaluation.openings import Openings
+from mcts_envs.agents.evaluation.plan import TaskList, TournamentPlan, plan_tournament
 from mcts_envs.agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
-from mcts_envs.agents.evaluation.stats import Z_95, WinDrawLoss
-from mcts_envs.agents.evaluation.tournament import (
-    GameRules,
-    Openings,
-    TaskList,
-    TournamentPlan,
-    done_keys,
-    make_backend,
-    open_results,
-    plan_tournament,
-    play_task,
-    prepare_agents,
-    record_key,
-    run_tournament,
-)
+from mcts_envs.agents.evaluation.results_file import done_keys, open_results, record_key
+from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
+from mcts_envs.agents.evaluation.stats import MIN_ELO_GAMES, Z_95, WinDrawLoss
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
@@ -94,6 +88,15 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
         "alphabeta:depth=1",
         "alphabeta:depth=2",
+    ),
+    # Connect Four: the MCTS anchors state the options of its row of defaults (c=0.2 with
+    # heuristic leaves), written when the ladder was built before the row existed
+    "connect_four": (
+        "random",
+        "minimax2",
+        *(f"mcts:iterations={n},c=0.2,rollout_cutoff=0" for n in (10, 100, 1000, 10000)),
+        "alphabeta:depth=2",
+        "alphabeta:depth=4",
     ),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).
@@ -381,7 +384,8 @@ def build_ladder(
         workers: processes to play in (the games do not depend on it).
         resume: continue an interrupted build's ``.records.jsonl``.
         overwrite: replace existing ladder files.
-        announce: told what is being compiled and the progress.
+        announce: told of the plan, what is being compiled and the preparation times; with it,
+            a progress bar shows on stderr.
         agent_modules: modules that register anchor kinds (``--agent-module``), imported in
             every worker process as well.
 
@@ -403,23 +407,19 @@ def build_ladder(
             raise InvalidOptionError(
                 f"{path} exists; pass --overwrite to rebuild it, or choose another --out-dir"
             )
-    rules = GameRules(name)
-    plan = plan_tournament(rules, anchors, games_per_pair, seed)
+    plan = plan_tournament(GameRules(name), anchors, games_per_pair, seed)
     start = time.perf_counter()
     load = _load_average()
-    with open_results(playing, resume=resume, overwrite=True) as results:
-        opening = plan.tasks[0].opening
-        backend = make_backend(None, workers, plan.specs, opening, agent_modules=agent_modules)
-        # in this process first, as a match or tournament does: workers load numba's disk cache
-        prepare_agents(name, plan.specs, opening, announce)
-        total = len(plan.tasks)
-
-        def progress(record: dict[str, Any]) -> None:
-            if announce is not None and len(results.records) % 20 == 0:
-                announce(f"{len(results.records)}/{total} games")
-
-        run_tournament(plan, results, backend, progress=progress)
-        records = list(results.records)
+    total = len(plan.tasks)
+    settings = RunSettings(
+        out=playing,
+        resume=resume,
+        overwrite=True,
+        workers=workers,
+        agent_modules=tuple(agent_modules),
+    )
+    hooks = RunHooks(announce=announce, progress=announce is not None)
+    records = run_plan(plan, settings, hooks).records
     if len(records) < total:
         raise InvalidOptionError(
             f"{name} ladder: {len(records)} of {total} games played; run again with --resume"
@@ -502,6 +502,7 @@ class AnchorTally(WinDrawLoss):
     draws: int = 0
     losses: int = 0
     forfeits: int = 0
+    infrastructure: int = 0
 
 
 @dataclass
@@ -512,7 +513,8 @@ class LadderResult:
         spec: the newcomer.
         ladder: the ladder.
         elo, low, high: its Elo on the ladder's scale and 95% interval.
-        tallies: per anchor (ladder order), its wins, draws, losses and forfeits.
+        tallies: per anchor (ladder order), its wins, draws, losses, forfeits (its own faults:
+            invalid moves, timeouts, crashes) and games lost to faults of its server or engine.
         records: its games (tournament records, newcomer = agent A).
     """
 
@@ -526,26 +528,43 @@ class LadderResult:
 
     @property
     def forfeits(self) -> int:
-        """Games the newcomer lost by a fault (invalid move, timeout, crash)."""
+        """Games the newcomer lost by a fault of its own (invalid move, timeout, crash)."""
         return sum(t.forfeits for t in self.tallies)
 
+    @property
+    def infrastructure_faults(self) -> int:
+        """Games the newcomer lost because its server or engine failed (not its play)."""
+        return sum(t.infrastructure for t in self.tallies)
+
     def summary(self) -> str:
-        """The report: rating with interval, then games, W/D/L and forfeits per anchor."""
+        """The report: rating with interval, then games, W/D/L and faults per anchor.
+
+        With fewer than :data:`~mcts_envs.agents.evaluation.stats.MIN_ELO_GAMES` games the
+        rating is left out (what it would print is mostly the prior)."""
         games = sum(t.games for t in self.tallies)
         source = self.ladder.path or "memory"
+        faults = (
+            f"{self.forfeits} forfeits: invalid moves, timeouts or crashes; "
+            f"{self.infrastructure_faults} lost to its server or engine failing"
+        )
+        if games >= MIN_ELO_GAMES:
+            rating = (
+                f"Elo {format_elo(self.elo)}  95% interval [{format_elo(self.low)}, "
+                f"{format_elo(self.high)}]"
+            )
+        else:
+            rating = f"Elo not estimated from fewer than {MIN_ELO_GAMES} games"
         lines = [
             f"{self.spec} on the {self.ladder.game} ladder ({source}; random = 0):",
-            f"  Elo {format_elo(self.elo)}  95% interval [{format_elo(self.low)}, "
-            f"{format_elo(self.high)}]  ({games} games, {self.forfeits} forfeits: invalid moves, "
-            "timeouts or crashes)",
+            f"  {rating}  ({games} games, {faults})",
             "",
             f"  {'anchor':<24} {'anchor Elo':>10} {'games':>6} {'W':>4} {'D':>4} {'L':>4} "
-            f"{'forfeits':>8}",
+            f"{'forfeits':>8} {'infra':>5}",
         ]
         for t in self.tallies:
             lines.append(
                 f"  {t.anchor.spec:<24} {format_elo(t.anchor.elo):>10} {t.games:>6} {t.wins:>4} "
-                f"{t.draws:>4} {t.losses:>4} {t.forfeits:>8}"
+                f"{t.draws:>4} {t.losses:>4} {t.forfeits:>8} {t.infrastructure:>5}"
             )
         return "\n".join(lines)
 
@@ -555,9 +574,12 @@ def _tallies(ladder: Ladder, records: Iterable[dict[str, Any]]) -> list[AnchorTa
     for record in records:
         tally = tallies[record["agents"][1]]
         tally.count(record.get("result"))
-        forfeit = record.get("forfeit")
-        if isinstance(forfeit, dict) and forfeit.get("seat") == record.get("seat_a"):
-            tally.forfeits += 1
+        found = forfeit_of(record)
+        if found is not None and found[0] == record["agents"][0]:
+            if found[1] == INFRASTRUCTURE_FAULT:
+                tally.infrastructure += 1
+            else:
+                tally.forfeits += 1
     return list(tallies.values())
 
 
@@ -602,11 +624,12 @@ def rate_on_ladder(
     overwrite: bool = False,
     ladder: Ladder | str | os.PathLike | None = None,
     announce: Callable[[str], None] | None = None,
+    fault_limit: int | None = DEFAULT_FAULT_LIMIT,
 ) -> LadderResult:
     """Rate ``spec`` on ``game``'s ladder with ``games`` games (module docstring).
 
     Game pair ``p`` is played against the anchor nearest the estimate after pairs ``0..p-1``
-    (seeds: :func:`mcts_envs.agents.evaluation.tournament.task_seeds` of ``(seed, anchor number, p, colour)``).
+    (seeds: :func:`mcts_envs.agents.evaluation.games.task_seeds` of ``(seed, anchor number, p, colour)``).
 
     Args:
         game: the game.
@@ -618,10 +641,14 @@ def rate_on_ladder(
         overwrite: replace an existing ``out``.
         ladder: a :class:`Ladder` or a ladder file (default: the game's shipped ladder).
         announce: told of each game pair's anchor and of compiling.
+        fault_limit: stop once the agent has lost this many games in a row to faults of its
+            server or engine (:mod:`~mcts_envs.agents.evaluation.faults`); ``None``: play on.
 
     Raises:
         InvalidOptionError / UnknownAgentError: for bad arguments (before any game).
         InvalidRecordError: if a resumed file holds other games.
+        InfrastructureError: when the agent's server or engine failed ``fault_limit`` games in
+            a row (the games played are in ``out``).
     """
     name = get_entry(game).name
     if ladder is None:
@@ -635,6 +662,7 @@ def rate_on_ladder(
             f"--games must be even and >= 2 (game pairs with colours swapped), got {games!r}"
         )
     make_agent(spec, seed=0)
+    faults = FaultWatch(fault_limit)
     results = open_results(out, resume, overwrite) if out is not None else None
     records: list[dict[str, Any]] = list(results.records) if results is not None else []
     try:
@@ -671,10 +699,11 @@ def rate_on_ladder(
             for colour in (0, 1):
                 if colour in played:
                     continue
-                record = play_task(plan.tasks.task(anchor_index, pair, colour), plan.rules)
+                record = play_game(plan.tasks.task(anchor_index, pair, colour), plan.rules)
                 records.append(record)
                 if results is not None:
                     results.append(record)
+                faults.update(record)
     finally:
         if results is not None:
             results.close()

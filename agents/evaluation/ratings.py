@@ -1,7 +1,7 @@
 """Ratings and statistics of a results file: W/D/L, Wilson intervals, Bradley-Terry Elo, SPRT.
 
-Everything here is recomputed from game records (tournament records of
-:mod:`mcts_envs.agents.evaluation.tournament` or match records of :mod:`mcts_envs.agents.evaluation.arena`): each record names its two
+Everything here is recomputed from game records (the records of a tournament or match, as
+:func:`mcts_envs.agents.evaluation.run.run_plan` writes them): each record names its two
 agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
 counted) and its game pair (``pair``, or ``index // 2`` for match records).
 
@@ -37,7 +37,7 @@ from mcts_envs.agents.evaluation.stats import (
     WinDrawLoss,
     elo_from_score,
     format_elo,
-    format_elo_interval,
+    format_elo_games,
     score_from_elo,
     score_interval,
     wilson_interval,
@@ -50,6 +50,7 @@ __all__ = [
     "SprtMonitor",
     "SprtSettings",
     "elo_from_score",
+    "fisher_half_widths",
     "fit_bradley_terry",
     "format_elo",
     "llr_pentanomial",
@@ -304,6 +305,30 @@ def _points_matrix(stats: Iterable[PairingStats], index: dict[str, int]) -> np.n
     return points
 
 
+def fisher_half_widths(
+    points: np.ndarray, elo: np.ndarray, anchor: int, prior_draws: float = PRIOR_DRAWS
+) -> np.ndarray:
+    """Half-widths (Elo) of 95% intervals from the observed Fisher information of the
+    Bradley-Terry fit :func:`fit_bradley_terry` made (its prior included, ``anchor`` held at
+    0): ``Z_95`` standard errors. NaN for the anchor and for agents without a rating."""
+    points = np.asarray(points, np.float64)
+    played = (points + points.T) > 0
+    np.fill_diagonal(played, False)
+    members = np.flatnonzero(np.isfinite(elo))
+    half = np.full(len(points), np.nan)
+    free = [k for k, member in enumerate(members) if member != anchor]
+    if not free:
+        return half
+    sub = points[np.ix_(members, members)] + 0.5 * prior_draws * played[np.ix_(members, members)]
+    r = elo[members] / ELO_PER_NAT
+    p = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
+    weights = (sub + sub.T) * p * (1.0 - p)
+    information = (np.diag(weights.sum(axis=1)) - weights)[np.ix_(free, free)]
+    covariance = np.linalg.pinv(information)
+    half[members[free]] = Z_95 * np.sqrt(np.clip(np.diag(covariance), 0.0, None)) * ELO_PER_NAT
+    return half
+
+
 def _nearest_rank(values: np.ndarray, fraction: float) -> float:
     """The ``fraction`` quantile by nearest rank (well defined with infinities; NaN ignored)."""
     finite_order = np.sort(values[~np.isnan(values)])
@@ -379,7 +404,7 @@ class RatingTable:
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  {pairing.wins:>5} "
                 f"{pairing.draws:>5} {pairing.losses:>5}  "
                 f"{pairing.score:.3f} [{low:.3f}, {high:.3f}]  "
-                f"{format_elo_interval(elo, elo_low, elo_high)}"
+                f"{format_elo_games(elo, elo_low, elo_high, pairing.games)}"
             )
         lines += [
             "",
@@ -391,7 +416,7 @@ class RatingTable:
             line = (
                 f"  {pairing.a:<{width}}  {pairing.b:<{width}}  "
                 f"{' '.join(f'{c:>4}' for c in counts)}  "
-                f"Elo {format_elo_interval(elo, elo_low, elo_high)}"
+                f"Elo {format_elo_games(elo, elo_low, elo_high, 2 * int(counts.sum()))}"
             )
             if sprt is not None:
                 llr = llr_pentanomial(counts, sprt)
@@ -414,7 +439,10 @@ def rate(
         records: game records naming ``agents`` and ``result``.
         anchor: the agent rated 0 (default: ``random`` if it played, else the first agent).
         bootstrap: bootstrap samples for the intervals (resampling whole game pairs within each
-            pairing, so the pairs' correlation is kept); 0 for none.
+            pairing, so the pairs' correlation is kept); 0 for none. An agent whose resamples
+            all give one rating (every game pair it played scored alike) gets the interval of
+            the fit's Fisher information instead (:func:`fisher_half_widths`), never a zero
+            width.
         seed: seed of the bootstrap.
         prior_draws: virtual draws per pairing (see :func:`fit_bradley_terry`): every agent
             connected to the anchor through games gets a finite rating.
@@ -459,6 +487,13 @@ def rate(
     if bootstrap:
         low = np.array([_nearest_rank(samples[:, k], 0.025) for k in range(len(agents))])
         high = np.array([_nearest_rank(samples[:, k], 0.975) for k in range(len(agents))])
+        # Every game pair of an agent scored alike (ten draws): every resample is the same and
+        # the percentile interval has no width; the fit's own information still bounds it.
+        flat = (high - low <= 0) & np.isfinite(elo)
+        flat[index[anchor]] = False
+        if flat.any():
+            half = fisher_half_widths(points, elo, index[anchor], prior_draws)
+            low[flat], high[flat] = elo[flat] - half[flat], elo[flat] + half[flat]
     else:
         low, high = np.full(len(agents), math.nan), np.full(len(agents), math.nan)
     games = (points + points.T).sum(axis=1)

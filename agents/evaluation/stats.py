@@ -14,10 +14,12 @@ import math
 from mcts_envs.core.errors import InvalidOptionError
 
 __all__ = [
+    "MIN_ELO_GAMES",
     "Z_95",
     "WinDrawLoss",
     "elo_from_score",
     "format_elo",
+    "format_elo_games",
     "format_elo_interval",
     "score_from_elo",
     "score_interval",
@@ -26,6 +28,9 @@ __all__ = [
 
 #: z for a two-sided 95% interval.
 Z_95 = 1.959963984540054
+#: Fewest games an Elo is reported from. Below it the interval spans most of the scale (one game
+#: drawn: [-495, +495]; ten: [-204, +204]) and says nothing a W/D/L count does not.
+MIN_ELO_GAMES = 10
 
 
 def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -157,10 +162,22 @@ def format_elo_interval(estimate: float, low: float, high: float) -> str:
     """An Elo estimate with its interval, honest at the boundary.
 
     ``+52 [+10, +95]`` normally; when the estimate is infinite (every game won or lost) only the
-    finite bound is meaningful, so it reads ``> +166`` or ``< -166`` instead of ``+inf [...]``.
+    finite bound is meaningful, so it reads ``> +166`` or ``< -166`` instead of ``+inf [...]``;
+    an infinite end of a finite estimate reads ``unbounded``, and no estimate (NaN) ``none``.
     """
+    if math.isnan(estimate):
+        return "none"
     if math.isinf(estimate) and estimate > 0:
         return f"> {format_elo(low)}"
     if math.isinf(estimate):
         return f"< {format_elo(high)}"
-    return f"{format_elo(estimate)} [{format_elo(low)}, {format_elo(high)}]"
+    ends = ["unbounded" if math.isinf(end) else format_elo(end) for end in (low, high)]
+    return f"{format_elo(estimate)} [{ends[0]}, {ends[1]}]"
+
+
+def format_elo_games(estimate: float, low: float, high: float, games: int) -> str:
+    """:func:`format_elo_interval` from :data:`MIN_ELO_GAMES` games on; before that,
+    ``"after 10 games (3 so far)"``: an Elo from a handful of games is noise with a number."""
+    if games < MIN_ELO_GAMES:
+        return f"after {MIN_ELO_GAMES} games ({games} so far)"
+    return format_elo_interval(estimate, low, high)

@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from mcts_envs.agents.frontends import CommandIO
+from mcts_envs.agents.frontends.runs import add_keep_going, fault_limit
 from mcts_envs.core.errors import InvalidOptionError
 
 
@@ -36,6 +37,7 @@ def add_parser(commands: Any) -> None:
         "--overwrite", action="store_true", help="replace --out (or the built files) if they exist"
     )
     ladder.add_argument("--ladder", help="a ladder file instead of the game's shipped one")
+    add_keep_going(ladder)
     ladder.add_argument(
         "--agent-module",
         action="append",
@@ -107,6 +109,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
         overwrite=args.overwrite,
         ladder=args.ladder,
         announce=print_to_stderr,
+        fault_limit=fault_limit(args),
     )
     print(result.summary(), file=out)
     if args.out:

@@ -12,14 +12,24 @@ def add_parser(commands: Any) -> None:
     """Add the ``list`` subcommand."""
     listing = commands.add_parser("list", help="list the games and the agents with their options")
     listing.add_argument("what", nargs="?", choices=("games", "agents"), help="only one of them")
+    listing.add_argument(
+        "--agent-module",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first (it calls mcts_envs.agents.spec.register_agent), so its agents "
+        "are listed; repeatable",
+    )
 
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Print the games and the agents with their options."""
     out = io.out
     import mcts_envs
-    from mcts_envs.agents.spec import describe_agent, list_agents
+    from mcts_envs.agents.spec import describe_agent, import_agent_module, list_agents
 
+    for module in args.agent_module:
+        import_agent_module(module)
     if args.what in (None, "games"):
         print("games:", file=out)
         for name in mcts_envs.list_games():

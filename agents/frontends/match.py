@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from mcts_envs.agents.frontends import CommandIO
-from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_plan
+from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_hooks, run_settings
 
 
 def add_parser(commands: Any) -> None:
@@ -35,19 +35,17 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Play the match (or what a resumed ``--out`` is missing) and print its summary."""
-    from mcts_envs.agents.evaluation import tournament as t
-    from mcts_envs.agents.evaluation.arena import summarize
+    from mcts_envs.agents.evaluation.arena import play_match
+    from mcts_envs.agents.evaluation.games import Adjudication, GameRules
+    from mcts_envs.agents.evaluation.plan import plan_match
     from mcts_envs.agents.spec import import_agent_module
 
     for module in args.agent_module:
         import_agent_module(module)
-    rules = t.GameRules(args.game, adjudication=t.Adjudication(max_moves=args.max_moves))
-    plan = t.plan_match(rules, args.agent_a, args.agent_b, args.games, args.seed)
-    outcome = run_plan(plan, args, [], args.agent_a)
-    records = sorted(outcome.records, key=lambda record: record["index"])
-    result = summarize(plan.rules.game, args.agent_a, args.agent_b, records)
-    result.seconds = outcome.seconds
+    rules = GameRules(args.game, adjudication=Adjudication(max_moves=args.max_moves))
+    plan = plan_match(rules, args.agent_a, args.agent_b, args.games, args.seed)
+    result = play_match(plan, run_settings(args), run_hooks(args))
     print(result.summary(), file=io.out)
     if args.out:
-        print(f"{len(records)} game records in {args.out}", file=io.out)
-    return exit_status(outcome, io)
+        print(f"{len(result.records)} game records in {args.out}", file=io.out)
+    return exit_status(result.interrupted, io)

@@ -172,24 +172,17 @@ class PlaySession:
 
 
 def board_printer(game_name: str):
-    """A function ``state -> str`` drawing the board with the env's ``ansi`` renderer (for
-    Tantrix followed by the placed tiles, ``(q,r) #tile@orientation``, in placement order)."""
+    """A function ``state -> str`` drawing the board with the env's ``ansi`` renderer (its
+    coordinates are those of the move notation)."""
     import mcts_envs
 
     env = mcts_envs.make(game_name, raw=True, render_mode="ansi")
     env.reset(seed=0)
     unwrapped = env.unwrapped
 
-    game = unwrapped.game
-    tiles = getattr(game, "board", None) if game.info.name == "tantrix" else None
-
     def render(state: np.ndarray) -> str:
         unwrapped.set_game_state(state)
-        text = str(env.render())
-        if tiles is not None:  # the text picture counts Tantrix tiles; a player needs them
-            placed = ", ".join(f"({q},{r}) #{t}@{o}" for (q, r), (t, o) in tiles(state).items())
-            text += "\ntiles: " + (placed or "none")
-        return text
+        return str(env.render())
 
     return render
 
@@ -262,6 +255,7 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
     import mcts_envs
     from mcts_envs.agents.evaluation.games import prepare_agents
     from mcts_envs.agents.spec import make_agent
+    from mcts_envs.core.compiling import compile_notice
     from mcts_envs.core.errors import InvalidOptionError
 
     game = mcts_envs.make_game(options.game)
@@ -282,11 +276,16 @@ def play(options: PlayOptions, out: TextIO, keys: TextIO) -> int:
     )
     print(f"moves: {game.notation}", file=out)
     print(f"commands: {COMMANDS}", file=out)
-    print(f"compiling {agent.name} for {game.info.name} ...", file=out, flush=True)
     specs = [options.opponent] + ([options.hint] if options.hint else [])
-    prepare_agents(game.info.name, specs)  # as the arena does: compiled before the first move
-    agent.prepare(game)
-    hint_agent.prepare(game)
+
+    def announce(text: str) -> None:  # only when numba really compiles
+        print(text, file=out, flush=True)
+
+    # as the arena does: compiled before the first move
+    prepare_agents(game.info.name, specs, announce=announce)
+    with compile_notice(f"the agents for {game.info.name}", announce):
+        agent.prepare(game)
+        hint_agent.prepare(game)
     session = PlaySession(game, agent, hint_agent, options.seat, options.seed, players)
     shown = None  # the state last drawn
     while True:

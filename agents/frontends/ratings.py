@@ -26,6 +26,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Recompute every statistic of the records file and print it."""
+    from mcts_envs.agents.evaluation.faults import fault_summary
     from mcts_envs.agents.evaluation.ratings import parse_sprt, rate
     from mcts_envs.agents.frontends.records import read_checked_records
 
@@ -34,4 +35,7 @@ def run(args: argparse.Namespace, io: CommandIO) -> int:
     table = rate(records, args.anchor, args.bootstrap, args.seed)
     print(f"{args.file}: {len(records)} game records", file=io.out)
     print(table.text(sprt), file=io.out)
+    faults = fault_summary(records)
+    if faults:
+        print(faults, file=io.out)
     return 0

@@ -23,22 +23,15 @@ def add_parser(commands: Any) -> None:
 
 
 def _render_text(game_name: str):
-    """A function ``state -> str`` using the env's ansi renderer (or ``to_text`` as a fallback)."""
+    """A function ``state -> str``: the board with the coordinates of the move notation (the
+    env's ansi renderer, as ``play`` draws it), or ``to_text`` as a fallback."""
     import mcts_envs
+    from mcts_envs.agents.frontends.play import board_printer
 
     try:
-        env = mcts_envs.make(game_name, raw=True, render_mode="ansi")
-        env.reset(seed=0)
-        unwrapped = env.unwrapped
-
-        def render(state):
-            unwrapped.set_game_state(state)
-            return str(env.render())
-
-        return render
+        return board_printer(game_name)
     except Exception:  # a renderer problem must not stop a replay
-        game = mcts_envs.make_game(game_name)
-        return game.to_text
+        return mcts_envs.make_game(game_name).to_text
 
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:

@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from mcts_envs.agents.frontends import CommandIO
-from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_plan
+from mcts_envs.agents.frontends.runs import add_run_arguments, exit_status, run_hooks, run_settings
 
 
 def add_parser(commands: Any) -> None:
@@ -71,30 +71,36 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace, io: CommandIO) -> int:
     """Plan the tournament, play the missing games, print the ratings (130 after Ctrl-C)."""
-    from mcts_envs.agents.evaluation import tournament as t
+    from mcts_envs.agents.evaluation.faults import fault_summary
+    from mcts_envs.agents.evaluation.games import Adjudication, GameRules, TimeControl, parse_clock
+    from mcts_envs.agents.evaluation.plan import plan_tournament
     from mcts_envs.agents.evaluation.ratings import SprtMonitor, parse_sprt, rate
+    from mcts_envs.agents.evaluation.run import run_plan
     from mcts_envs.agents.spec import import_agent_module
 
     out = io.out
     for module in args.agent_module:
         import_agent_module(module)
-    clock = t.parse_clock(args.clock) if args.clock else (None, 0.0)
-    rules = t.GameRules(
+    clock = parse_clock(args.clock) if args.clock else (None, 0.0)
+    rules = GameRules(
         args.game,
-        t.TimeControl(args.time, clock[0], clock[1], args.loss_on_time),
-        t.Adjudication(args.max_moves, args.adjudicate_material),
+        TimeControl(args.time, clock[0], clock[1], args.loss_on_time),
+        Adjudication(args.max_moves, args.adjudicate_material),
     )
     sprt = parse_sprt(args.sprt) if args.sprt else None
-    plan = t.plan_tournament(
+    plan = plan_tournament(
         rules, args.agents, args.games_per_pair, args.seed, args.gauntlet, args.openings
     )
     monitors = [SprtMonitor(sprt)] if sprt else []
-    outcome = run_plan(plan, args, monitors, args.gauntlet or plan.specs[0])
+    outcome = run_plan(plan, run_settings(args), run_hooks(args, monitors))
     for monitor in monitors:
         for pairing, (llr, verdict) in sorted(monitor.decisions.items()):
             a, b = plan.pairings[pairing]
             print(f"SPRT {a} vs {b}: LLR {llr:+.2f} {sprt.bounds_text()}: {verdict}", file=out)
     if outcome.records:
         print(rate(outcome.records, args.anchor, args.bootstrap).text(sprt), file=out)
+        faults = fault_summary(outcome.records)
+        if faults:
+            print(faults, file=out)
     print(f"{len(outcome.records)} game records in {args.out}", file=out)
-    return exit_status(outcome, io)
+    return exit_status(outcome.interrupted, io)

@@ -1,15 +1,15 @@
 """``mcts-envs warmup [GAME ...] [--agents SPEC ...]``: compile everything once, ahead of use.
 
-numba compiles each function on its first use and keeps it in its disk cache (``__pycache__``
-beside the installed sources, or ``NUMBA_CACHE_DIR``), so the first run of each command on a
+numba compiles each function on its first use and keeps it in the machine's cache
+(:mod:`mcts_envs.core.numba_cache`), so the first run of each command on a
 machine waits for compiles (seconds to minutes on a small machine) and later runs load them in
 milliseconds. ``warmup`` pays that cost up front, e.g. in a container build or a CI cache step:
 for every named game (default: all) it compiles (or loads) each path
 
 * ``env``: the PettingZoo env, one random game through ``agent_iter`` / ``last`` / ``step``;
 * ``forward model``: the game's compiled random playouts;
-* ``vector``: :class:`~mcts_envs.vector.VectorGame`'s reset, step, random actions and compiled
-  rollout (threads run the same compiled code as one thread);
+* ``vector``: :class:`~mcts_envs.vector.VectorGame`'s reset, step, random actions, compiled
+  rollout (threads run the same compiled code as one thread), ``set_states`` and ``observe``;
 * one per agent of ``--agents`` (default ``random``, ``minimax2``, ``alphabeta``, ``mcts``): the
   preparation every match makes before its clocks run
   (:func:`mcts_envs.agents.preparation.prepare_spec`).
@@ -85,6 +85,9 @@ def _vector(name: str) -> None:
         vector.compile(rollout=True)
         vector.reset(seed=0)
         vector.step(vector.random_actions())
+    saved = vector.get_states([0, 1])
+    vector.set_states([0, 1], *saved)  # positions put in (openings, restores, search roots)
+    vector.observe(0)  # any seat's observations (the learner env's final observations)
 
 
 def _agent(name: str, spec: str) -> None:

@@ -11,9 +11,9 @@ Modules, one concept each:
 * :mod:`~mcts_envs.agents.mcts.solver`: MCTS-Solver proofs.
 * :mod:`~mcts_envs.agents.mcts.puct`: leaves evaluated in Python: the evaluator interface, its checks,
   root noise, Python rollouts.
-* :mod:`~mcts_envs.agents.mcts.defaults`: the options as one frozen
-  :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` (the spec's names and values) and each game's
-  defaults as an instance of it.
+* :mod:`~mcts_envs.agents.mcts.config`: the options as one frozen, self-checking
+  :class:`~mcts_envs.agents.mcts.config.MCTSConfig` (the spec's names, values and help).
+* :mod:`~mcts_envs.agents.mcts.defaults`: each game's defaults as an instance of it.
 * :mod:`~mcts_envs.agents.mcts.driver`: :func:`~mcts_envs.agents.mcts.driver.loop_plan`, the one translation of a
   config into the compiled loop's settings and sizes, and the per-game
   :class:`~mcts_envs.agents.mcts.driver.Engine`: one decision under an iteration or time budget.
@@ -24,7 +24,30 @@ Modules, one concept each:
   :class:`mcts_envs.agents.result.SearchResult`).
 """
 
-from mcts_envs.agents.mcts.agent import MCTSAgent
-from mcts_envs.agents.mcts.defaults import MCTSConfig
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Imported on first use: the config and the defaults table (read by ``mcts-envs list`` and the
+# docs build) import no numba, the agent does.
+_LAZY = {
+    "MCTSAgent": "mcts_envs.agents.mcts.agent",
+    "MCTSConfig": "mcts_envs.agents.mcts.config",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mcts_envs.agents.mcts' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["MCTSAgent", "MCTSConfig"]

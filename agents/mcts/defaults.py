@@ -1,178 +1,50 @@
-"""The MCTS options as one frozen :class:`MCTSConfig`, and the per-game defaults as instances of it.
+"""The per-game MCTS defaults: each game's row of options, one
+:class:`~mcts_envs.agents.mcts.config.MCTSConfig` each.
 
-:class:`MCTSConfig` names every option as the ``mcts:`` spec and the
-:class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take it (``iterations``, ``seconds``, ``c``,
-``rollout``, ...); the constructor builds one, and the search translates it once, in
-:func:`mcts_envs.agents.mcts.driver.loop_plan`, into what the compiled loop needs.
+An option of :class:`~mcts_envs.agents.mcts.config.MCTSConfig` whose default is
+:data:`~mcts_envs.agents.mcts.config.PER_GAME` takes the value of the game's row
+(:data:`GAME_DEFAULTS`, :func:`resolve`) when it is not given; the search translates the resolved
+config once, in :func:`mcts_envs.agents.mcts.driver.loop_plan`, into what the compiled loop needs.
 
-One global setting is not strong on every game: random playouts are hopeless in Ataxx (0 of 20
-games against ``minimax2`` at 1,000 iterations) but the best leaf evaluation in Ultimate
-Tic-Tac-Toe, and the heuristic's values span a much narrower range than win/loss results, so the
-exploration constant that suits one evaluation is far too large for the other. Each game
-therefore has its own defaults, chosen by the documented sweep in ``experiments/defaults_sweep.py``
-(README, "Per-game MCTS defaults"). An option given explicitly (``mcts:c=1.4`` or
-``MCTSAgent(c=1.4)``) always wins over the table; an agent learns the game at its first search
-or :meth:`~mcts_envs.agents.mcts.MCTSAgent.prepare`, and one agent may play several games.
-
-The table (evidence against each game's reference opponent; Wilson intervals in the README):
-
-* ``ataxx``: ``c=0.005, rollout_cutoff=0`` (the stone share scores the new leaf). Against
-  ``minimax2`` at 1,000 iterations: 110 wins of 120 (generic: 0 of 60).
-* ``tictactoe``: ``c=0.5, rollout_cutoff=0, expand="all"`` (the line-potential heuristic scores
-  every child of a new leaf at once). Against ``perfect``: no loss in 1,000 games at each of 400,
-  800, 1,600 and 3,200 iterations. The row without ``expand="all"`` lost 30 of 1,000 at 800, all
-  as O by its first reply to a corner: one child per simulation, in random order, makes a
-  node's mean a sample of whichever children came first, and at 400-800 iterations that noise
-  is as large as what separates the centre (the only drawing reply) from the corners (the
-  centre's visit lead over the next reply at 800: 23 +- 14 over 50 seeds, below zero in some);
-  no reply is proven at that budget either way. Scoring every child removes the order noise
-  (the lead: 21 +- 3, never below 15) and shows a mover's immediate wins at once
-  (``experiments/tictactoe_replies.py`` counts the losing replies by budget). The price is at
-  the smallest budgets: 147 of 1,000 lost at 50 iterations (the earlier row 90).
-* ``ultimate_tictactoe``: ``c=0.5, first_play=1.0, expand_order="heuristic"`` (random
-  playouts; a node tries a new child only while none of its tried children scores 1.0 in UCT,
-  and tries them best first by the heuristic, so winning a local board comes first). ``c=0.5``:
-  against OpenSpiel's ``MCTSBot`` at equal time per move (40 games each) 0.96 at 0.1 s and
-  0.94 at 0.3 s, generic ``c=1.4`` 0.88 and 0.80; against ``minimax2`` at 1,000 iterations 0.96
-  (generic 0.91). The urgency and the order: against the same ``MCTSBot`` at equal
-  simulations (1,000 a move, 200 games, new seeds) 0.68 score where ``c=0.5`` alone scored
-  0.53-0.56, and 0.63 with ``c=1`` (OpenSpiel's constant) where it scored 0.41-0.49; either
-  alone helps less (self-play screens, 200 games each against the ``c=0.5`` row: urgency alone,
-  ``first_play=1.2``, 0.48; the order alone 0.53; both 0.615). README, "Equal simulations".
-* ``pentago_twist``: ``c=0.2, rollout_cutoff=0`` (the line-potential heuristic). The heuristic
-  leaf was chosen against ``alphabeta:depth=2`` (0.57 score at 300 iterations with ``c=0.1``,
-  generic 0.31); ``c`` at equal time against ``alphabeta``: at 1 s a move ``c=0.2`` scored 0.78
-  [0.69, 0.85] over 100 games (0.725 in a 40-game screen) where ``c=0.1`` scored 0.56 [0.46,
-  0.65] (screens with ``c=0.1``: ``minimax_weight=0.3`` 0.43, heuristic child order with
-  first-play urgency 0.16); at 0.03, 0.1 and 0.3 s ``c=0.2`` scored 0.56, 0.56 and 0.61, ``c=0.1``
-  0.49, 0.62 and 0.57 (40-100 games, intervals overlapping).
-* ``tantrix``: ``c=0.75`` (random playouts). Against ``oliver`` at measured equal time, 0.3 s per
-  move: 0.725 win rate over 120 games (c=0.5: 0.50 over 40); chosen after a first sweep, and never
-  separated from c=0.5 by the intervals. Again on today's engine (forced placements played at
-  once, a median of about 5,000 simulations a move), 100 games each: c=0.75 0.93, c=0.5 0.90,
-  c=1 0.85.
-
-``minimax_weight`` (implicit minimax backups, Lanctot et al. 2014: each node also keeps the minimax
-value of the heuristic over its subtree, and UCT ranks a child by ``(1 - w) * Q + w * V``) is 0, the
-plain search, on every game. Measured on Ataxx (the game whose heuristic it was built for; 2 cores,
-load 11-20, seat-alternated, Wilson 95% intervals): against the plain default at equal iterations
-(1,000 a move, 40 games each) ``w=0.1`` scores 0.55 [0.40, 0.69] and ``w=0.3`` 0.65 [0.50, 0.78]
-(``w=0.1`` at 3,000: 0.63 [0.46, 0.78] over 30), but it costs 13-15% of the simulations per second,
-and at equal time (0.1 s a move, 40 games each, seed 2917) it does not win: ``w=0.1`` 0.51 [0.36,
-0.66], ``w=0.3`` 0.43 [0.29, 0.58]. Against ``alphabeta`` at equal time it added nothing measurable
-under the same load (0.1 s: ``w=0.1`` 0.825 [0.74, 0.89] over 100 games, seed 2912; the default 0.85
-[0.71, 0.93] over 40, seed 2911; records not kept), nor at load about 2 (0.3 s, 40 games each, seed
-413000: ``w=0.3`` 0.36 [0.23, 0.52], the default 0.35 [0.22, 0.50]). At load 11-20 on 2 cores each
-side gets a small share of a core, so "0.1 s" buys far less search, which would put these scores at
-the low-budget end of the equal-time curve, where MCTS leads (at load about 2: 0.59 at 0.03 s, 0.47
-at 0.1 s, alpha-beta better from 0.3 s; README, "Equal time against alpha-beta").
-
-Only the options of :data:`PER_GAME_OPTIONS` vary by game, and a row sets only those named above;
-the others keep their generic values (:data:`GENERIC`): ``expand="one"`` (all but Tic-Tac-Toe),
-``rollout="random"``, ``scores="binary"``, ``final="visits"``, ``solver=True``,
-``first_play=None`` and ``expand_order="random"`` (all but Ultimate Tic-Tac-Toe). Games not in the
-table (a user's own :class:`~mcts_envs.core.game.Game`) get :data:`GENERIC`, the package's defaults
-before per-game defaults existed.
-
-This module imports nothing from the package: the docs build loads it from its file, outside
-``sys.modules``, which is also why its annotations are evaluated (no ``from __future__ import
-annotations``: :mod:`dataclasses` would look string annotations up in ``sys.modules``).
+Only the options whose default is :data:`~mcts_envs.agents.mcts.config.PER_GAME` vary by game
+(``c``, ``expand``, ``rollout``, ``scores``, ``final``, ``solver``, ``rollout_cutoff``,
+``minimax_weight``, ``first_play``, ``expand_order``); each row is :data:`GENERIC` with a few of
+them replaced, and every other option has one default for every game. A game not in the table (a user's own :class:`~mcts_envs.core.game.Game`) gets
+:data:`GENERIC`, the package's defaults before per-game defaults existed. An option given
+explicitly (``mcts:c=1.4`` or ``MCTSAgent(c=1.4)``) always wins over the table; an agent learns
+the game at its first search or :meth:`~mcts_envs.agents.mcts.MCTSAgent.prepare`, and one agent
+may play several games. The rows were chosen by measurement (``experiments/defaults_sweep.py``);
+the evidence for each is in ``experiments/README.md``, "Per-game MCTS defaults".
 """
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from __future__ import annotations
 
+from dataclasses import replace
 
-class PerGame:
-    """The default value of an :class:`~mcts_envs.agents.mcts.MCTSAgent` option that depends on the game
-    (shown as ``per game`` in ``mcts-envs list``); :data:`PER_GAME` is its one instance."""
-
-    def __repr__(self) -> str:
-        return "per game"
-
-    def __reduce__(self) -> str:
-        return "PER_GAME"  # pickles as the module-level instance
-
-
-#: The marker default of the per-game options (``option is PER_GAME``: not given explicitly).
-PER_GAME = PerGame()
-
-#: The options a game's row sets (the others are the same for every game).
-PER_GAME_OPTIONS: tuple[str, ...] = (
-    "c",
-    "expand",
-    "rollout",
-    "scores",
-    "final",
-    "solver",
-    "rollout_cutoff",
-    "minimax_weight",
-    "first_play",
-    "expand_order",
-)
-
-
-@dataclass(frozen=True)
-class MCTSConfig:
-    """Every option of one MCTS agent, named and valued as the ``mcts:`` spec and the
-    :class:`~mcts_envs.agents.mcts.MCTSAgent` constructor take them (its docstring gives their meaning
-    and limits; ``rollout_cutoff=None`` plays rollouts to the end, ``max_memory_mb`` bounds all
-    the ``workers``' trees together).
-
-    Frozen: derive a variant with :func:`dataclasses.replace`. The defaults here are the
-    generic values (:data:`GENERIC`); the constructor checks the values it is given, a config
-    built directly is not checked.
-    """
-
-    iterations: int | None = 1000
-    seconds: float | None = None
-    c: float = 1.4
-    expand: Literal["one", "all"] = "one"
-    rollout: Literal["random", "minimax2"] | Callable[..., Any] = "random"
-    scores: Literal["binary", "fractional"] = "binary"
-    final: Literal["visits", "mean"] = "visits"
-    win_check: bool = True
-    reuse_tree: bool = True
-    solver: bool = True
-    workers: int = 1
-    evaluator: Callable[..., Any] | None = None
-    c_puct: float = 1.25
-    dirichlet_alpha: float = 0.3
-    dirichlet_fraction: float = 0.25
-    batch_size: int = 8
-    rollout_cutoff: int | None = None
-    max_memory_mb: float | None = None
-    minimax_weight: float = 0.0
-    first_play: float | None = None
-    expand_order: Literal["random", "heuristic"] = "random"
-
-    def keywords(self) -> dict[str, Any]:
-        """Every option by name (the constructor's keywords; values not copied)."""
-        return {field.name: getattr(self, field.name) for field in fields(self)}
-
-    def per_game_options(self) -> dict[str, Any]:
-        """The options of :data:`PER_GAME_OPTIONS` by name (what a game's row sets)."""
-        return {name: getattr(self, name) for name in PER_GAME_OPTIONS}
-
-    #: Kept one release: the rows were named tuples of the per-game options (``row._asdict()``).
-    _asdict = per_game_options
-
-
-#: Kept one release: the per-game rows are :class:`MCTSConfig` instances now.
-MCTSDefaults = MCTSConfig
+from mcts_envs.agents.mcts.config import PER_GAME, PER_GAME_OPTIONS, MCTSConfig
 
 #: The options of games without an entry (and the package's single defaults before this table).
-GENERIC = MCTSConfig()
+GENERIC = MCTSConfig(
+    c=1.4,
+    expand="one",
+    rollout="random",
+    scores="binary",
+    final="visits",
+    solver=True,
+    rollout_cutoff=None,
+    minimax_weight=0.0,
+    first_play=None,
+    expand_order="random",
+)
 
 #: Game name (``game.info.name``) -> its defaults.
 GAME_DEFAULTS: dict[str, MCTSConfig] = {
     # heuristic (stone share) at the new leaf, no playout; the share moves by a few hundredths
     # per move, so the exploration constant is about a hundredth of the generic one; implicit
-    # minimax backups stay off: stronger per simulation, not at equal time (module docstring)
+    # minimax backups stay off: stronger per simulation, not at equal time (experiments README)
     "ataxx": replace(GENERIC, c=0.005, rollout_cutoff=0),
     # the line-potential heuristic at the new leaf, every child scored at once: no loss to
-    # perfect play at 400-3,200 iterations ("one" expansion lost 3% at 800; see the docstring)
+    # perfect play at 400-3,200 iterations ("one" expansion lost 3% at 800; experiments README)
     "tictactoe": replace(GENERIC, c=0.5, rollout_cutoff=0, expand="all"),
     # random playouts with a smaller constant (clearly stronger against OpenSpiel at equal
     # time); first-play urgency with children tried best first by the heuristic: stronger per
@@ -183,10 +55,10 @@ GAME_DEFAULTS: dict[str, MCTSConfig] = {
     "pentago_twist": replace(GENERIC, c=0.2, rollout_cutoff=0),
     # best of c = 0.35-1 against oliver at equal time (the report's own value is 0.5)
     "tantrix": replace(GENERIC, c=0.75),
+    # the line-weight heuristic at the new leaf (its values move by about a tenth per move):
+    # far ahead of random playouts against alpha-beta at equal iterations (experiments README)
+    "connect_four": replace(GENERIC, c=0.2, rollout_cutoff=0),
 }
-
-#: Kept one release: the option names the table sets.
-OPTIONS = PER_GAME_OPTIONS
 
 
 def defaults_for(game_name: str) -> MCTSConfig:
@@ -194,12 +66,12 @@ def defaults_for(game_name: str) -> MCTSConfig:
     return GAME_DEFAULTS.get(game_name, GENERIC)
 
 
-def resolve(explicit: dict[str, Any], game_name: str) -> MCTSConfig:
-    """``game_name``'s row with the values of ``explicit`` (option name -> value) that are not
-    :data:`PER_GAME`: an explicit option always wins over the table."""
-    return replace(
-        defaults_for(game_name), **{k: v for k, v in explicit.items() if v is not PER_GAME}
-    )
+def resolve(config: MCTSConfig, game_name: str) -> MCTSConfig:
+    """``config`` with each option left at :data:`PER_GAME` taken from ``game_name``'s row (the
+    same object when none is left): an option given explicitly always wins over the table."""
+    row = defaults_for(game_name)
+    missing = {k: getattr(row, k) for k in PER_GAME_OPTIONS if getattr(config, k) is PER_GAME}
+    return replace(config, **missing) if missing else config
 
 
 def spec_options(row: MCTSConfig, only_changed: bool = False) -> str:
@@ -232,12 +104,6 @@ __all__ = [
     "GAME_DEFAULTS",
     "GENERIC",
     "GENERIC_SPEC",
-    "OPTIONS",
-    "PER_GAME",
-    "PER_GAME_OPTIONS",
-    "MCTSConfig",
-    "MCTSDefaults",
-    "PerGame",
     "defaults_for",
     "describe",
     "resolve",

@@ -28,8 +28,9 @@ import numpy as np
 from numba.core.dispatcher import Dispatcher
 
 from mcts_envs.agents.base import search_buffer_size
+from mcts_envs.agents.mcts.config import MCTSConfig, python_leaves
 from mcts_envs.agents.mcts.counting import CountingEvaluator, counts_of
-from mcts_envs.agents.mcts.defaults import MCTSConfig
+from mcts_envs.agents.mcts.defaults import resolve
 from mcts_envs.agents.mcts.final import RootSummary, choose, mover_value, summarise_root
 from mcts_envs.agents.mcts.puct import RootNoise, external_values
 from mcts_envs.agents.mcts.reuse import KeptTree
@@ -71,7 +72,6 @@ __all__ = [
     "GROWTH_SECONDS_PER_NODE",  # kept one release: defined in mcts_envs.agents.mcts.tree
     "Engine",
     "LoopPlan",
-    "SearchSettings",
     "default_max_memory_mb",
     "engine",
     "leaf_kind",
@@ -96,10 +96,6 @@ DEFAULT_MEMORY_SHARE = 0.25
 DEFAULT_MEMORY_CAP_MB = 4096
 #: The default when the machine's memory cannot be read.
 FALLBACK_MEMORY_MB = 1024
-
-
-#: Kept one release: the search takes the one :class:`~mcts_envs.agents.mcts.defaults.MCTSConfig` now.
-SearchSettings = MCTSConfig
 
 
 class Compiled(NamedTuple):
@@ -169,13 +165,9 @@ def leaf_kind(rollout: Any, evaluator: Any = None) -> int:
     """How a search with these options evaluates its leaves: ``LEAF_EXTERNAL`` in Python (an
     ``evaluator``, or a Python rollout policy), else compiled: ``LEAF_MINIMAX2`` for
     ``"minimax2"``, ``LEAF_PLAYOUT`` for ``"random"`` or an ``@njit`` rollout."""
-    if evaluator is not None:
+    if python_leaves(rollout, evaluator):
         return LEAF_EXTERNAL
-    if rollout == "minimax2":
-        return LEAF_MINIMAX2
-    if rollout == "random" or isinstance(rollout, Dispatcher):
-        return LEAF_PLAYOUT
-    return LEAF_EXTERNAL  # a Python rollout policy
+    return LEAF_MINIMAX2 if rollout == "minimax2" else LEAF_PLAYOUT
 
 
 class LoopPlan(NamedTuple):
@@ -225,7 +217,9 @@ class LoopPlan(NamedTuple):
 def loop_plan(game, config: MCTSConfig) -> LoopPlan:
     """The one translation of ``config`` (the user's options) into what the search of ``game``
     (a :class:`~mcts_envs.core.game.KernelGame`) runs on: selection, leaf kind and kernel,
-    buffer and tree sizes, the budget. Called once per :class:`Engine`."""
+    buffer and tree sizes, the budget; options left at ``per game`` take the game's row. Called
+    once per :class:`Engine`."""
+    config = resolve(config, game.info.name)
     external = config.evaluator is not None
     rollout, playout = config.rollout, game.kernels.random_playout
     leaf = leaf_kind(rollout, config.evaluator)
@@ -324,6 +318,7 @@ class Engine:
     """
 
     def __init__(self, game, config: MCTSConfig) -> None:
+        config = resolve(config, game.info.name)  # options left to the game take its row
         self.game, self.config = game, config
         self.plan = plan = loop_plan(game, config)
         if plan.python_leaves:

@@ -14,8 +14,8 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from mcts_envs.agents.base import decision_state
+from mcts_envs.agents.mcts.config import MCTSConfig
 from mcts_envs.agents.mcts.counting import counts_of
-from mcts_envs.agents.mcts.defaults import MCTSConfig
 from mcts_envs.agents.mcts.driver import engine
 from mcts_envs.agents.mcts.final import RootChildren, RootSummary
 from mcts_envs.agents.mcts.tree import UNPROVEN, Tree

@@ -12,7 +12,10 @@ the answer is read by the text env's parser and invalid-answer policy (``invalid
 after the last retry forfeits. An endpoint that times out, refuses the connection or answers an
 HTTP error (other than 401, 403 and 404, which end the run: the key, the model or the URL is wrong)
 uses up a retry the same way. The forfeit is a :class:`ForfeitError`: the game loop records the
-game as lost (``termination: "forfeit"``) and the match or tournament goes on.
+game as lost (``termination: "forfeit"``) and the match or tournament goes on. A forfeit for
+failed requests is an infrastructure fault (``forfeit["fault"] == "infrastructure"``), one for
+invalid answers the model's own (``"agent"``): a run stops once an agent's infrastructure has
+failed several games in a row (:mod:`mcts_envs.agents.evaluation.faults`).
 
 The key comes from the environment variable ``OPENAI_API_KEY`` (or the one named by
 ``key_env=``), never from the spec; without one no ``Authorization`` header is sent (local
@@ -34,7 +37,12 @@ from typing import Any
 
 import numpy as np
 
-from mcts_envs.agents.base import ForfeitError, ForwardModelAgent, check_number
+from mcts_envs.agents.base import (
+    INFRASTRUCTURE_FAULT,
+    ForfeitError,
+    ForwardModelAgent,
+    check_number,
+)
 from mcts_envs.core.errors import InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.core.seeding import check_seed
@@ -216,9 +224,11 @@ class LLMAgent(ForwardModelAgent):
             except _RequestError as failure:
                 self._keep(entry | {"answer": None, "move": None, "error": str(failure)}, start)
                 failures += 1
-                if failures > self.retries:
+                if failures > self.retries:  # the server failed, not the model's play
                     raise ForfeitError(
-                        f"{self.name}: {failure} (after {failures} attempt(s))", failure.reason
+                        f"{self.name}: {failure} (after {failures} attempt(s))",
+                        failure.reason,
+                        fault=INFRASTRUCTURE_FAULT,
                     ) from None
                 continue
             env.step(answer)

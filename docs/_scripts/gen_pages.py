@@ -1,55 +1,45 @@
 """Generate docs pages at build time (run by the mkdocs-gen-files plugin, see ``mkdocs.yml``).
 
-* ``games/<game>.md`` for every game: the game card (the opening docstring of
-  ``mcts_envs/envs/<game>_v0.py``, as PettingZoo generates its env pages), its board picture
+* ``games/<game>.md`` for every game of the registry (``BUILTIN_GAMES`` of
+  ``mcts_envs/core/registry.py``; ``tests/docs/test_game_door.py`` checks that the navigation
+  lists the same pages): the game card (the opening docstring of
+  ``mcts_envs/envs/<game>_v<N>.py``, as PettingZoo generates its env pages), its board picture
   (``docs/images/<game>.png``, drawn by ``docs/_scripts/make_boards_png.py``) and its MCTS defaults
   (``GAME_DEFAULTS`` of ``agents/mcts/defaults.py``), so a page cannot drift from the code.
 * ``benchmarks.md``, ``experiments.md`` and ``changelog.md`` from the repository's
   ``benchmarks/README.md``, ``experiments/README.md`` and ``CHANGELOG.md``, with their links
   rewritten for the site and the stored result files they link copied in.
 
-Nothing here imports numba code: the cards are read with ``ast`` and the defaults module is
-loaded from its file alone.
+Nothing here imports numba code: the registry imports no game, the cards are read with ``ast``,
+and the defaults table (``mcts_envs.agents.mcts.defaults``) imports none.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.util
+import importlib
 import re
 from pathlib import Path
 
 import mkdocs_gen_files
 
+from mcts_envs.core.registry import BUILTIN_GAMES, BuiltinGame
+
 ROOT = Path(__file__).resolve().parents[2]
 
-#: Game name -> title, in the order of the docs' navigation.
-GAMES = {
-    "tictactoe": "Tic-Tac-Toe",
-    "ultimate_tictactoe": "Ultimate Tic-Tac-Toe",
-    "pentago_twist": "Pentago Twist",
-    "ataxx": "Ataxx",
-    "tantrix": "Tantrix",
-}
 
-
-def game_card(name: str) -> str:
-    """The opening docstring of ``mcts_envs/envs/<name>_v0.py``."""
-    source = (ROOT / "mcts_envs" / "envs" / f"{name}_v0.py").read_text(encoding="utf-8")
-    docstring = ast.get_docstring(ast.parse(source), clean=True)
+def game_card(game: BuiltinGame) -> str:
+    """The opening docstring of the game's env module (``mcts_envs/envs/<name>_v<N>.py``)."""
+    path = ROOT / "mcts_envs" / "envs" / f"{game.env_name}.py"
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")), clean=True)
     if not docstring:
-        raise RuntimeError(f"mcts_envs/envs/{name}_v0.py has no game card docstring")
+        raise RuntimeError(f"mcts_envs/envs/{game.env_name}.py has no game card docstring")
     return docstring
 
 
 def load_defaults():
-    """``agents/mcts/defaults.py`` loaded from its file (no package import, no numba)."""
-    path = ROOT / "agents" / "mcts" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("_mcts_defaults_for_docs", path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    """The per-game MCTS defaults module (it imports no numba)."""
+    return importlib.import_module("mcts_envs.agents.mcts.defaults")
 
 
 def defaults_section(name: str, defaults) -> str:
@@ -66,7 +56,7 @@ def defaults_section(name: str, defaults) -> str:
         "| option | this game | generic |",
         "| --- | --- | --- |",
     ]
-    for key, value in row._asdict().items():
+    for key, value in row.per_game_options().items():
         generic = getattr(defaults.GENERIC, key)
         lines.append(f"| `{key}` | `{value}` | `{generic}` |")
     lines += [
@@ -76,20 +66,21 @@ def defaults_section(name: str, defaults) -> str:
     return "\n".join(lines)
 
 
-def game_page(name: str, title: str, defaults) -> str:
+def game_page(game: BuiltinGame, defaults) -> str:
     """The page of one game: card, picture, defaults."""
-    card = game_card(name)
+    name, title = game.name, game.title
+    card = game_card(game)
     first, _, rest = card.partition("\n")
     rest = re.sub(r"^### ", "## ", rest, flags=re.MULTILINE)
     rest = rest.replace("docs/RULES.md", "[the rules](../RULES.md)")
     return "\n".join(
         [
-            f"# {title} (`{name}_v0`)",
+            f"# {title} (`{game.env_name}`)",
             "",
             f"![{title} board](../images/{name}.png)",
             "",
             f"*{first.strip()}* This page is generated from the game card, the opening docstring "
-            f"of `mcts_envs/envs/{name}_v0.py`.",
+            f"of `mcts_envs/envs/{game.env_name}.py`.",
             rest,
             "",
             defaults_section(name, defaults),
@@ -152,9 +143,9 @@ def changelog_link(link: str) -> str | None:
 
 def main() -> None:
     defaults = load_defaults()
-    for name, title in GAMES.items():
-        with mkdocs_gen_files.open(f"games/{name}.md", "w") as handle:
-            handle.write(game_page(name, title, defaults))
+    for game in BUILTIN_GAMES:
+        with mkdocs_gen_files.open(f"games/{game.name}.md", "w") as handle:
+            handle.write(game_page(game, defaults))
     copy_page(ROOT / "benchmarks" / "README.md", "benchmarks.md", docs_link)
     copy_page(ROOT / "experiments" / "README.md", "experiments.md", experiments_link)
     copy_page(ROOT / "CHANGELOG.md", "changelog.md", changelog_link)

@@ -3,14 +3,15 @@
 
     python docs/_scripts/ladder_tables.py
 
-``tests/agents/test_ladder.py`` checks that the page shows every shipped ladder as its file has it.
+``tests/agents/evaluation/test_ladder.py`` checks that the page shows every shipped ladder as its file has it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mcts_envs.agents.evaluation.ladder import DEFAULT_ANCHORS, LADDER_DIR, load_ladder
+from mcts_envs import BUILTIN_GAMES
+from mcts_envs.agents.evaluation.ladder import LADDER_DIR, load_ladder
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "guides" / "ladder.md"
@@ -24,7 +25,7 @@ def main() -> None:
     head = PAGE.read_text(encoding="utf-8").split(MARKER)[0]
     sections = [
         load_ladder(game).docs_section()
-        for game in DEFAULT_ANCHORS
+        for game in (builtin.name for builtin in BUILTIN_GAMES)
         if (LADDER_DIR / f"{game}.json").exists()
     ]
     PAGE.write_text(head + MARKER + "\n" + "\n".join(sections), encoding="utf-8")

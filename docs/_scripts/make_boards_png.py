@@ -1,8 +1,10 @@
-"""Draw the five boards (a mid-game position of each) as one PNG for the README and the docs.
+"""Draw every game's board (a mid-game position of each) as one PNG for the README and the docs.
 
 Run from the repository root: ``python docs/_scripts/make_boards_png.py`` (needs ``cairosvg``,
 from the ``docs`` extra). Writes ``docs/images/boards.png`` and one ``docs/images/<game>.png``
-per game. The positions are seeded random play, so the picture is the same on every run.
+per game of the registry (``BUILTIN_GAMES``), in its order. The positions are seeded random
+play, ``PICTURE_PLIES`` decisions as the game's SVG module declares, so the picture is the same
+on every run.
 """
 
 from __future__ import annotations
@@ -15,17 +17,32 @@ import numpy as np
 from PIL import Image
 
 import mcts_envs
-from mcts_envs.svg import board
+from mcts_envs.core.registry import BUILTIN_GAMES
+from mcts_envs.svg import board, game_module
 
-#: Game name -> number of random plies played before the picture.
-PLIES = {"tictactoe": 4, "ultimate_tictactoe": 20, "pentago_twist": 10, "ataxx": 16, "tantrix": 40}
 HEIGHT = 260
 OUT = Path("docs/images")
 
 
-def position(name: str, plies: int, seed: int = 1):
-    """The state after ``plies`` seeded random decisions (chance outcomes by their probability)."""
+def picture_plies(game) -> int:
+    """The decisions played before the game's picture: ``PICTURE_PLIES`` of its SVG module.
+
+    Raises:
+        AttributeError: if the SVG module does not declare it.
+    """
+    module = game_module(game)
+    if not hasattr(module, "PICTURE_PLIES"):
+        raise AttributeError(
+            f"{module.__name__} declares no PICTURE_PLIES (plies before the picture)"
+        )
+    return int(module.PICTURE_PLIES)
+
+
+def position(name: str, seed: int = 1):
+    """The state after the game's :func:`picture_plies` seeded random decisions (chance
+    outcomes by their probability)."""
     game = mcts_envs.make_game(name)
+    plies = picture_plies(game)
     state = game.initial_state()
     rng = np.random.default_rng(seed)
     last = None
@@ -43,7 +60,7 @@ def position(name: str, plies: int, seed: int = 1):
 
 def render(name: str) -> Image.Image:
     """One game's board as an RGBA image ``HEIGHT`` pixels high."""
-    game, state, last = position(name, PLIES[name])
+    game, state, last = position(name)
     svg = board(game, state, last_action=last, highlight_legal=False).svg
     png = cairosvg.svg2png(bytestring=svg.encode(), output_height=HEIGHT)
     return Image.open(io.BytesIO(png)).convert("RGBA")
@@ -52,9 +69,9 @@ def render(name: str) -> Image.Image:
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     images = []
-    for name in PLIES:
-        image = render(name)
-        image.save(OUT / f"{name}.png")
+    for game in BUILTIN_GAMES:
+        image = render(game.name)
+        image.save(OUT / f"{game.name}.png")
         images.append(image)
     gap = 16
     width = sum(image.width for image in images) + gap * (len(images) - 1)

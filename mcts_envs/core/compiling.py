@@ -1,7 +1,7 @@
 """Telling the user when numba really compiles, and for how long.
 
 numba compiles a function on its first call with new argument types, or loads it from its disk
-cache (``__pycache__`` beside the sources, or ``NUMBA_CACHE_DIR``). Only a real compile is slow
+cache (:mod:`mcts_envs.core.numba_cache`). Only a real compile is slow
 (seconds to tens of seconds); a cache load takes milliseconds. :func:`compile_notice` listens to
 numba's ``numba:compile`` event (:mod:`numba.core.event`), which numba broadcasts only when it
 compiles, not when it loads from the cache or finds the code already compiled in the process, so
@@ -161,4 +161,4 @@ def _function_name(ev: Any) -> str:
     """The name of the function a ``numba:compile`` event is about."""
     dispatcher = (getattr(ev, "data", None) or {}).get("dispatcher")
     function = getattr(dispatcher, "py_func", None)
-    return getattr(function, "__qualname__", None) or "..."
+    return getattr(function, "__name__", None) or "..."

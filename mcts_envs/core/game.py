@@ -196,6 +196,7 @@ class Game(Protocol):
     search_kernels: SearchKernels = SearchKernels()
     svg_module: str | None = None
     json_module: str | None = None
+    symmetry_module: str | None = None
 
     def initial_state(self) -> np.ndarray:
         """The state before the first decision (may be a chance node)."""
@@ -323,8 +324,12 @@ class KernelGame(Game):
     compiled paths, :class:`VectorKernels`) and ``svg_module`` (the dotted name of the module
     that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`)
     and ``json_module`` (the dotted name of the module that converts states to and from JSON; see
-    :mod:`mcts_envs.core.json_state`) and ``search_kernels`` (alpha-beta's game knowledge,
-    :class:`~mcts_envs.core.search_kernels.SearchKernels`). They may override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    :mod:`mcts_envs.core.json_state`), ``symmetry_module`` (the dotted name of the module
+    whose ``SYMMETRIES`` maps the board's symmetries; see :mod:`mcts_envs.core.symmetry`) and
+    ``search_kernels`` (alpha-beta's game knowledge beyond the rules,
+    :class:`~mcts_envs.core.search_kernels.SearchKernels`): what a game provides beyond the rules
+    is declared here, never found by module name. They may override ``action_to_string`` (with
+    ``notation`` and, for abbreviations,
     ``normalise_move_text``), ``step_info`` and ``moves_played``.
     """
 

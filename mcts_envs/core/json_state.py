@@ -69,9 +69,12 @@ def codec_for(game: Any) -> ModuleType:
 # -- pieces of the games' schemas ---------------------------------------------------------------
 
 
-def grid_property(size: int, symbols: str, description: str) -> dict[str, Any]:
-    """The schema of a square board as ``size`` rows of ``size`` characters of ``symbols``
-    (empty first: e.g. ``".xo"``)."""
+def grid_property(
+    size: int, symbols: str, description: str, width: int | None = None
+) -> dict[str, Any]:
+    """The schema of a board as ``size`` rows of ``width`` characters (``size`` if ``None``: a
+    square board) of ``symbols`` (empty first: e.g. ``".xo"``)."""
+    width = size if width is None else width
     allowed = ", ".join(symbols[1:]) + f" or {symbols[0]}"
     return {
         "type": "array",
@@ -79,8 +82,8 @@ def grid_property(size: int, symbols: str, description: str) -> dict[str, Any]:
         "maxItems": size,
         "items": {
             "type": "string",
-            "pattern": f"^[{symbols[1:]}{symbols[0]}]{{{size}}}$",
-            "description": f"{size} of {allowed}",
+            "pattern": f"^[{symbols[1:]}{symbols[0]}]{{{width}}}$",
+            "description": f"{width} of {allowed}",
         },
         "description": description,
     }

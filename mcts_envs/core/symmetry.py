@@ -5,7 +5,8 @@ actions are the legal actions of the image, applying the image of an action to t
 state gives the image of the next state, and results are unchanged. Each game that has such maps
 defines them once, in its core (``mcts_envs/games/<game>/symmetry.py``, a module-level
 :class:`Symmetries` named ``SYMMETRIES``), because they encode the board geometry and the action
-encoding; :func:`game_symmetries` finds them.
+encoding, and its Game class declares that module as ``symmetry_module``;
+:func:`game_symmetries` finds them through that declaration.
 
 Conventions (``s`` is a symmetry index, 0 is always the identity):
 
@@ -187,7 +188,8 @@ class Symmetries:
 
 
 def game_symmetries(game_name: str) -> Any:
-    """The symmetries of game ``game_name`` (from ``mcts_envs/games/<game>/symmetry.py``).
+    """The symmetries of game ``game_name``: ``SYMMETRIES`` of the module its Game class
+    declares as ``symmetry_module``.
 
     Returns:
         A :class:`Symmetries` (fixed permutations), or for Tantrix a
@@ -195,37 +197,26 @@ def game_symmetries(game_name: str) -> Any:
         position; both have ``names``, ``len()`` and ``transform_rows``.
 
     Raises:
-        InvalidOptionError: if the game defines no symmetry maps.
+        UnknownGameError: if no game has that name.
+        InvalidOptionError: if the game declares no symmetry maps.
     """
-    try:
-        module = importlib.import_module(f"mcts_envs.games.{game_name}.symmetry")
-    except ModuleNotFoundError as error:
-        if error.name != f"mcts_envs.games.{game_name}.symmetry":
-            raise
+    from mcts_envs.core.registry import make_game
+
+    game = make_game(game_name)
+    module_name = getattr(game, "symmetry_module", None)
+    if not module_name:
         raise InvalidOptionError(
-            f"{game_name} defines no symmetry maps (games with symmetries: "
-            f"{', '.join(games_with_symmetries())})"
-        ) from None
-    symmetries = getattr(module, "SYMMETRIES", None)
-    if symmetries is None:
-        reason = getattr(module, "NO_SYMMETRIES_REASON", "no maps defined")
-        raise InvalidOptionError(f"{game_name} has no symmetry maps: {reason}")
-    return symmetries
+            f"{game.info.name} declares no symmetry maps (its class sets no symmetry_module; "
+            f"games with symmetries: {', '.join(games_with_symmetries())})"
+        )
+    return importlib.import_module(module_name).SYMMETRIES
 
 
 def games_with_symmetries() -> list[str]:
-    """Registered games that define symmetry maps."""
-    from mcts_envs.core.registry import list_games
+    """Registered games whose Game class declares symmetry maps (``symmetry_module``)."""
+    from mcts_envs.core.registry import list_games, make_game
 
-    found = []
-    for name in list_games():
-        try:
-            module = importlib.import_module(f"mcts_envs.games.{name}.symmetry")
-        except ModuleNotFoundError:
-            continue
-        if getattr(module, "SYMMETRIES", None) is not None:
-            found.append(name)
-    return found
+    return [name for name in list_games() if getattr(make_game(name), "symmetry_module", None)]
 
 
 def permute_bits(bits: int, cell_map: np.ndarray) -> int:

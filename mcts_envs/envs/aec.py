@@ -8,9 +8,11 @@ move, the legal actions, the next state and the returns, and samples chance outc
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
@@ -32,8 +34,13 @@ from mcts_envs.core.game import (
     sample_chance_outcome,
 )
 from mcts_envs.core.seeding import check_seed
+from mcts_envs.envs.rendering import available_render_modes
+from mcts_envs.vector import observation_kernel
 
 AGENTS = ("player_0", "player_1")
+#: Every render mode the envs know; ``metadata["render_modes"]`` lists those that can render here
+#: (:func:`~mcts_envs.envs.rendering.available_render_modes`).
+RENDER_MODES = ("ansi", "rgb_array", "human")
 
 
 def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> dict[str, Any]:
@@ -42,19 +49,63 @@ def _check_game_options(definition: _EnvDefinition, options: dict[str, Any]) -> 
     Raises:
         InvalidOptionError: naming the unknown options and the allowed ones.
     """
-    parameters = inspect.signature(definition.game_factory).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+    if not options:
         return options
-    allowed = [name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL]
+    allowed = _factory_options(definition.game_factory)
+    if allowed is None:
+        return options
     unknown = sorted(set(options) - set(allowed))
     if unknown:
-        env_options = "render_mode, max_cycles, max_moves"
+        env_options = "render_mode, max_cycles, max_moves, random_first_player"
         game_options = ", ".join(allowed) if allowed else "none"
         raise InvalidOptionError(
             f"{definition.env_name}: unknown option(s) {', '.join(map(repr, unknown))}; "
             f"env options: {env_options}; game options: {game_options}"
         )
     return options
+
+
+@functools.cache
+def _factory_options(factory: Any) -> tuple[str, ...] | None:
+    """The keyword options ``factory`` takes, or None when it takes any (``**kwargs``)."""
+    parameters = inspect.signature(factory).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return None
+    return tuple(name for name, p in parameters.items() if p.kind is not p.VAR_POSITIONAL)
+
+
+class _Spaces(NamedTuple):
+    """One game's spaces (built once per kind of game: Gymnasium's ``Box`` is slow to build)."""
+
+    action: spaces.Discrete
+    observation: spaces.Dict
+    state: spaces.Box
+
+
+@functools.cache
+def _space_prototypes(num_actions: int, shape: tuple[int, ...], high: int, dtype: Any) -> _Spaces:
+    observation = spaces.Dict(
+        {
+            "observation": spaces.Box(low=0, high=high, shape=shape, dtype=dtype),
+            "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
+        }
+    )
+    state = spaces.Box(low=0, high=max(1, high), shape=(*shape[:-1], shape[-1] + 1), dtype=dtype)
+    return _Spaces(spaces.Discrete(num_actions), observation, state)
+
+
+def _new_spaces(info: Any) -> _Spaces:
+    """Spaces of their own for one env (shallow copies of the prototypes: each samples with its
+    own generator, seeded by ``space.seed``; the bounds arrays are shared, never written)."""
+    proto = _space_prototypes(
+        info.num_actions,
+        tuple(info.observation_shape),
+        info.observation_high,
+        np.dtype(info.observation_dtype),
+    )
+    observation = copy.copy(proto.observation)
+    observation.spaces = {key: copy.copy(space) for key, space in proto.observation.spaces.items()}
+    return _Spaces(copy.copy(proto.action), observation, copy.copy(proto.state))
 
 
 @dataclass(frozen=True)
@@ -75,6 +126,47 @@ class _EnvDefinition:
     render_fps: int = 2
 
 
+@dataclass(frozen=True)
+class EnvSnapshot:
+    """A game in progress with its chance generator, from :meth:`GameEnv.snapshot` (a value:
+    restoring it any number of times gives the same game; pickles with the env's game).
+
+    Attributes:
+        env_name: the env it came from (``"tantrix_v0"``); :meth:`GameEnv.restore` checks it.
+        game_state: the forward-model state.
+        rng_state: ``np_random.bit_generator.state`` (a dict, copied).
+        episode: the rest of the episode, copied: the agents and their rewards, flags and infos,
+            ``agent_selection``, the history and counts behind ``record()``, ``first_player``.
+    """
+
+    env_name: str
+    game_state: np.ndarray
+    rng_state: dict[str, Any]
+    episode: dict[str, Any]
+
+
+#: The env's per-episode attributes a snapshot carries besides the state and the generator.
+_EPISODE_FIELDS = (
+    "agents",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_infos_filled",
+    "agent_selection",
+    "_player",
+    "history",
+    "_chance_indices",
+    "num_moves",
+    "agent_moves",
+    "chance_outcomes",
+    "first_player",
+    "_initial_state",
+    "np_random_seed",
+)
+
+
 class GameEnv(AECEnv):
     """PettingZoo AEC env over any :class:`~mcts_envs.core.game.Game`.
 
@@ -93,7 +185,19 @@ class GameEnv(AECEnv):
     * ``state()`` is PettingZoo's global view (``state_space``): ``observation(s, 0)`` from
       ``player_0``'s fixed seat plus one last channel equal to 1 while ``player_1`` is on move
       (all public information: Tantrix's observation already holds both hands and the bag);
-    * chance outcomes are sampled with ``np_random``, re-created by ``reset(seed)``;
+    * chance outcomes are sampled with ``np_random``, re-created by ``reset(seed)``; those of the
+      last step (or reset) are :attr:`chance_outcomes`; :meth:`snapshot` saves the game with
+      ``np_random``'s state and :meth:`restore` puts both back, so a restored game draws the same
+      tiles again;
+    * ``infos`` hold the same keys at every step, each value a number or a fixed-length list of
+      numbers (what TorchRL's and Gymnasium's vector wrappers batch): the game's
+      ``step_info``, or nothing for a game without extras;
+    * ``random_first_player=True``: at each reset a fair coin from ``np_random`` decides which
+      agent holds the game's seat 0 (X, white, the first colour; it moves first but in Tantrix,
+      where the highest tile decides); :attr:`first_player` is that agent's index. Observations,
+      masks, rewards and ``agent_selection`` follow the agents; the game's state, ``state()``'s
+      planes aside, and per-player entries of ``infos`` (Ataxx ``stones``, Tantrix ``scores``)
+      stay in the game's seat order (seat ``s`` is agent ``s ^ first_player``);
     * an illegal action raises :class:`~mcts_envs.core.errors.IllegalActionError` and changes
       nothing (``env()`` wraps this class to end the game with a penalty instead, as PettingZoo does).
 
@@ -106,11 +210,18 @@ class GameEnv(AECEnv):
             agent count as that agent's). ``None``: no limit.
         max_moves: truncate the game after this many moves of both agents together (``None``: no
             limit). With both limits, the first one reached truncates.
+        random_first_player: draw which agent holds the game's seat 0 at each reset (default
+            ``False``: ``player_0`` always does).
         **game_kwargs: options of the game (see its game card).
+
+    ``metadata["render_modes"]`` lists ``ansi`` and, when pygame (the ``render`` extra) is
+    installed, ``rgb_array`` and ``human``. A picture mode is accepted without pygame (PettingZoo's
+    ``render_test`` builds a ``human`` env to read the modes) and its first ``render()`` raises
+    :class:`~mcts_envs.core.errors.OptionalDependencyError` naming the extra.
 
     Raises:
         InvalidOptionError: for an unknown game option (the message names the allowed ones), a bad
-            ``render_mode`` or a bad ``max_cycles`` or ``max_moves``.
+            ``render_mode``, ``max_cycles``, ``max_moves`` or ``random_first_player``.
     """
 
     def __init__(
@@ -119,6 +230,7 @@ class GameEnv(AECEnv):
         render_mode: str | None = None,
         max_cycles: int | None = None,
         max_moves: int | None = None,
+        random_first_player: bool = False,
         **game_kwargs: Any,
     ):
         super().__init__()
@@ -126,15 +238,21 @@ class GameEnv(AECEnv):
         self.game = definition.game_factory(**_check_game_options(definition, game_kwargs))
         self.metadata = {
             "name": definition.env_name,
-            "render_modes": ["ansi", "rgb_array", "human"],
+            "render_modes": available_render_modes(RENDER_MODES),
             "is_parallelizable": False,
             "render_fps": definition.render_fps,
         }
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in RENDER_MODES:
             raise InvalidOptionError(
                 f"render_mode {render_mode!r} is not supported; "
-                f"allowed: None, {', '.join(map(repr, self.metadata['render_modes']))}"
+                f"allowed: None, {', '.join(map(repr, RENDER_MODES))} (picture modes need pygame, "
+                "the render extra)"
             )
+        if not isinstance(random_first_player, (bool, np.bool_)):
+            raise InvalidOptionError(
+                f"random_first_player must be True or False, got {random_first_player!r}"
+            )
+        self.random_first_player = bool(random_first_player)
         for option, limit in (("max_cycles", max_cycles), ("max_moves", max_moves)):
             if limit is not None and (
                 isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1
@@ -148,33 +266,37 @@ class GameEnv(AECEnv):
         self.max_moves = None if max_moves is None else int(max_moves)
         self.possible_agents = list(AGENTS)
         info = self.game.info
-        action_space = spaces.Discrete(info.num_actions)
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    low=0,
-                    high=info.observation_high,
-                    shape=info.observation_shape,
-                    dtype=info.observation_dtype,
-                ),
-                "action_mask": spaces.Box(low=0, high=1, shape=(info.num_actions,), dtype=np.int8),
-            }
-        )
-        shape = info.observation_shape
-        self.state_space = spaces.Box(
-            low=0,
-            high=max(1, info.observation_high),
-            shape=(*shape[:-1], shape[-1] + 1),
-            dtype=info.observation_dtype,
-        )
-        self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
+        own = _new_spaces(info)
+        self.state_space = own.state
+        self.action_spaces = dict.fromkeys(self.possible_agents, own.action)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, own.observation)
         self._zero_mask = np.zeros(info.num_actions, np.int8)
         self._legal_buffer = np.empty(info.max_legal_actions, np.int64)
+        observation = observation_kernel(self.game)
+        self._observation_planes = observation.kernel
+        self._new_planes = np.empty if observation.writes_every_entry else np.zeros
         self._renderer = None
-        self.np_random = None
+        self._np_random: np.random.Generator | None = None
+        self._seed_to_use: int | None = None  # the generator is built from it on first use
+        self.np_random_seed: int | None = None
         self.game_state: np.ndarray | None = None
         self.history: list[int] = []
+        self.first_player = 0
+        self.chance_outcomes: list[int] = []
+
+    # -- the generator ----------------------------------------------------------------------
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The env's generator (chance outcomes, the random first player): Gymnasium's
+        ``seeding.np_random`` of the last ``reset(seed)``, built on first use, so a game that
+        never draws (Tic-Tac-Toe) does not pay for it at each reset."""
+        if self._np_random is None:
+            self._np_random, self.np_random_seed = seeding.np_random(self._seed_to_use)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, generator: np.random.Generator) -> None:
+        self._np_random = generator
 
     # -- spaces -------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -194,7 +316,7 @@ class GameEnv(AECEnv):
             EnvUsageError: before the first ``reset()``.
         """
         self._require_game("state()")
-        planes = self.game.observation(self.game_state, 0)
+        planes = self._planes(self.first_player)  # player_0's seat
         side = np.full((*planes.shape[:-1], 1), 1 if self._player == 1 else 0, planes.dtype)
         return np.concatenate([planes, side], axis=-1)
 
@@ -218,8 +340,10 @@ class GameEnv(AECEnv):
             InvalidSeedError: if ``seed`` is not ``None`` or a non-negative int.
         """
         seed = check_seed(seed)
-        if seed is not None or self.np_random is None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        if seed is not None:  # the generator of this seed, built on first use
+            self._np_random, self._seed_to_use, self.np_random_seed = None, seed, seed
+        elif self._np_random is None and self._seed_to_use is None:
+            self.np_random  # noqa: B018  (no seed yet: fresh entropy now, named by np_random_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -231,7 +355,8 @@ class GameEnv(AECEnv):
         self._chance_indices: list[int] = []
         self.num_moves = 0
         self.agent_moves = [0, 0]
-        self._chance_outcomes: list[int] = []
+        self.chance_outcomes = []
+        self.first_player = int(self.np_random.integers(2)) if self.random_first_player else 0
         self._initial_state = self.game.initial_state()
         self._set_state(self._initial_state.copy())
         self._update_infos()
@@ -267,10 +392,66 @@ class GameEnv(AECEnv):
         self._chance_indices = []
         self.num_moves = 0
         self.agent_moves = [0, 0]
-        self._chance_outcomes = []
+        self.chance_outcomes = []
         self._initial_state = state.copy()
         self._set_state(state.copy())
         self._update_infos()
+
+    def snapshot(self) -> EnvSnapshot:
+        """The game so far with ``np_random``'s state (:class:`EnvSnapshot`), for :meth:`restore`.
+
+        ``set_game_state`` puts the env at a position with the generator where it is, so a game
+        with chance (Tantrix) draws other tiles after it; a restored snapshot draws the same ones,
+        and the same actions replay the same game, rewards and infos.
+
+        Raises:
+            ResetRequiredError: (an ``EnvUsageError``) before the first ``reset()``.
+        """
+        self._require_game("snapshot()")
+        episode = {name: copy.deepcopy(getattr(self, name, None)) for name in _EPISODE_FIELDS}
+        return EnvSnapshot(
+            self.metadata["name"],
+            self.game_state.copy(),
+            copy.deepcopy(self.np_random.bit_generator.state),
+            episode,
+        )
+
+    def restore(self, snapshot: EnvSnapshot) -> None:
+        """Put the env back where :meth:`snapshot` saved it: game, episode and ``np_random``.
+
+        The snapshot's state is validated by ``game.validate_state`` first; on any error nothing
+        changes. The snapshot itself is not changed (restore it again for another branch).
+
+        Raises:
+            ResetRequiredError: (an ``EnvUsageError``) before the first ``reset()``.
+            TypeError: if ``snapshot`` is not an :class:`EnvSnapshot`.
+            InvalidOptionError: for a snapshot of another env.
+            InvalidStateError: (or ``StateTypeError``) for a state that is not a valid position.
+        """
+        self._require_game("restore()")
+        if not isinstance(snapshot, EnvSnapshot):
+            raise TypeError(
+                f"restore() takes an EnvSnapshot from env.unwrapped.snapshot(), got "
+                f"{type(snapshot).__name__}"
+            )
+        if snapshot.env_name != self.metadata["name"]:
+            raise InvalidOptionError(
+                f"{self.metadata['name']}: cannot restore a snapshot of {snapshot.env_name}"
+            )
+        state = self.game.validate_state(snapshot.game_state)
+        generator = np.random.Generator(type(self.np_random.bit_generator)())
+        try:
+            generator.bit_generator.state = copy.deepcopy(snapshot.rng_state)
+        except (TypeError, ValueError, KeyError) as error:
+            raise InvalidOptionError(
+                f"{self.metadata['name']}: the snapshot's generator state does not fit "
+                f"{type(self.np_random.bit_generator).__name__}: {error}"
+            ) from None
+        for name, value in snapshot.episode.items():
+            setattr(self, name, copy.deepcopy(value))
+        self.game_state = state.copy()
+        self.np_random = generator
+        self._mask = None
 
     def _set_state(self, state: np.ndarray) -> None:
         """Adopt ``state``, first sampling through any chance nodes with ``np_random``."""
@@ -281,7 +462,7 @@ class GameEnv(AECEnv):
             state = game.apply_unchecked(state, outcome)
             self._chance_indices.append(len(self.history))
             self.history.append(outcome)
-            self._chance_outcomes.append(outcome)
+            self.chance_outcomes.append(outcome)
             player = int(game.kernels.current_player(state))
         self.game_state = state
         self._mask = None
@@ -289,11 +470,11 @@ class GameEnv(AECEnv):
             self._player = TERMINAL
             returns = game.returns(state)
             for index, agent in enumerate(self.agents):
-                self.rewards[agent] = float(returns[index])
+                self.rewards[agent] = float(returns[index ^ self.first_player])
                 self.terminations[agent] = True
         else:
-            self._player = player
-            self.agent_selection = self.agents[player]
+            self._player = player ^ self.first_player  # the seat's agent
+            self.agent_selection = self.agents[self._player]
 
     def _legal_mask(self) -> np.ndarray:
         if self._mask is None:
@@ -316,9 +497,17 @@ class GameEnv(AECEnv):
         index = 0 if agent == AGENTS[0] else 1
         on_move = self._player == index
         return {
-            "observation": self.game.observation(self.game_state, index),
+            "observation": self._planes(index ^ self.first_player),
             "action_mask": self._legal_mask().copy() if on_move else self._zero_mask.copy(),
         }
+
+    def _planes(self, seat: int) -> np.ndarray:
+        """A new observation of the current state from ``seat``'s view (the compiled kernel on a
+        state the env checked when it took it in)."""
+        info = self.game.info
+        planes = self._new_planes(info.observation_shape, info.observation_dtype)
+        self._observation_planes(self.game_state, seat, planes)
+        return planes
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection``.
@@ -372,7 +561,7 @@ class GameEnv(AECEnv):
         self.num_moves += 1
         mover = self._player
         self.agent_moves[mover] += 1
-        self._chance_outcomes = []
+        self.chance_outcomes = []
         child = self.game_state.copy()
         self.game.kernels.apply_action(child, action)
         self._set_state(child)
@@ -405,23 +594,21 @@ class GameEnv(AECEnv):
 
     def _update_infos(self) -> None:
         extras = self.game.step_info(self.game_state)
-        if extras is None and not self._chance_outcomes:
+        if extras is None:
             if self._infos_filled:
                 self.infos = {agent: {} for agent in self.agents}
                 self._infos_filled = False
             return
         self._infos_filled = True
-        common = dict(extras or {})
-        if self._chance_outcomes:
-            common["chance_outcomes"] = list(self._chance_outcomes)
         for agent in self.agents:
-            self.infos[agent] = dict(common)
+            self.infos[agent] = dict(extras)
 
     # -- records ------------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """The game so far as a version-2 record (:mod:`mcts_envs.records`).
 
-        ``players`` are the agent names; ``returns`` is ``None`` until the game ends; ``seed`` is
+        ``players`` are the agent names in seat order (``player_1`` first when it held seat 0,
+        ``random_first_player``); ``returns`` is ``None`` until the game ends; ``seed`` is
         the last ``reset`` seed. ``mcts-envs replay`` and :func:`mcts_envs.records.read_records`
         read it.
         """
@@ -434,7 +621,7 @@ class GameEnv(AECEnv):
             self.game.to_text(self._initial_state),
             self.history,
             self._chance_indices,
-            list(self.possible_agents),
+            [self.possible_agents[seat ^ self.first_player] for seat in (0, 1)],
             [float(r) for r in self.game.returns(self.game_state)] if finished else None,
             self.game.to_text(self.game_state),
             seed=getattr(self, "np_random_seed", None),

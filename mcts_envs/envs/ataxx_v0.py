@@ -67,6 +67,26 @@ move, halfmove clock, fullmove number, status; layout in `mcts_envs/games/ataxx/
 Text record: FEN, `game.from_text("x5o/7/7/7/7/7/o5x x 0 1")`. `infos` hold the stone counts
 and the halfmove clock.
 
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` draw the board with the files
+and ranks of the move notation (below) around it. The position `6o/1x4o/2x4/7/7/7/o5x o 1 2`
+(after `b6`, `g6`, `a7c5`):
+
+```text
+    a b c d e f g
+  +---------------+
+7 | . . . . . . o | 7
+6 | . x . . . . o | 6
+5 | . . x . . . . | 5
+4 | . . . . . . . | 4
+3 | . . . . . . . | 3
+2 | . . . . . . . | 2
+1 | o . . . . . x | 1
+  +---------------+
+    a b c d e f g
+o to move; stones x 3 o 3; halfmove 1; move 2
+```
+
 ### Move notation
 UAI strings: `b6` (a copy, by its destination), `a7c5` (a jump: origin and destination),
 `0000` (a pass, legal only when nothing else is).

@@ -25,7 +25,8 @@ def define_env(
         version: env version.
         game_factory: ``(**game_kwargs) -> Game``.
         renderer_factory: ``(game) -> board renderer`` (see :mod:`mcts_envs.envs.rendering`).
-        module: the env module's import path, for PettingZoo's entry point.
+        module: the env module's import path (its opening docstring is the game card), for
+            PettingZoo's entry point.
         render_fps: frames per second of the ``human`` render mode.
 
     Returns:
@@ -45,6 +46,7 @@ def define_env(
     env.__qualname__ = env.__name__ = "env"
     raw_env.__module__ = env.__module__ = module
     register_game(
-        RegistryEntry(name, version, game_factory, env, raw_env), entry_point=f"{module}:env"
+        RegistryEntry(name, version, game_factory, env, raw_env, env_module=module),
+        entry_point=f"{module}:env",
     )
     return env, raw_env

@@ -1,5 +1,11 @@
-"""Gymnasium ids of the single-agent views (:mod:`mcts_envs.envs.single_agent`), registered when
-``mcts_envs`` is imported without importing any game (``gymnasium.make`` imports it)."""
+"""Gymnasium ids of the single-agent views, registered when ``mcts_envs`` is imported without
+importing any game (``gymnasium.make`` imports it).
+
+Each id has an ``entry_point``, the one-game env (:class:`~mcts_envs.envs.single_agent.
+SingleAgentEnv`: ``gymnasium.make``, and ``make_vec`` in ``"sync"`` / ``"async"`` mode), and a
+``vector_entry_point``, the batched env (:func:`~mcts_envs.rl.vector_env.make_learner_vector_env`,
+a :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv` on the compiled ``VectorGame``): what
+``gymnasium.make_vec`` gives by default, and with ``vectorization_mode="vector_entry_point"``."""
 
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ def register_gymnasium_envs() -> dict[str, str]:
             gymnasium.register(
                 id=env_id,
                 entry_point="mcts_envs.envs.single_agent:SingleAgentEnv",
+                vector_entry_point="mcts_envs.rl.vector_env:make_learner_vector_env",
                 kwargs={"game": game},
             )
         ids[env_id] = game

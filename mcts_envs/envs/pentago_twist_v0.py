@@ -53,6 +53,29 @@ bottom separated by `/`, a space and the side to move, e.g.
 alpha-beta) weighs each five-cell line still open to a player by 4 ** (own stones - 1);
 `game.score` is 1 / 0.5 / 0 for a win / draw / loss and 0.5 while the game goes on.
 
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` draw the board with the files
+and ranks of the move notation (below) around it. The position `....../....w./w...../.....b/....../...... b`
+(after `c4 tl rotate`, `d3 br flip`, `e5 tr rotate`):
+
+```text
+    a b c   d e f
+  +-------+-------+
+6 | . . . | . . . | 6
+5 | . . . | . W . | 5
+4 | W . . | . . . | 4
+  +-------+-------+
+3 | . . . | . . B | 3
+2 | . . . | . . . | 2
+1 | . . . | . . . | 1
+  +-------+-------+
+    a b c   d e f
+quadrants: tl a4-c6, tr d4-f6, bl a1-c3, br d1-f3
+to move: black
+```
+
+The line under the board names the quadrants as moves write them, with the squares each covers.
+
 ### Move notation
 Square (column `a`-`f` from the left, row `1`-`6` from the bottom), quadrant (`tl`, `tr`,
 `bl`, `br`) and transform (`rotate` 90 degrees clockwise or `flip` left-right): `c4 tl rotate`.

@@ -14,8 +14,10 @@ pygame is an optional dependency (extra ``render``), imported only when a pictur
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import math
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 import numpy as np
@@ -26,6 +28,18 @@ from mcts_envs.core.svg import Canvas, Element, Marks
 #: pygame's default font is drawn at this fraction of the size asked for; dividing by it gives
 #: letters of the SVG ``font-size``.
 DEFAULT_FONT_SCALE = 0.6875
+
+
+#: The render modes that draw pictures (they need pygame, the ``render`` extra).
+PICTURE_MODES = ("rgb_array", "human")
+
+
+def available_render_modes(modes: Iterable[str]) -> list[str]:
+    """The modes of ``modes`` that can render in this interpreter, in order: ``ansi`` always, the
+    picture modes (:data:`PICTURE_MODES`) only when pygame can be imported (on the core install
+    they are left out, so checkers that try every listed mode pass)."""
+    pictures = importlib.util.find_spec("pygame") is not None
+    return [mode for mode in modes if pictures or mode not in PICTURE_MODES]
 
 
 class BoardRenderer(Protocol):

@@ -25,7 +25,6 @@ installed, and only then is it listed in ``metadata["render_modes"]``, so Gymnas
 from __future__ import annotations
 
 import copy
-import importlib.util
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -38,18 +37,21 @@ from mcts_envs.core.errors import InvalidOptionError, require_optional
 from mcts_envs.core.game import check_action_type
 from mcts_envs.core.registry import make
 from mcts_envs.core.seeding import check_seed
+from mcts_envs.envs import rendering
 from mcts_envs.envs.gymnasium_registration import (  # noqa: F401  (their home was here)
     gymnasium_id,
     register_gymnasium_envs,
 )
 
 SEATS = ("player_0", "player_1", "alternate")
+#: The render modes of the one-seat view (no window: ``human`` belongs to the AEC env).
+RENDER_MODES = ("ansi", "rgb_array")
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
 
 def available_render_modes() -> list[str]:
     """``["ansi", "rgb_array"]``, or ``["ansi"]`` when pygame (the ``render`` extra) is absent."""
-    return ["ansi", "rgb_array"] if importlib.util.find_spec("pygame") is not None else ["ansi"]
+    return rendering.available_render_modes(RENDER_MODES)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -192,7 +194,7 @@ class SingleAgentEnv(gymnasium.Env):
         obs = self.aec.observe(self.learner)
         info = dict(self.aec.infos.get(self.learner, {}))
         info["action_mask"] = obs["action_mask"]
-        info["seat"] = self.learner
+        info["seat"] = self.aec.possible_agents.index(self.learner)
         return self._convert(obs["observation"]), info
 
     def action_masks(self) -> np.ndarray:

@@ -76,15 +76,39 @@ legal action.
 
 ### Rewards
 +1 / -1 for the better / worse best line at the end (all 56 tiles placed), 0 each for equal lines
-or a deadlock. `infos[agent]` holds `phase`, `scores` (both best lines), `loops`,
-`last_drawn` (tile number) and `drawn_by`, `bag_count`, `forced_spaces` and the
-`chance_outcomes` sampled in the step.
+or a deadlock.
+
+### Infos
+`infos[agent]` holds the same keys after every step, each an int or a pair of ints by seat (so
+TorchRL and Gymnasium's vector wrappers can batch them): `status` (an index into
+`mcts_envs.games.tantrix.game.STATUS_NAMES`: 2 decide, 3 finished, 4 deadlock), `phase` (into
+`PHASE_NAMES`: 0 forced, 1 free, 2 forced after), `scores` (both best lines), `loops` (1 where that
+line is a closed loop), `last_drawn` (tile number, 0 before any draw) and `drawn_by` (the seat that
+drew it, -1 before any draw), `bag_count` and `forced_spaces`. The tiles drawn in the last step
+(or the deal of the last reset) are `env.unwrapped.chance_outcomes`.
 
 ### Forward model
 `env.unwrapped.game` is the Game (`Tantrix`), `env.unwrapped.game_state` the current state (see
 `mcts_envs/games/tantrix/kernels.py`); draws are chance nodes (`game.chance_outcomes(state)`,
 uniform over the bag), so a cloned state can only be played forward by sampling. Text record:
 `colors=RY first=highest status=decide mover=0 phase=free last=41:1 hands=... board=0,0:56@2;...`.
+
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` give the position as text: phase,
+bag, hands, scores, the forced spaces as axial cells and every placed tile in placement order as
+the move notation (below) writes it. The position
+`colors=RY first=highest status=decide mover=0 phase=forced_after last=26:0 hands=18.26.29.42.44.46/15.17.23.24.31.53 board=0,0:2@5;1,-1:8@1;0,1:54@5;-1,2:32@4`
+(after `#2@5 at (0,0)`, `#8@1 at (1,-1)`, `#54@5 at (0,1)`, `#32@4 at (-1,2)`):
+
+```text
+Tantrix  phase: forced_after  bag: 40  to move: player_0  last drawn: #26 by player_0
+player_0 red    score  2  hand: #18 GRGYYR, #26 BBGRRG, #29 BGBRRG, #42 BGRGBR, #44 BGYGBY, #46 BYBYGG
+player_1 yellow score  2  hand: #15 GGRYYR, #17 GRGRYY, #23 GGYYRR, #24 BGGBRR, #31 GGRYRY, #53 BGBYYG
+board: 4 tiles, forced spaces: (-1,1) (1,0)  (cells are axial (q,r): q + 1 is one cell east, r + 1 one cell south-east)
+tiles: #2@5 at (0,0); #8@1 at (1,-1); #54@5 at (0,1); #32@4 at (-1,2)
+```
+
+The SVG picture (`mcts_envs.svg.board`, `mcts-envs serve`) draws the hexes.
 
 ### Move notation
 Tile number, `@`, orientation (0-5, 60-degree steps clockwise) and axial cell: `#12@3 at (1,0)`;

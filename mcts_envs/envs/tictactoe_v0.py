@@ -30,6 +30,24 @@ for the other agent and after the end.
 `env.unwrapped.game` is the Game (`TicTacToe`), `env.unwrapped.game_state` the current state
 (`int64[4]`: X bits, O bits, side to move, status). Text record: `"x.o/.x./..o x"`.
 
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` draw the board with the files
+and ranks of the move notation (below) around it. The position `x.o/.x./... o`
+(X on a3 and b2, O on c3, O to move):
+
+```text
+    a   b   c
+  +---+---+---+
+3 | X | . | O | 3
+  +---+---+---+
+2 | . | X | . | 2
+  +---+---+---+
+1 | . | . | . | 1
+  +---+---+---+
+    a   b   c
+to move: O
+```
+
 ### Move notation
 A square, column `a`-`c` from the left and row `1`-`3` from the bottom (as on a chess
 board): `b2` is the centre (action 4), `a3` the top-left corner (action 0).

@@ -37,6 +37,35 @@ One action per move: `action = board * 9 + cell`, boards and cells each numbered
 `mcts_envs/games/ultimate_tictactoe/kernels.py`). Text record: 9 rows of `x`/`o`/`.`, the side to
 move and the target board, e.g. `"........./........./........./........./....x..../........./........./........./......... o 4"`.
 
+### Board
+`render_mode="ansi"`, `mcts-envs play` and `mcts-envs replay` draw the board with the files
+and ranks of the move notation (below) around it. The position `........./.x......./........./...o...../....xo.../........./........./........./......... x 5`
+(after `e5 d6 b8 f5`):
+
+```text
+    a b c   d e f   g h i
+  +-------+-------+-------+
+9 | . . . | . . . | . . . | 9
+8 | . X . | . . . | . . . | 8
+7 | . . . | . . . | . . . | 7
+  +-------+-------+-------+
+6 | . . . | O . . | . . . | 6
+5 | . . . | . X O | . . . | 5
+4 | . . . | . . . | . . . | 4
+  +-------+-------+-------+
+3 | . . . | . . . | . . . | 3
+2 | . . . | . . . | . . . | 2
+1 | . . . | . . . | . . . | 1
+  +-------+-------+-------+
+    a b c   d e f   g h i
+local boards (X/O won, = drawn, - open), top row first: --- / --- / ---
+to move: X in the local board g4-i6 (board 5)
+```
+
+The local boards are numbered 0-8 row-major from the top left, as in the action encoding; the last
+lines give each local board's owner and the local board the player on move must play in, named by
+its corner squares (here `g4-i6`, board 5, where `f5`, cell 5 of the centre board, sent X).
+
 ### Move notation
 A square of the whole 9x9 grid, column `a`-`i` from the left and row `1`-`9` from the
 bottom: `e5` is the centre of the centre board (action 40), `a9` the top-left square (action 0).

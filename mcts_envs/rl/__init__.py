@@ -3,7 +3,7 @@
 * :class:`~mcts_envs.rl.vector_env.LearnerVectorEnv`: a Gymnasium vector env of one seat against
   a batched opponent, on the compiled :class:`~mcts_envs.vector.VectorGame`;
 * :mod:`~mcts_envs.rl.opponents`: random, policy and epsilon-noisy opponents (search agents:
-  ``agents.opponents.agent_opponent``);
+  :func:`mcts_envs.agents.learned.rl.agent_opponent`);
 * :func:`~mcts_envs.rl.exact.outcome_against_random`: the exact outcome of a deterministic
   policy against a random player (small games);
 * :class:`~mcts_envs.rl.selfplay.OpponentPool`: frozen snapshots of a learner as opponents;

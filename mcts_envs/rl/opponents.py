@@ -9,7 +9,8 @@ action per row of the view (the envs where the opponent is on move). It may also
 
 Here: :func:`random_opponent` and :func:`policy_opponent` (a function on batched observations and
 masks, e.g. a frozen network). Search agents (``"alphabeta"``, ``"mcts:iterations=200"``) are
-wrapped by ``agents.opponents.agent_opponent`` (agents depend on mcts_envs, never the reverse);
+wrapped by ``mcts_envs.agents.learned.rl.agent_opponent`` (agents depend on mcts_envs, never the
+reverse);
 self-play snapshots by :class:`mcts_envs.rl.selfplay.OpponentPool`.
 """
 
@@ -28,16 +29,43 @@ __all__ = [
     "OpponentView",
     "PolicyOpponent",
     "RandomOpponent",
+    "ViewSource",
     "check_opponent_actions",
     "epsilon_opponent",
     "policy_opponent",
+    "random_legal_actions",
     "random_opponent",
+    "sample_legal",
     "subview",
 ]
 
 
-class OpponentView(NamedTuple):
+class ViewSource(NamedTuple):
+    """The arrays a lazy :class:`OpponentView` gathers its rows from (a vector's batch views).
+
+    Attributes:
+        observation: ``[N, *observation_shape]``.
+        action_mask: ``bool[N, num_actions]``.
+        states: ``int64[N, state_size]`` forward-model states.
+        legal: ``int64[N, max_legal]`` legal actions kept beside the masks, or None.
+        num_legal: ``int64[N]`` how many of each row are legal, or None.
+    """
+
+    observation: np.ndarray
+    action_mask: np.ndarray
+    states: np.ndarray
+    legal: np.ndarray | None = None
+    num_legal: np.ndarray | None = None
+
+
+class OpponentView:
     """What an opponent sees: the ``M`` envs where it is on move.
+
+    Built with arrays (``OpponentView(observation, action_mask, states, env_indices, players,
+    game)``), or by the learner env with :meth:`gather`, whose ``observation``, ``action_mask``
+    and ``states`` are gathered from the batch on first use: an opponent that reads only the
+    states (a search agent) or the legal action lists (the random opponent) never copies
+    Tantrix's 90 KB observations and 121,104-wide mask rows.
 
     Attributes:
         observation: ``[M, *observation_shape]`` planes from the opponent's view (the game's own
@@ -49,12 +77,87 @@ class OpponentView(NamedTuple):
         game: the :class:`~mcts_envs.core.game.Game`.
     """
 
-    observation: np.ndarray
-    action_mask: np.ndarray
-    states: np.ndarray
-    env_indices: np.ndarray
-    players: np.ndarray
-    game: Any
+    __slots__ = ("_lists", "_mask", "_observation", "_rows", "_source", "_states", "env_indices")
+    __slots__ += ("game", "players")
+
+    def __init__(
+        self,
+        observation: np.ndarray | None,
+        action_mask: np.ndarray | None,
+        states: np.ndarray,
+        env_indices: np.ndarray,
+        players: np.ndarray,
+        game: Any,
+    ) -> None:
+        self._observation = observation
+        self._mask = action_mask
+        self._states = states
+        self.env_indices = env_indices
+        self.players = players
+        self.game = game
+        self._source: ViewSource | None = None
+        self._rows: np.ndarray | None = None
+        self._lists: tuple[np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def gather(
+        cls, source: ViewSource, rows: np.ndarray, players: np.ndarray, game: Any
+    ) -> OpponentView:
+        """The view of rows ``rows`` of ``source`` (env indices ``rows``), gathered lazily."""
+        view = cls(None, None, None, rows, players, game)
+        view._source, view._rows = source, rows
+        return view
+
+    @property
+    def states(self) -> np.ndarray:
+        if self._states is None:
+            self._states = self._source.states[self._rows]
+        return self._states
+
+    @property
+    def observation(self) -> np.ndarray:
+        if self._observation is None:
+            self._observation = self._source.observation[self._rows]
+        return self._observation
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self._source.action_mask[self._rows]
+        return self._mask
+
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(legal int64[M, k], counts int64[M])``: row ``j``'s legal actions are
+        ``legal[j, :counts[j]]`` (in the game kernel's order), when the vector keeps such lists
+        (:meth:`~mcts_envs.vector.VectorGame.legal_lists`); else None (read ``action_mask``)."""
+        source = self._source
+        if self._lists is None and source is not None and source.legal is not None:
+            self._lists = (source.legal[self._rows], source.num_legal[self._rows])
+        return self._lists
+
+    def is_legal(self, actions: np.ndarray) -> np.ndarray:
+        """``bool[M]``: whether ``actions[j]`` (each inside the action space) is legal in row
+        ``j`` (read from the source without gathering whole mask rows)."""
+        rows = np.arange(len(actions))
+        if self._mask is None and self._source is not None:
+            return self._source.action_mask[self._rows, actions]
+        return self.action_mask[rows, actions]
+
+    def take(self, rows: np.ndarray) -> OpponentView:
+        """The view of rows ``rows`` of this one (still lazy where this one is)."""
+        lazy = self._observation is None and self._mask is None and self._states is None
+        if self._source is not None and lazy:
+            return OpponentView.gather(
+                self._source, self._rows[rows], self.players[rows], self.game
+            )
+        return OpponentView(
+            self.observation[rows],
+            self.action_mask[rows],
+            self.states[rows],
+            self.env_indices[rows],
+            self.players[rows],
+            self.game,
+        )
 
 
 def sample_legal(mask: np.ndarray, generator: np.random.Generator) -> np.ndarray:
@@ -64,6 +167,17 @@ def sample_legal(mask: np.ndarray, generator: np.random.Generator) -> np.ndarray
     offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
     picks = (generator.random(mask.shape[0]) * counts).astype(np.int64)
     return cols[offsets + picks]
+
+
+def random_legal_actions(view: OpponentView, generator: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``view``: from its legal lists when it has
+    them (``O(1)`` a row), else from its mask (:func:`sample_legal`); one uniform draw per row."""
+    lists = view.legal_lists()
+    if lists is None:
+        return sample_legal(view.action_mask, generator)
+    legal, counts = lists
+    picks = (generator.random(len(counts)) * counts).astype(np.int64)
+    return legal[np.arange(len(counts)), picks]
 
 
 class RandomOpponent:
@@ -78,7 +192,7 @@ class RandomOpponent:
         self.generator = np.random.default_rng(check_seed(seed))
 
     def __call__(self, view: OpponentView) -> np.ndarray:
-        return sample_legal(view.action_mask, self.generator)
+        return random_legal_actions(view, self.generator)
 
 
 def random_opponent(seed: int | None = None) -> RandomOpponent:
@@ -105,15 +219,8 @@ def policy_opponent(fn: Callable[[np.ndarray, np.ndarray], Any], name: str = "po
 
 
 def subview(view: OpponentView, rows: np.ndarray) -> OpponentView:
-    """The rows ``rows`` of ``view`` (an opponent's view of fewer envs)."""
-    return OpponentView(
-        view.observation[rows],
-        view.action_mask[rows],
-        view.states[rows],
-        view.env_indices[rows],
-        view.players[rows],
-        view.game,
-    )
+    """The rows ``rows`` of ``view`` (an opponent's view of fewer envs): ``view.take(rows)``."""
+    return view.take(rows)
 
 
 class EpsilonOpponent:
@@ -150,7 +257,7 @@ class EpsilonOpponent:
         noisy = self.generator.random(len(view.env_indices)) < self.epsilon
         actions = np.empty(len(view.env_indices), np.int64)
         if noisy.any():
-            actions[noisy] = sample_legal(view.action_mask[noisy], self.generator)
+            actions[noisy] = random_legal_actions(view.take(np.flatnonzero(noisy)), self.generator)
         if not noisy.all():
             rows = np.flatnonzero(~noisy)
             actions[rows] = np.asarray(self.base(subview(view, rows))).reshape(-1)
@@ -175,10 +282,9 @@ def check_opponent_actions(actions: Any, view: OpponentView, who: str) -> np.nda
             f"{array.dtype}{array.shape}"
         )
     array = array.astype(np.int64)
-    num_actions = view.action_mask.shape[1]
+    num_actions = view.game.info.num_actions
     inside = (array >= 0) & (array < num_actions)
-    legal = inside.copy()
-    legal[inside] = view.action_mask[np.flatnonzero(inside), array[inside]]
+    legal = inside & view.is_legal(np.where(inside, array, 0))
     if not legal.all():
         row = int(np.flatnonzero(~legal)[0])
         allowed = np.flatnonzero(view.action_mask[row]).tolist()

@@ -20,7 +20,7 @@ import numpy as np
 
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.seeding import check_seed
-from mcts_envs.rl.opponents import OpponentView, sample_legal, subview
+from mcts_envs.rl.opponents import OpponentView, random_legal_actions, subview
 
 Policy = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -120,9 +120,10 @@ class OpponentPool:
                 opponent = self.fixed[-2 - index][0]
                 actions[rows] = np.asarray(opponent(subview(view, rows))).reshape(-1)
             elif index == -1:
-                actions[rows] = sample_legal(view.action_mask[rows], self.generator)
+                actions[rows] = random_legal_actions(view.take(rows), self.generator)
             else:
-                picked = self.policies[index](view.observation[rows], view.action_mask[rows])
+                rows_view = view.take(rows)
+                picked = self.policies[index](rows_view.observation, rows_view.action_mask)
                 actions[rows] = np.asarray(picked).reshape(-1)
         return actions
 

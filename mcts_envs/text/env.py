@@ -7,9 +7,6 @@ answers (:mod:`mcts_envs.text.parser`) and applies the invalid-answer policy.
 
 from __future__ import annotations
 
-import ast
-import importlib
-import inspect
 import json
 import re
 import string
@@ -19,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from mcts_envs.core.board_text import labelled_grid
 from mcts_envs.core.constants import CHANCE
 from mcts_envs.core.errors import (
     ActionTypeError,
@@ -67,16 +65,14 @@ class Prompt(str):
 
 
 def game_card_rules(game_name: str) -> str:
-    """The rules summary of a game's card (the docstring of ``mcts_envs/envs/<game>_v0.py``).
+    """The rules summary of a game's card (the registry entry's :attr:`card
+    <mcts_envs.core.registry.RegistryEntry.card>`: its env module's opening docstring).
 
     The paragraphs between the card's table and its first section, then the sections named in
     :data:`RULE_SECTIONS` (with their headings); markdown backticks and the sentence about the
     Python API of the notation removed.
     """
-    entry = get_entry(game_name)
-    module = importlib.import_module(f"mcts_envs.envs.{entry.env_name}")
-    card = inspect.getdoc(module) or ast.get_docstring(ast.parse(inspect.getsource(module))) or ""
-    lines = card.splitlines()
+    lines = get_entry(game_name).card.splitlines()
     summary: list[str] = []
     sections: dict[str, list[str]] = {}
     current: list[str] | None = summary
@@ -112,30 +108,11 @@ def ascii_text(text: str) -> str:
 
 
 def labelled_board(rows: list[str]) -> str:
-    """A square board of one-character cells with files ``a``.. above and below and ranks
-    numbered from the bottom on both sides; boards of 6 or 9 cells show their 3x3 blocks."""
+    """A square board of one-character cells with the files and ranks of the move notation
+    (:func:`mcts_envs.core.board_text.labelled_grid`); boards of 6 or 9 cells show their 3x3
+    blocks."""
     size = len(rows)
-    blocks = size > 3 and size % 3 == 0
-    files = "abcdefghijklmnopqrstuvwxyz"[:size]
-
-    def spread(cells: str) -> str:
-        out = []
-        for index, cell in enumerate(cells):
-            if blocks and index and index % 3 == 0:
-                out.append("|")
-            out.append(cell)
-        return " ".join(out)
-
-    width = len(str(size))
-    header = " " * (width + 2) + spread(files)
-    lines = [header]
-    for index, row in enumerate(rows):
-        if blocks and index and index % 3 == 0:
-            lines.append(" " * (width + 2) + spread("-" * size).replace("|", "+").replace(" ", "-"))
-        rank = str(size - index).rjust(width)
-        lines.append(f"{rank}  {spread(row)}  {rank}")
-    lines.append(header)
-    return "\n".join(lines)
+    return "\n".join(labelled_grid(rows, block=3 if size > 3 and size % 3 == 0 else 0))
 
 
 class TextEnv(AECEnv):
@@ -609,6 +586,9 @@ class TextEnv(AECEnv):
         return f"plays {sides[seat]}"
 
     def _position(self, obj: dict[str, Any], state: np.ndarray) -> str:
+        """The position: a square board of rows with files and ranks (the notation of the grid
+        games), another board (Connect Four's columns are numbered) as the game's own text
+        picture, each followed by the facts of the JSON state; else the text picture alone."""
         board = obj.get("board")
         if isinstance(board, list) and board and all(isinstance(row, str) for row in board):
             facts = [
@@ -616,7 +596,9 @@ class TextEnv(AECEnv):
                 for key, value in obj.items()
                 if key not in ("game", "board")
             ]
-            picture = labelled_board(board) + "\n" + "\n".join(facts)
+            square = all(len(row) == len(board) for row in board)
+            shown = labelled_board(board) if square else self._board_text(state)
+            picture = shown + "\n" + "\n".join(facts)
         else:
             picture = self._board_text(state)
         return f"{picture}\nRecord: {self.game.to_text(state)}"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
 import pytest
 from numba import njit
 
-from mcts_envs.agents.evaluation.arena import prepare_agents
-from mcts_envs.agents.evaluation.tournament import GameRules
-from mcts_envs.agents.evaluation.tournament import prepare_agents as prepare_tournament_agents
+from mcts_envs.agents.evaluation.games import GameRules, prepare_agents
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.vector import VectorGame
 
@@ -66,9 +65,9 @@ def test_tournament_preparation_announces_nothing_once_compiled():
     def announce(text):
         print(text, file=out)
 
-    prepare_tournament_agents(rules.game, ["random"], announce=announce)
+    prepare_agents(rules.game, ["random"], announce=announce)
     out = io.StringIO()
-    prepare_tournament_agents(rules.game, ["random", "random"], announce=announce)
+    prepare_agents(rules.game, ["random", "random"], announce=announce)
     assert out.getvalue() == ""  # the old code announced every spec on every call
 
 
@@ -82,3 +81,33 @@ def test_vector_game_is_silent_once_compiled(capfd):
             line.startswith("compiling ") or FINISHED.match(line) for line in err.splitlines()
         )
     assert err == ""  # compiled (or loaded) by the first vector: nothing to announce
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_gets_a_live_line_naming_what_compiles():
+    @njit
+    def thrice(x):
+        return 3 * x
+
+    terminal, lines = _Terminal(), []
+    with compile_notice("thrice", lines.append, progress=terminal):
+        assert thrice(2) == 6
+    shown = terminal.getvalue()
+    assert "compiling thrice:" in shown and "elapsed" in shown and "(thrice)" in shown
+    assert len(lines) == 1 and FINISHED.match(lines[0])  # the live line replaces the first notice
+
+
+def test_a_stream_that_is_not_a_terminal_gets_the_two_notices():
+    @njit
+    def four_times(x):
+        return 4 * x
+
+    stream, lines = io.StringIO(), []
+    with compile_notice("four_times", lines.append, progress=stream):
+        assert four_times(2) == 8
+    assert stream.getvalue() == ""
+    assert lines[0].startswith("compiling four_times") and FINISHED.match(lines[1])

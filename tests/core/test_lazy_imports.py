@@ -40,8 +40,9 @@ def _imported_heavy(code: str) -> list[str]:
         "import mcts_envs.agents",
         "import mcts_envs.core, mcts_envs.records",
         HELP,
+        "from mcts_envs.agents.mcts.defaults import GENERIC; GENERIC.per_game_options()",
     ],
-    ids=["mcts_envs", "agents", "core+records", "cli-help"],
+    ids=["mcts_envs", "agents", "core+records", "cli-help", "mcts-config"],
 )
 def test_import_pulls_in_no_heavy_module(code):
     assert _imported_heavy(code) == []

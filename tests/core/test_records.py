@@ -9,13 +9,14 @@ import pytest
 
 from mcts_envs import InvalidRecordError
 from mcts_envs.agents.evaluation.arena import play_match
+from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.frontends.cli import main
 from mcts_envs.records import game_identity, quote, read_records, replay_states, write_records
 
 
 @pytest.fixture(scope="module")
 def good_record():
-    return play_match("tictactoe", "random", "random", 1, seed=0).records[0]
+    return play_match(plan_match("tictactoe", "random", "random", 1, seed=0)).records[0]
 
 
 def mutated(record, **changes):
@@ -85,8 +86,12 @@ def test_control_characters_in_records_are_not_printed(tmp_path, good_record):
 
 
 def test_identical_runs_write_identical_game_records():
-    first = play_match("ultimate_tictactoe", "mcts:iterations=30", "random", 2, seed=4).records
-    again = play_match("ultimate_tictactoe", "mcts:iterations=30", "random", 2, seed=4).records
+    first = play_match(
+        plan_match("ultimate_tictactoe", "mcts:iterations=30", "random", 2, seed=4)
+    ).records
+    again = play_match(
+        plan_match("ultimate_tictactoe", "mcts:iterations=30", "random", 2, seed=4)
+    ).records
     assert [game_identity(r) for r in first] == [game_identity(r) for r in again]
     assert all("think_seconds" in r["timing"] for r in first)
 

@@ -17,11 +17,18 @@ from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import TERMINAL
 from mcts_envs.core.symmetry import game_symmetries, games_with_symmetries
 
-GAMES = {"tictactoe": 200, "ultimate_tictactoe": 100, "ataxx": 120, "pentago_twist": 40}
+GAMES = {
+    "tictactoe": 200,
+    "ultimate_tictactoe": 100,
+    "ataxx": 120,
+    "pentago_twist": 40,
+    "connect_four": 42,
+}
 
 
 def _module(name):
-    return importlib.import_module(f"mcts_envs.games.{name}.symmetry")
+    """The symmetry module the game's class declares."""
+    return importlib.import_module(mcts_envs.make_game(name).symmetry_module)
 
 
 def _random_game(game, seed, limit):
@@ -36,7 +43,14 @@ def _random_game(game, seed, limit):
 
 
 def test_games_with_symmetries():
-    assert games_with_symmetries() == sorted([*GAMES, "tantrix"])
+    assert games_with_symmetries() == sorted([*GAMES, "tantrix"]) == mcts_envs.list_games()
+
+
+def test_a_game_without_declared_symmetries_says_so(monkeypatch):
+    game_class = type(mcts_envs.make_game("connect_four"))
+    monkeypatch.setattr(game_class, "symmetry_module", None)
+    with pytest.raises(InvalidOptionError, match="connect_four declares no symmetry maps"):
+        game_symmetries("connect_four")
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -98,6 +112,14 @@ def test_square_observation_maps_agree_with_numpy_rotations(name):
         assert np.array_equal(symmetries.transform_observation(symmetry, planes), want)
         batch = np.stack([planes, planes])
         assert np.array_equal(symmetries.transform_observation(symmetry, batch)[1], want)
+
+
+def test_connect_four_mirror_agrees_with_numpy_and_keeps_the_centre_column():
+    symmetries = game_symmetries("connect_four")
+    assert symmetries.names == ("identity", "mirror_left_right")
+    planes = np.random.default_rng(0).integers(0, 100, size=(6, 7, 2))
+    assert np.array_equal(symmetries.transform_observation(1, planes), planes[:, ::-1])
+    assert [symmetries.transform_action(1, column) for column in range(7)] == [6, 5, 4, 3, 2, 1, 0]
 
 
 def test_ataxx_quarter_turn_of_the_start_swaps_the_colours_of_the_corners():

@@ -2,14 +2,18 @@
 
 A block meant as a fragment (it continues an earlier block or needs a file the reader makes) is
 preceded by the line ``<!-- fragment -->`` and skipped explicitly. Blocks run in a temporary
-working directory, so files they write do not land in the checkout. Blocks that need an optional
-dependency skip when it is missing.
+working directory that holds the files of ``examples/`` (as the shell blocks do,
+``tests/docs/test_shell_blocks.py``), so files they write do not land in the checkout; what a
+block imports or registers from there (``my_agents``) is forgotten after it. Blocks that need an
+optional dependency skip when it is missing.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +29,7 @@ OPTIONAL = {
     "torchrl": ("torchrl", "dev"),
     "tianshou": ("tianshou", "dev"),
     "ray": ("ray", "ray"),
+    "textarena": ("textarena", "textarena"),
     "mcts_envs.rl.rllib": ("ray.rllib", "rllib"),
 }
 
@@ -71,6 +76,19 @@ def test_code_block_runs(path, code, fragment, tmp_path, monkeypatch, capsys):
         imported = re.search(rf"^\s*(import|from) {re.escape(name)}\b", code, re.MULTILINE)
         if imported and not _importable(module):
             pytest.skip(f"needs {module} (the {extra!r} extra)")
+    from mcts_envs.agents import spec
+
+    for example in (ROOT / "examples").glob("*.py"):
+        shutil.copy(example, tmp_path)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # import_agent_module adds the folder
+    monkeypatch.setattr(spec, "AGENT_KINDS", dict(spec.AGENT_KINDS))  # register_agent adds kinds
+    monkeypatch.setattr(spec, "_REGISTERED_CLASSES", dict(spec._REGISTERED_CLASSES))
+    modules = set(sys.modules)
     namespace = {"__name__": "__main__"}
-    exec(compile(code, f"{path.relative_to(ROOT)}", "exec"), namespace)
+    try:
+        exec(compile(code, f"{path.relative_to(ROOT)}", "exec"), namespace)
+    finally:
+        for name in set(sys.modules) - modules:  # modules imported from the temporary folder
+            if str(tmp_path) in str(getattr(sys.modules[name], "__file__", None)):
+                del sys.modules[name]

@@ -113,6 +113,19 @@ def agent_step_counts(env, rng):
     return counts
 
 
+def test_pettingzoo_max_cycles_test_cannot_run_on_turn_based_games_theirs_included():
+    """What the docs say: PettingZoo's ``max_cycles_test(module)`` builds
+    ``module.parallel_env(max_cycles=...)``; a turn-based game has no parallel env, so it stops
+    there for PettingZoo's own board games as for ours (the test below replays its loop)."""
+    from pettingzoo.test import max_cycles_test
+
+    tictactoe_v3 = pytest.importorskip("pettingzoo.classic.tictactoe_v3")
+    connect_four_v3 = pytest.importorskip("pettingzoo.classic.connect_four_v3")
+    for module in (tictactoe_v3, connect_four_v3, mcts_envs.tictactoe_v0):
+        with pytest.raises(AttributeError, match="parallel_env"):
+            max_cycles_test(module)
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_max_cycles_test(name):
     """PettingZoo's cycle: one step of every agent; ``max(counts) - 1 == max_cycles`` (and the

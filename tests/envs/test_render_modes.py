@@ -28,6 +28,7 @@ POSITIONS = (
     ("pentago_twist", 12),
     ("ataxx", 40),
     ("tantrix", 30),
+    ("connect_four", 15),
 )
 
 

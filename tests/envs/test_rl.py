@@ -40,25 +40,40 @@ def test_learner_gets_minus_one_when_the_opponent_wins_and_seats_alternate():
     assert terminated.tolist() == [True, False] and reward.tolist() == [1.0, 0.0]  # 6-7-8
 
 
-def test_rewards_match_the_forward_model_over_many_random_games():
-    env = LearnerVectorEnv("ultimate_tictactoe", 8, opponent=random_opponent(1), seed=2)
+@pytest.mark.parametrize("random_first_player", [False, True])
+def test_rewards_match_the_forward_model_over_many_random_games(random_first_player):
+    env = LearnerVectorEnv(
+        "ultimate_tictactoe",
+        8,
+        opponent=random_opponent(1),
+        seed=2,
+        random_first_player=random_first_player,
+    )
     obs, infos = env.reset(seed=2)
     rng = np.random.default_rng(3)
-    seats_seen, games = set(), 0
+    seats_seen, firsts_seen, games = set(), set(), 0
     for _ in range(300):
         seats = infos["seat"].copy()
+        firsts = env.vector.batch.first_player.copy()  # who holds the game's seat 0, per game
+        firsts_seen |= set(firsts.tolist())
+        game_seats = seats ^ firsts  # the learner's seat in the game's own terms
         for i in range(8):
-            planes = env.game.observation(env.vector.states[i], int(seats[i]))
+            planes = env.game.observation(env.vector.states[i], int(game_seats[i]))
             np.testing.assert_array_equal(obs[i], planes)
-            assert env.game.current_player(env.vector.states[i]) == seats[i]
+            assert env.game.current_player(env.vector.states[i]) == game_seats[i]
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
         obs, reward, terminated, truncated, infos = env.step(actions)
         for i in np.flatnonzero(terminated):
-            assert reward[i] == env.game.returns(infos["final_state"][i])[seats[i]]
+            final = infos["final_state"][i]
+            assert reward[i] == env.game.returns(final)[game_seats[i]]
+            np.testing.assert_array_equal(
+                infos["final_obs"][i], env.game.observation(final, int(game_seats[i]))
+            )
             seats_seen.add(int(seats[i]))
             games += 1
         assert (reward[~terminated] == 0).all()
     assert games > 8 and seats_seen == {0, 1}
+    assert firsts_seen == ({0, 1} if random_first_player else {0})
 
 
 def test_reset_seed_reproduces_games_with_a_seeded_opponent():

@@ -3,7 +3,7 @@
 Its entry points take the game's kernels as arguments, so numba's cache keys hold the kernels'
 identities (:func:`mcts_envs.core.jit.pin_identity`): they must not depend on what the process
 did before, e.g. an env that compiled ``observation_planes`` before the vector was built (what
-``mcts-envs warmup`` does; end to end in ``tests/agents/test_warmup.py``).
+``mcts-envs warmup`` does; end to end in ``tests/agents/frontends/test_warmup.py``).
 """
 
 from __future__ import annotations

@@ -70,3 +70,26 @@ def test_tiny_tantrix_run_where_players_move_several_times_in_a_row(example, tmp
          "--eval-games", "0", "--random-share", "0.5", "--out", str(tmp_path), "--quiet"]
     )  # fmt: skip
     assert figures["updates"] == 1 and figures["steps"] == 12
+
+
+def test_portable_math_applies_in_a_fresh_process_and_is_recorded(example, tmp_path):
+    """``--portable-math`` sets torch's kernel level and MKL's reproducibility mode before torch
+    loads; in a process where torch is already loaded it refuses rather than run unpinned."""
+    import os
+    import subprocess
+    import sys
+
+    if example.math_settings()["cpu_capability"] != "DEFAULT":
+        with pytest.raises(SystemExit, match="before the settings could apply"):
+            example.main(["--portable-math", "--updates", "1", "--out", str(tmp_path)])
+    script = example.__file__
+    done = subprocess.run(
+        [sys.executable, script, "--portable-math", "--updates", "1", "--envs", "4",
+         "--n-steps", "4", "--hidden", "8", "--eval-every", "5", "--eval-games", "0",
+         "--out", str(tmp_path / "run"), "--quiet"],
+        capture_output=True, text=True, timeout=900,
+        env={k: v for k, v in os.environ.items() if k not in example.PORTABLE_MATH},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    saved = json.loads((tmp_path / "run" / "results.json").read_text())
+    assert saved["math"] == {"cpu_capability": "DEFAULT", "MKL_CBWR": "COMPATIBLE"}

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from experiments import pentago_twist_report
-from experiments.common import RESULTS, RunSettings, missing_games
+from experiments.common import RESULTS, SeriesSettings, missing_games
 from experiments.defaults_sweep import GRIDS, grid_games, grid_series
 from mcts_envs.agents.mcts.defaults import GENERIC, defaults_for
 from mcts_envs.agents.spec import parse_spec
@@ -32,14 +32,14 @@ def test_every_entry_states_the_options_the_games_defaults_set(name):
 def test_the_stored_sweep_is_the_run_of_the_documented_command(name):
     # `python -m experiments.defaults_sweep` with the stored seed and games resumes every game
     grid, stored = GRIDS[name], _stored_summary("defaults_sweep")
-    settings = RunSettings(grid_games(grid, stored["games_per_setting"]), stored["seed"])
+    settings = SeriesSettings(grid_games(grid, stored["games_per_setting"]), stored["seed"])
     path = RESULTS / "defaults_sweep" / name / "results.jsonl"
     assert missing_games(grid.game, grid_series(grid), settings, path) == 0
 
 
 def test_the_stored_pentago_twist_report_is_the_run_of_the_documented_command():
     stored = _stored_summary("pentago_twist_report")
-    settings = RunSettings(stored["games_per_point"], stored["master_seed"])
+    settings = SeriesSettings(stored["games_per_point"], stored["master_seed"])
     series = pentago_twist_report.build_series(quick=False)
     path = RESULTS / "pentago_twist_report" / "results.jsonl"
     assert missing_games(pentago_twist_report.GAME, series, settings, path) == 0

@@ -1,4 +1,4 @@
-"""A structure-aware fuzzer of the five games' text records (run in a child process).
+"""A structure-aware fuzzer of every game's text records (run in a child process).
 
 Every generated record must be either rejected with ``InvalidRecordError`` (with a short message)
 or accepted as a state that the kernels can play: it reads back from its own ``to_text``, seeded
@@ -207,6 +207,14 @@ _GRID_CHARS = {
 }
 
 
+def grid_chars(name: str, pool: list[str]) -> str:
+    """The characters a board's cells take: :data:`_GRID_CHARS`, else (a game added later) those
+    of the boards in ``pool`` (its reachable records)."""
+    if name in _GRID_CHARS:
+        return _GRID_CHARS[name]
+    return "".join(sorted({char for record in pool for char in record.partition(" ")[0]} - {"/"}))
+
+
 def mutate_board(name: str, text: str, rng: random.Random, pool: list[str]) -> str:
     """Cells flipped, side to move or the last fields changed (a board game's record)."""
     board, _, rest = text.partition(" ")
@@ -215,7 +223,7 @@ def mutate_board(name: str, text: str, rng: random.Random, pool: list[str]) -> s
     for _ in range(rng.randrange(1, 4)):
         kind = rng.randrange(3)
         if kind == 0 and cells:
-            chars[rng.choice(cells)] = rng.choice(_GRID_CHARS[name])
+            chars[rng.choice(cells)] = rng.choice(grid_chars(name, pool))
         elif kind == 1:
             rest = " ".join(
                 rng.choice(("x", "o", "w", "b")) if i == 0 else part

@@ -602,7 +602,7 @@ def test_env_plays_renders_and_reports_the_clock():
     env = ataxx_v0.env(render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
-    assert "a b c d e f g" in text and text.splitlines()[1].startswith("7 | x . . . . . o")
+    assert "a b c d e f g" in text and "\n7 | x . . . . . o | 7\n" in text
     env.step(GAME.uai_to_move(env.unwrapped.game_state, "a7c5"))
     assert env.infos["player_1"] == {"stones": (2, 2), "halfmove_clock": 1}
     picture_env = ataxx_v0.env(render_mode="rgb_array")

@@ -445,7 +445,7 @@ def test_env_plays_renders_and_separates_quadrants():
     env.step(87)
     text = env.render()
     lines = text.splitlines()
-    assert lines[1] == ". . . | . W ." and lines[3] == "-------+-------"
+    assert lines[3] == "5 | . . . | . W . | 5" and lines[5] == "  +-------+-------+"
     assert lines[-1] == "to move: black"
     picture_env = mcts_envs.make("pentago_twist_v0", render_mode="rgb_array")
     picture_env.reset(seed=0)

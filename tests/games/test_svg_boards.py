@@ -17,7 +17,7 @@ from mcts_envs.core.svg import advance, first_targets, next_targets, resolve
 from mcts_envs.games.pentago_twist.game import split_action
 
 NS = "{http://www.w3.org/2000/svg}"
-GAMES = ("tictactoe", "ultimate_tictactoe", "pentago_twist", "ataxx", "tantrix")
+GAMES = ("tictactoe", "ultimate_tictactoe", "pentago_twist", "ataxx", "tantrix", "connect_four")
 
 
 def _positions(name: str, count: int, seed: int = 0):
@@ -63,6 +63,8 @@ def _oracle_first_clicks(name: str, game, state) -> set[str]:
         return {f"c{int(a)}" for a in game.legal_actions(state)}
     if name == "pentago_twist":
         return {f"c{cell}" for cell in range(36) if game.board(state).reshape(-1)[cell] == 0}
+    if name == "connect_four":  # the columns whose top cell is empty
+        return {f"c{column}" for column in range(7) if game.board(state)[0, column] == 0}
     if name == "ataxx":
         board = game.board(state).reshape(-1)
         mine = game.current_player(state) + 1
@@ -104,6 +106,13 @@ def _check_effect(name: str, game, state, path: tuple[str, ...], action: int) ->
             origin = int(path[0][1:])
             distance = max(abs(origin // 7 - destination // 7), abs(origin % 7 - destination % 7))
             assert after_board[origin] == (0 if distance == 2 else mover + 1)
+    elif name == "connect_four":  # one new stone, the lowest empty cell of the clicked column
+        (column,) = path
+        changed = np.argwhere(game.board(after) != game.board(state))
+        assert len(changed) == 1 and changed[0][1] == int(column[1:])
+        row = changed[0][0]
+        assert game.board(after)[row, changed[0][1]] == mover + 1
+        assert row == 5 or game.board(state)[row + 1, changed[0][1]] != 0
     elif name == "pentago_twist":
         cell, twist = path
         row, col, quadrant, op = split_action(action)

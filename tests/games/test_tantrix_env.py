@@ -7,6 +7,7 @@ import pytest
 
 from mcts_envs import tantrix_v0
 from mcts_envs.games.tantrix import kernels as k
+from mcts_envs.games.tantrix.game import PHASE_NAMES, STATUS_NAMES
 from mcts_envs.games.tantrix.hexgrid import WINDOW
 from mcts_envs.games.tantrix.tiles import TILE_EDGE_COLOURS
 
@@ -37,12 +38,17 @@ def test_infos_report_phase_scores_and_draws():
     env = tantrix_v0.env()
     env.reset(seed=2)
     info = env.infos[env.agent_selection]
-    assert info["phase"] in ("forced", "free") and info["bag_count"] == 44
-    assert len(info["chance_outcomes"]) == 12  # the deal
+    assert PHASE_NAMES[info["phase"]] in ("forced", "free") and info["bag_count"] == 44
+    assert STATUS_NAMES[info["status"]] == "decide"
+    assert len(env.unwrapped.chance_outcomes) == 12  # the deal
+    keys = set(info)
     play(env, 10)
     info = env.infos[env.agent_selection]
-    assert set(info) >= {"phase", "scores", "last_drawn", "drawn_by", "bag_count"}
+    assert set(info) == keys >= {"phase", "scores", "last_drawn", "drawn_by", "bag_count"}
     assert info["scores"] == list(env.unwrapped.game.scores(env.unwrapped.game_state))
+    assert 1 <= info["last_drawn"] <= 56 and info["drawn_by"] in (0, 1)
+    # fixed types: every value an int or a pair of ints (what RL libraries batch)
+    assert all(type(v) is int or [type(x) for x in v] == [int, int] for v in info.values())
 
 
 def test_observation_cells_are_action_cells():

@@ -1,6 +1,7 @@
 """The layering holds: no import cycle among the package's modules, the game side of
 ``mcts_envs`` never imports ``mcts_envs.agents``, players (``players``, ``mcts``) never import
-evaluation or front ends, evaluation never imports front ends.
+evaluation or front ends, evaluation never imports front ends; the agent tests mirror the agents
+package.
 
 The graph is read from the source (every ``import`` statement, module level or inside functions,
 but not those under ``if TYPE_CHECKING:``), not from a running interpreter, so a lazy import
@@ -153,3 +154,17 @@ def test_the_players_are_under_the_layering_rule():
     assert {
         f"{AGENTS}.players.{name}" for name in ("alphabeta", "uai_agent", "llm_agent")
     } <= players
+
+
+def test_the_agent_tests_mirror_the_agents_package():
+    """``tests/agents/<folder>/`` exists only for a subpackage ``agents/<folder>/``, and a test at
+    the top of ``tests/agents/`` is named for a module at the top of ``agents/``."""
+    tests = ROOT / "tests" / "agents"
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    packages = {p.parent.name for p in (ROOT / "agents").glob("*/__init__.py")}
+    assert folders <= packages, sorted(folders - packages)
+    modules = {p.stem for p in (ROOT / "agents").glob("*.py")}
+    strays = [
+        p.name for p in tests.glob("test_*.py") if p.stem.removeprefix("test_") not in modules
+    ]
+    assert not strays, f"tests of a subpackage belong in its folder: {strays}"

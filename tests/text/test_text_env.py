@@ -63,7 +63,7 @@ def test_rules_are_shown_once_and_the_opponent_move_every_turn():
     env.step("<move>b2</move>")
     prompt = env.observe("player_1")
     assert prompt.startswith("Rules of tictactoe:") and "Legal moves" not in prompt
-    assert "Your opponent's last move: b2" in prompt and "\n2  . x .  2\n" in prompt
+    assert "Your opponent's last move: b2" in prompt and "\n2 | . x . | 2\n" in prompt
     env.step("a1")
     prompt = env.observe("player_0")
     assert "Rules" not in prompt and "Your opponent's last move: a1" in prompt

@@ -69,7 +69,7 @@ def test_page_is_served_with_a_strict_policy(client):
         ({"game": "tictactoe", "opponent": "mcts:workers=64", "seat": "player_0"}, 400,
          "cannot be set here"),
         ({"game": "tictactoe", "opponent": "mcts:iterations=lots", "seat": "player_0"}, 400,
-         "invalid"),
+         "iterations must be an integer"),
         ({"game": "tictactoe", "opponent": "random", "seat": "player_0", "x": "1"}, 400,
          "unknown x"),
         ({"game": "tictactoe", "opponent": 5, "seat": "player_0"}, 400, "must be a string"),
@@ -110,8 +110,8 @@ def test_transport_checks(client):
 def test_search_budgets_are_clipped_server_side(client):
     key, answer = _new(client, opponent="mcts:iterations=100000000,seconds=3600")
     session = _session(client, key)
-    assert session.agent.settings.iterations == 200_000
-    assert session.agent.settings.seconds == 5.0
+    assert session.agent.config.iterations == 200_000
+    assert session.agent.config.seconds == 5.0
     assert "clipped" in answer["html"]
     # alpha-beta and minimax2 are checked without playing (alpha-beta compiles for ~30 s)
     tantrix = mcts_envs.make_game("tantrix")

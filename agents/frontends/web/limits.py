@@ -98,7 +98,7 @@ def check_opponent(spec: object, game: Game, limits: ServeLimits) -> Opponent:
     notes: list[str] = []
     cap = limits.max_seconds
     if kind == "mcts":
-        iterations, seconds = probe.settings.iterations, probe.settings.seconds
+        iterations, seconds = probe.config.iterations, probe.config.seconds
         if iterations is not None and iterations > limits.max_iterations:
             options["iterations"] = limits.max_iterations
             notes.append(f"iterations clipped from {iterations} to {limits.max_iterations}")

@@ -81,6 +81,7 @@ class Ataxx(KernelGame):
     search_kernels = SearchKernels.from_module(search)
     svg_module = "mcts_envs.games.ataxx.svg"
     json_module = "mcts_envs.games.ataxx.json_state"
+    symmetry_module = "mcts_envs.games.ataxx.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

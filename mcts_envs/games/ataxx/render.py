@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcts_envs.core.board_text import labelled_grid
 from mcts_envs.games.ataxx import kernels as k
-from mcts_envs.games.ataxx.game import FILES, Ataxx
+from mcts_envs.games.ataxx.game import Ataxx
 
 
 class AtaxxRenderer:
@@ -29,11 +30,7 @@ class AtaxxRenderer:
         )
 
     def text(self, state: np.ndarray) -> str:
-        board = self.game.board(state)
-        border = "  +" + "-" * 15 + "+"
-        lines = [border]
-        for row in range(7):
-            cells = " ".join(".xo"[v] for v in board[row])
-            lines.append(f"{7 - row} | {cells} |")
-        lines += [border, "    " + " ".join(FILES), self.status(state)]
-        return "\n".join(lines)
+        """The board framed by the files ``a``-``g`` and ranks ``1``-``7`` of the UAI move
+        notation, then :meth:`status`."""
+        rows = ["".join(".xo"[v] for v in row) for row in self.game.board(state)]
+        return "\n".join([*labelled_grid(rows), self.status(state)])

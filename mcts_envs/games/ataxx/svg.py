@@ -24,6 +24,9 @@ from mcts_envs.core.svg import (
 from mcts_envs.games.ataxx import kernels as k
 from mcts_envs.games.ataxx.game import FILES, Ataxx
 
+#: Plies of seeded random play before the docs picture (``docs/_scripts/make_boards_png.py``).
+PICTURE_PLIES = 16
+
 CELL = 60
 MARGIN = 28
 FOOTER = 64

@@ -85,6 +85,7 @@ class PentagoTwist(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.pentago_twist.svg"
     json_module = "mcts_envs.games.pentago_twist.json_state"
+    symmetry_module = "mcts_envs.games.pentago_twist.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = TWO_BOARDS_PROBLEMS
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from mcts_envs.core.board_text import labelled_grid
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.games.pentago_twist.game import PentagoTwist
+
+#: The quadrants' names in the move notation with the squares each covers.
+QUADRANTS_LINE = "quadrants: tl a4-c6, tr d4-f6, bl a1-c3, br d1-f3"
 
 
 def status_text(state: np.ndarray) -> str:
@@ -23,14 +27,8 @@ class PentagoTwistRenderer:
         self.game = game
 
     def text(self, state: np.ndarray) -> str:
-        """Rows of ``W``/``B``/``.``, quadrants separated by ``|`` and a ``---+---`` line."""
+        """Rows of ``W``/``B``/``.`` framed by the files ``a``-``f`` and ranks ``1``-``6`` of the
+        move notation, the quadrants walled off, then the quadrants' names and the status."""
         board = self.game.board(state)
-        lines = []
-        for row in range(6):
-            if row == 3:
-                lines.append("-------+-------")
-            left = " ".join(".WB"[v] for v in board[row, :3])
-            right = " ".join(".WB"[v] for v in board[row, 3:])
-            lines.append(f"{left} | {right}")
-        lines.append(status_text(state))
-        return "\n".join(lines)
+        rows = ["".join(".WB"[v] for v in row) for row in board]
+        return "\n".join([*labelled_grid(rows, block=3), QUADRANTS_LINE, status_text(state)])

@@ -16,6 +16,9 @@ from mcts_envs.core.svg import INK, LAST_MOVE, SELECTED, TARGET_DOT, TARGET_FILL
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.games.pentago_twist.game import PentagoTwist, split_action
 
+#: Plies of seeded random play before the docs picture (``docs/_scripts/make_boards_png.py``).
+PICTURE_PLIES = 10
+
 CELL = 60
 GAP = 14
 MARGIN = 54

@@ -74,6 +74,7 @@ class Tantrix(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tantrix.svg"
     json_module = "mcts_envs.games.tantrix.json_state"
+    symmetry_module = "mcts_envs.games.tantrix.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 
@@ -258,15 +259,19 @@ class Tantrix(KernelGame):
         return f"#{tile}@{orientation} at ({q},{r})"
 
     def step_info(self, state: np.ndarray) -> dict[str, Any]:
+        """The env's ``infos``: the same keys at every step, each an int or two ints (by seat),
+        so RL libraries can batch them (names of the codes: :data:`STATUS_NAMES`,
+        :data:`PHASE_NAMES`)."""
         self.check_state(state)  # once (the env calls this after every step)
         last = int(state[k.LAST_DRAWN])
         lines = self._best_lines(state)
         return {
-            "phase": self._phase_name(state),
-            "scores": [lines[0]["score"], lines[1]["score"]],
-            "loops": [lines[0]["loop"], lines[1]["loop"]],
-            "last_drawn": None if last < 0 else last + 1,
-            "drawn_by": None if last < 0 else f"player_{int(state[k.LAST_DRAWER])}",
+            "status": int(state[k.STATUS]),
+            "phase": int(state[k.PHASE]),
+            "scores": [int(lines[0]["score"]), int(lines[1]["score"])],
+            "loops": [int(lines[0]["loop"]), int(lines[1]["loop"])],
+            "last_drawn": 0 if last < 0 else last + 1,
+            "drawn_by": -1 if last < 0 else int(state[k.LAST_DRAWER]),
             "bag_count": int(state[k.BAG_COUNT]),
             "forced_spaces": int(state[k.FORCED_COUNT]),
         }

@@ -8,9 +8,14 @@ from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import COLOUR_NAMES, TILE_EDGES_TEXT
 
+#: How the cells of the text are named: the axial coordinates of the move notation.
+AXIAL_LINE = "cells are axial (q,r): q + 1 is one cell east, r + 1 one cell south-east"
+
 
 class TantrixRenderer:
-    """The board, hands and scores as text for ``ansi`` (see :mod:`mcts_envs.envs.rendering`)."""
+    """The board, hands and scores as text for ``ansi`` (see :mod:`mcts_envs.envs.rendering`):
+    every placed tile in placement order as the move notation writes it (``#12@3 at (1,0)``),
+    the forced spaces as axial cells."""
 
     def __init__(self, game: Tantrix):
         self.game = game
@@ -38,7 +43,10 @@ class TantrixRenderer:
         out.append(
             f"board: {len(board)} tiles, forced spaces: "
             + (" ".join(f"({q},{r})" for q, r in game.forced_spaces(state)) or "none")
+            + f"  ({AXIAL_LINE})"
         )
+        placed = "; ".join(f"#{t}@{o} at ({q},{r})" for (q, r), (t, o) in board.items())
+        out.append("tiles: " + (placed or "none"))
         if int(state[k.STATUS]) in (k.FINISHED, k.DEADLOCK):
             returns = game.returns(state)
             result = "draw" if returns[0] == 0 else f"player_{int(np.argmax(returns))} wins"

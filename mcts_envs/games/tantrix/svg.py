@@ -30,6 +30,9 @@ from mcts_envs.games.tantrix import kernels as k
 from mcts_envs.games.tantrix.game import Tantrix
 from mcts_envs.games.tantrix.tiles import COLOUR_NAMES, TILE_EDGE_COLOURS
 
+#: Plies of seeded random play before the docs picture (``docs/_scripts/make_boards_png.py``).
+PICTURE_PLIES = 40
+
 BOARD = 620
 PANEL = 330
 HEIGHT = 660

@@ -43,6 +43,7 @@ class TicTacToe(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.tictactoe.svg"
     json_module = "mcts_envs.games.tictactoe.json_state"
+    symmetry_module = "mcts_envs.games.tictactoe.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = TWO_BOARDS_PROBLEMS
 

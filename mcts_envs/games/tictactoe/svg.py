@@ -11,6 +11,9 @@ from mcts_envs.core.svg import INK, LAST_MOVE, O_COLOUR, TARGET_FILL, X_COLOUR, 
 from mcts_envs.games.tictactoe import kernels as k
 from mcts_envs.games.tictactoe.game import TicTacToe
 
+#: Plies of seeded random play before the docs picture (``docs/_scripts/make_boards_png.py``).
+PICTURE_PLIES = 4
+
 CELL = 100
 MARGIN = 10
 STATUS = 34

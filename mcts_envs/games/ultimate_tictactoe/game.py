@@ -46,6 +46,7 @@ class UltimateTicTacToe(KernelGame):
     vector_kernels = VectorKernels.from_module(k)
     svg_module = "mcts_envs.games.ultimate_tictactoe.svg"
     json_module = "mcts_envs.games.ultimate_tictactoe.json_state"
+    symmetry_module = "mcts_envs.games.ultimate_tictactoe.symmetry"
     state_problem = staticmethod(k.state_problem)
     state_problems = k.STATE_PROBLEMS
 

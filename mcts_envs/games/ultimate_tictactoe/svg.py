@@ -21,6 +21,9 @@ from mcts_envs.games.tictactoe.svg import draw_mark
 from mcts_envs.games.ultimate_tictactoe import kernels as k
 from mcts_envs.games.ultimate_tictactoe.game import UltimateTicTacToe, grid_position
 
+#: Plies of seeded random play before the docs picture (``docs/_scripts/make_boards_png.py``).
+PICTURE_PLIES = 20
+
 CELL = 50
 MARGIN = 10
 STATUS = 34

@@ -1,0 +1,226 @@
+"""Results files: one game record per line, appended as games end, resumed after a crash.
+
+A results file is JSON lines, one version-2 record per game (:mod:`mcts_envs.records`), flushed
+and fsynced as each game ends, in the order the games end. :func:`open_results` resumes such a
+file: every line is checked, finished games are skipped (:func:`done_keys`), and a last line cut by
+a crash (no newline at its end) is dropped so that its game is played again. Any other line that is
+not a record of the plan is refused, and the file is left as it is.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcts_envs.agents.evaluation.games import TERMINATIONS, GameTask, result_of, winner_of
+from mcts_envs.agents.evaluation.plan import TournamentPlan
+from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
+from mcts_envs.records import dumps, open_for_append, quote, scan_records, validate_record
+
+
+def record_key(record: dict[str, Any], where: str = "record") -> tuple[str, str, int]:
+    """``(spec_a, spec_b, index)`` of a tournament record (see :attr:`GameTask.key`).
+
+    Raises:
+        InvalidRecordError: naming ``where`` if the record has no such key.
+    """
+    agents = record.get("agents")
+    index = record.get("index")
+    if not (
+        isinstance(agents, list)
+        and len(agents) == 2
+        and all(isinstance(agent, str) for agent in agents)
+        and isinstance(index, int)
+        and not isinstance(index, bool)
+    ):
+        raise InvalidRecordError(f"{where}: it needs 'agents' (two specs) and 'index'")
+    return agents[0], agents[1], index
+
+
+#: The end of every refusal of a results file on resume.
+_LEFT_AS_IS = (
+    "only a last line without its newline is a write cut by a crash, so the file is left as it "
+    "is; resume with the same arguments, or write to another file"
+)
+
+
+def _refusal(reason: str) -> InvalidRecordError:
+    """The error of a results file that cannot be resumed (``reason`` names the line)."""
+    return InvalidRecordError(f"{reason}: not a tournament record; {_LEFT_AS_IS}")
+
+
+@dataclass
+class ResultsFile:
+    """An open results file: records already in it, and appends that survive a crash.
+
+    With ``path`` ``None`` the records are only kept in memory (a match without ``--out``).
+
+    Attributes:
+        path: the file, or ``None``.
+        records: the records read back on resume (in file order) plus those appended since.
+        dropped_line: the number of a last line cut by a crash that was removed, or ``None``.
+        lines: the line number of each record read back on resume.
+    """
+
+    path: Path | None
+    records: list[dict[str, Any]] = field(default_factory=list)
+    dropped_line: int | None = None
+    _stream: Any = None
+    lines: list[int] = field(default_factory=list)
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Keep one record; with a file, write it as a JSON line, flushed and fsynced first."""
+        if self._stream is not None:
+            self._stream.write(dumps(record) + "\n")
+            self._stream.flush()
+            os.fsync(self._stream.fileno())
+        self.records.append(record)
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._stream is not None:
+            self._stream.close()
+            self._stream = None
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _read_for_resume(path: Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """The records of ``path`` and their line numbers, each checked as ``mcts-envs replay``
+    checks a record and as a tournament record (a last line cut by a crash is left out).
+
+    Raises:
+        InvalidRecordError: naming the first line that is not a tournament record.
+    """
+    try:
+        scan = scan_records(path)
+    except InvalidRecordError as error:
+        raise _refusal(str(error)) from None
+    for record, number in zip(scan.records, scan.lines, strict=True):
+        where = f"{path}, line {number}"
+        try:
+            validate_record(record, where)
+            record_key(record, where)
+        except InvalidRecordError as error:
+            raise _refusal(str(error)) from None
+    return scan.records, scan.lines
+
+
+def open_results(path: str | os.PathLike, resume: bool, overwrite: bool) -> ResultsFile:
+    """Open the results file for appending.
+
+    Args:
+        path: the JSON-lines file.
+        resume: read the finished games back (every line checked; a last line without its
+            newline that is not a record, the cut of a crash, is dropped).
+        overwrite: start an existing file afresh.
+
+    Raises:
+        InvalidOptionError: if the file exists and neither ``resume`` nor ``overwrite`` is set.
+        InvalidRecordError: on resume, naming the first line that is not a tournament record
+            (the file is left untouched).
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise InvalidOptionError(f"--out {target} is a directory")
+    records: list[dict[str, Any]] = []
+    lines: list[int] = []
+    dropped = None
+    if target.exists() and resume:
+        records, lines = _read_for_resume(target)
+        stream, dropped = open_for_append(target, drop_cut=True)
+    elif target.exists() and not overwrite:
+        raise InvalidOptionError(
+            f"--out {target} exists; pass --resume to continue it, --overwrite to start again, "
+            "or choose another file"
+        )
+    else:
+        stream = open(target, "w", encoding="utf-8")  # noqa: SIM115
+    return ResultsFile(target, records, dropped, stream, lines)
+
+
+def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str, Any]) -> str:
+    """What in ``record`` differs from the game ``task`` of ``plan`` ("" if nothing)."""
+    if task is None:
+        return "not a game of the plan"
+    seed = record.get("seed") if isinstance(record.get("seed"), dict) else {}
+    colour = task.colour
+    players = [task.spec_a, task.spec_b][:: 1 - 2 * colour]
+    expected = {
+        "game": plan.rules.game,
+        "seed": {"a": task.seeds[0], "b": task.seeds[1], "chance": task.seeds[2]},
+        "initial": task.opening,
+        "players": players,
+        "seat_a": colour,
+        "pairing": task.pairing,
+        "pair": task.pair,
+        "colour": colour,
+    }
+    found = {**record, "seed": {key: seed.get(key) for key in ("a", "b", "chance")}}
+    for key, value in expected.items():
+        if found.get(key) != value:
+            return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
+    returns, result = record["returns"], record.get("result")
+    termination = record.get("termination")
+    if termination not in TERMINATIONS or (termination == "end") != (returns is not None):
+        return f"its 'termination' {quote(termination)} does not fit its 'returns'"
+    if returns is not None:
+        wanted = {result_of(winner_of(returns), colour)}
+    else:  # stopped: a draw at the move cap, a win on material or time
+        wanted = {"draw"} if termination == "move cap" else {"a", "b"}
+    if result not in wanted:
+        return f"its 'result' {quote(result)} does not fit its returns {quote(returns)}"
+    return ""
+
+
+def done_keys(
+    plan: TournamentPlan,
+    records: Iterable[dict[str, Any]],
+    lines: Sequence[int] = (),
+    what: str = "a game of this tournament",
+) -> set[tuple[str, str, int]]:
+    """The keys of the games of ``plan`` that ``records`` already hold.
+
+    Args:
+        plan: the tournament.
+        records: records read back (checked by :func:`open_results`).
+        lines: their line numbers, for messages (default: their positions).
+        what: what each record should be, for messages (e.g. a ladder names its run).
+
+    Raises:
+        InvalidRecordError: if a record is not a game of this plan (other agents, game, seeds,
+            opening, seats or a result that does not fit its returns): the file belongs to
+            another tournament or was edited.
+    """
+    done = set()
+    for position, record in enumerate(records):
+        where = f"line {lines[position]}" if position < len(lines) else f"record {position + 1}"
+        key = record_key(record, f"{where} of the results file")
+        problem = _plan_mismatch(plan, plan.task_of(key), record)
+        if problem:
+            raise InvalidRecordError(
+                f"{where} of the results file ({quote(key[0])} vs {quote(key[1])}, game "
+                f"{key[2]}) is not {what}: {problem}; resume with the same "
+                "arguments, or write to another file"
+            )
+        done.add(key)
+    return done
+
+
+def pending_tasks(
+    plan: TournamentPlan, records: Iterable[dict[str, Any]], lines: Sequence[int] = ()
+) -> Iterator[GameTask]:
+    """The tasks of ``plan`` without a record in ``records``, in plan order (made lazily).
+
+    Raises:
+        InvalidRecordError: as :func:`done_keys` (before the first task is yielded).
+    """
+    done = done_keys(plan, records, lines)
+    return (task for task in plan.tasks if task.key not in done)
