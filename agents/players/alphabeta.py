@@ -195,15 +195,15 @@ class AlphaBetaAgent(ForwardModelAgent):
         pvs: bool = True,
         aspiration: float = 0.0,
         killers: bool = True,
-        history: bool = True,
+        history: bool = False,
         lmr: bool = True,
         late_move_pruning: bool = True,
         null_move: bool = True,
         quiescence: int = 0,
         deeper_table: bool = True,
-        internal_reduction: bool = True,
+        internal_reduction: bool = False,
         futility: float = 2.0,
-        iteration_stop: bool = True,
+        iteration_stop: bool = False,
     ) -> None:
         depth = check_number("alphabeta", "depth", depth, 1, MAX_DEPTH, integer=True, optional=True)
         seconds = check_number(
