@@ -15,6 +15,10 @@ Writes ``<out>/<game>_<T>s/step_<k>.jsonl`` (one results file per step, resumed 
 ``table.md`` and ``summary.json`` (the steps, what each scored, the load at the start and end of
 each step).
 
+With ``--defaults`` the ladder is one step instead: every part as today's defaults set it
+(:func:`default_options`) against :data:`BASE`, which checks the parts together on a game the
+ladder was not run on (``<out>/<game>_<T>s_defaults/``).
+
 Run: ``python -m experiments.alphabeta_additions --game ataxx --seconds 0.05 --games 100``
 (``--quick``: two games of the first two steps on Tic-Tac-Toe, for the test suite).
 """
@@ -72,6 +76,16 @@ STEPS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("a larger table (2^20 entries)", {"table_size": 1 << 20}),
 )
 OPENING_PLIES = 4
+
+
+def default_options() -> dict[str, Any]:
+    """Every option of :data:`BASE` at the value today's ``AlphaBetaAgent`` defaults give it."""
+    from mcts_envs.agents.spec import agent_parameters
+
+    defaults = {parameter.name: parameter.default for parameter in agent_parameters("alphabeta")}
+    return {name: defaults[name] for name in BASE}
+
+
 QUICK = {"game": "tictactoe", "seconds": 0.01, "games": 2, "steps": 2}
 
 
@@ -155,17 +169,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--quick", action="store_true", help="tiny run for the test suite")
+    parser.add_argument(
+        "--defaults", action="store_true", help="one step: today's defaults against the base"
+    )
     args = parse_arguments(parser, argv)
     if args.quick:
         for name, value in QUICK.items():
             setattr(args, name, value)
     out = (args.out or RESULTS.with_name(RESULTS.name + ("_quick" if args.quick else ""))) / (
-        f"{args.game}_{args.seconds:g}s"
+        f"{args.game}_{args.seconds:g}s" + ("_defaults" if args.defaults else "")
     )
+    steps = STEPS[: args.steps]
+    if args.defaults:
+        steps = (("every part as today's defaults set it", default_options()),)
     out.mkdir(parents=True, exist_ok=True)
     current = dict(BASE)
     rows = []
-    for number, (label, added) in enumerate(STEPS[: args.steps], start=1):
+    for number, (label, added) in enumerate(steps, start=1):
         candidate = {**current, **added}
         new, old = spec(candidate, args.seconds), spec(current, args.seconds)
         path = out / f"step_{number}.jsonl"
