@@ -4,7 +4,10 @@ A results file is JSON lines, one version-2 record per game (:mod:`mcts_envs.rec
 and fsynced as each game ends, in the order the games end. :func:`open_results` resumes such a
 file: every line is checked, finished games are skipped (:func:`done_keys`), and a last line cut by
 a crash (no newline at its end) is dropped so that its game is played again. Any other line that is
-not a record of the plan is refused, and the file is left as it is.
+not a record of the plan is refused, and the file is left as it is; so is a record whose agents
+were resolved otherwise than the plan's specs resolve today (a default changed since: the spec
+names another agent now). A record written before records named the resolved agents is taken by
+its spec, as before.
 """
 
 from __future__ import annotations
@@ -17,8 +20,16 @@ from typing import Any
 
 from mcts_envs.agents.evaluation.games import TERMINATIONS, GameTask, result_of, winner_of
 from mcts_envs.agents.evaluation.plan import TournamentPlan
+from mcts_envs.agents.resolved import option_differences, resolved_label
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
-from mcts_envs.records import dumps, open_for_append, quote, scan_records, validate_record
+from mcts_envs.records import (
+    dumps,
+    open_for_append,
+    quote,
+    resolved_agents,
+    scan_records,
+    validate_record,
+)
 
 
 def record_key(record: dict[str, Any], where: str = "record") -> tuple[str, str, int]:
@@ -167,6 +178,15 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
     for key, value in expected.items():
         if found.get(key) != value:
             return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
+    played = resolved_agents(record)
+    if played is not None:  # older records name their agents by the spec alone
+        for spec, agent in zip((task.spec_a, task.spec_b), played, strict=True):
+            wanted = plan.resolved.get(spec)
+            if wanted is not None and resolved_label(agent) != resolved_label(wanted):
+                return (
+                    f"{quote(spec)} was played as {option_differences(agent, wanted)} and "
+                    "means the other today (a default changed, or the agent did)"
+                )
     returns, result = record["returns"], record.get("result")
     termination = record.get("termination")
     if termination not in TERMINATIONS or (termination == "end") != (returns is not None):

@@ -38,6 +38,11 @@ from mcts_envs.agents.base import (
     game_and_state,
     search_buffer_size,
 )
+from mcts_envs.agents.players.alphabeta_options import (
+    MINIMAX_EQUIVALENT,
+    PLAIN_SEARCH,
+    options_text,
+)
 from mcts_envs.agents.players.alphabeta_search import (
     ABORTED,
     BYTES_PER_ENTRY,
@@ -87,12 +92,14 @@ __all__ = [
     "HEURISTIC_SCALE",
     "MATE_STEP",
     "MINIMAX_EQUIVALENT",
+    "PLAIN_SEARCH",
     "STATS_SIZE",
     "AlphaBetaAgent",
     "Table",
     "clock_seconds",
     "new_stop_flag",
     "new_table",
+    "options_text",
     "order_keys",
     "search_root",
     "time_is_up",
@@ -117,18 +124,6 @@ ITERATION_GROWTH = (3.0, 1.5, 10.0)
 #: ``evaluation`` option values: the game's search evaluation (its heuristic where it has
 #: none), or its heuristic.
 EVALUATIONS = ("game", "heuristic")
-#: Options under which the search's values are those of plain depth-limited expectiminimax on
-#: the game's heuristic (what tests and the mistake labels compare with).
-MINIMAX_EQUIVALENT = {
-    "evaluation": "heuristic",
-    "lmr": False,
-    "late_move_pruning": False,
-    "internal_reduction": False,
-    "futility": 0.0,
-    "null_move": False,
-    "quiescence": 0,
-    "deeper_table": False,
-}
 
 
 def new_stop_flag() -> np.ndarray:

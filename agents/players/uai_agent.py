@@ -95,8 +95,10 @@ class _EngineProcess:
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = list(argv)
-        #: The engine's ``id name`` and its option names (lower case), after :meth:`handshake`.
+        #: The engine's ``id name``, ``id author`` and its option names (lower case), after
+        #: :meth:`handshake`.
         self.name: str | None = None
+        self.author: str | None = None
         self.options: set[str] = set()
         try:
             self.process = subprocess.Popen(
@@ -160,6 +162,8 @@ class _EngineProcess:
             words = line.split()
             if words[:2] == ["id", "name"]:
                 self.name = " ".join(words[2:])
+            if words[:2] == ["id", "author"]:
+                self.author = " ".join(words[2:])
             if words[:2] == ["option", "name"] and len(words) > 2:
                 self.options.add(words[2].lower())
 
@@ -324,6 +328,7 @@ class UAIAgent(ForwardModelAgent):
                 f"uai: clock_factor must be > 0 and <= {MAX_CLOCK_FACTOR:g}, got {clock_factor!r}"
             )
         self.argv = argv
+        self.cmd = cmd
         self.seed = seed
         self.clock_factor = None if clock_factor is None else float(clock_factor)
         self.movetime = int(movetime)
@@ -384,6 +389,15 @@ class UAIAgent(ForwardModelAgent):
         state["_engine"] = None  # a copy (another process) starts its own engine
         state["_finalizer"] = None
         return state
+
+    def identity(self) -> dict[str, str | None]:
+        """The engine's ``id name`` and ``id author`` (``None`` before it has started), what
+        game records keep beside the options (:mod:`mcts_envs.agents.resolved`)."""
+        engine = self._engine
+        return {
+            "name": self.engine_name,
+            "author": None if engine is None else engine.author,
+        }
 
     # -- Agent protocol -----------------------------------------------------------------------
     def prepare(self, game: Game) -> None:
