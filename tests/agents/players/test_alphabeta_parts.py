@@ -212,8 +212,8 @@ def test_the_next_iteration_is_predicted_from_the_growth_of_the_last_two():
     [
         ({"evaluation": "share"}, "evaluation must be one of game, heuristic"),
         ({"pvs": "yes"}, "pvs must be true or false"),
-        ({"aspiration": -0.1}, "aspiration must be a number in"),
-        ({"futility": float("nan")}, "futility must be a number in"),
+        ({"aspiration": -0.1}, "aspiration must be a finite number in"),
+        ({"futility": float("nan")}, "futility must be a finite number in"),
     ],
 )
 def test_bad_options_are_refused_naming_what_is_allowed(options, message):
