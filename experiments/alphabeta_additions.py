@@ -13,7 +13,7 @@ Every spec lists every option, so the records say what played whatever the defau
 
 Writes ``<out>/<game>_<T>s/step_<k>.jsonl`` (one results file per step, resumed by a rerun),
 ``table.md`` and ``summary.json`` (the steps, what each scored, the load at the start and end of
-each step).
+each step; a rerun that plays nothing keeps the load and wall time of the run that did).
 
 With ``--defaults`` the ladder is one step instead: every part as today's defaults set it
 (:func:`default_options`) against :data:`BASE`, which checks the parts together on a game the
@@ -185,13 +185,21 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     current = dict(BASE)
     rows = []
+    stored = out / "summary.json"
+    earlier = (
+        {row["step"]: row for row in json.loads(stored.read_text())["steps"]}
+        if stored.exists()
+        else {}
+    )
     for number, (label, added) in enumerate(steps, start=1):
         candidate = {**current, **added}
         new, old = spec(candidate, args.seconds), spec(current, args.seconds)
         path = out / f"step_{number}.jsonl"
         load_start = os.getloadavg()[0]
         started = time.time()
+        before = len(read_records(path)) if path.exists() else 0
         play_step(args.game, new, old, args.games, args.seed + number, path, args.workers)
+        measured = earlier.get(number) if len(read_records(path)) == before else None
         count = tally(path, new)
         low, high = count.score_interval()
         kept = count.score > 0.5
@@ -216,6 +224,8 @@ def main(argv: list[str] | None = None) -> None:
             "load": [round(load_start, 2), round(os.getloadavg()[0], 2)],
             "wall_seconds": round(time.time() - started, 1),
         }
+        if measured is not None:  # nothing played now: the load and time of the run that did
+            row.update({key: measured[key] for key in ("load", "wall_seconds") if key in measured})
         rows.append(row)
         print(
             f"step {number} {label}: {count.wins}/{count.draws}/{count.losses}, score "

@@ -12,6 +12,7 @@ budget, Wilson bands, ``n`` per point). :func:`machine` states where and under w
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import os
@@ -248,8 +249,17 @@ def missing_games(
     return missing
 
 
+#: Longest file-name part made of a spec; a longer one is cut and told apart by a hash.
+MAX_SLUG = 100
+
+
 def _slug(spec: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
+    """A file-name part for ``spec``: its letters and digits, ``_`` for the rest; a spec longer
+    than :data:`MAX_SLUG` gives its first 60 characters and a hash of the whole."""
+    slug = "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
+    if len(slug) <= MAX_SLUG:
+        return slug
+    return f"{slug[:60].rstrip('_')}_{hashlib.sha256(spec.encode()).hexdigest()[:10]}"
 
 
 def _specs_of(names: tuple[str, str]) -> tuple[str, str]:

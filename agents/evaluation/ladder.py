@@ -47,7 +47,7 @@ from mcts_envs.agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, t
 from mcts_envs.agents.evaluation.results_file import done_keys, open_results, record_key
 from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import MIN_ELO_GAMES, Z_95, WinDrawLoss
-from mcts_envs.agents.players.alphabeta_options import PLAIN_SEARCH, options_text
+from mcts_envs.agents.players.alphabeta_options import plain_spec
 from mcts_envs.agents.resolved import option_differences, resolved_label
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
@@ -78,31 +78,26 @@ LADDER_ANCHOR = "random"
 PRIOR_DRAWS = 1.0
 
 
-def _plain_alphabeta(depth: int) -> str:
-    """The ladders' alpha-beta anchor of ``depth`` plies: the plain search the shipped ladders
-    were built with (:data:`~mcts_envs.agents.players.alphabeta_options.PLAIN_SEARCH`, every
-    option written out, so a changed default cannot change the anchor)."""
-    return f"alphabeta:depth={depth},{options_text(PLAIN_SEARCH)}"
-
-
-#: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
+#: Anchors per game, weakest first; alpha-beta as the plain search the shipped ladders were built
+#: with (:func:`~mcts_envs.agents.players.alphabeta_options.plain_spec`, every option written out,
+#: so a changed default cannot change an anchor) (budgets chosen so a build takes minutes on 2 shared cores).
 _SEARCH_LADDER = (
     "random",
     "minimax2",
     *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
 )
 DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
-    "tictactoe": (*_SEARCH_LADDER, _plain_alphabeta(1), _plain_alphabeta(3), "perfect"),
-    "ultimate_tictactoe": (*_SEARCH_LADDER, _plain_alphabeta(2), _plain_alphabeta(4)),
-    "pentago_twist": (*_SEARCH_LADDER, _plain_alphabeta(1), _plain_alphabeta(2)),
-    "ataxx": (*_SEARCH_LADDER, _plain_alphabeta(1), _plain_alphabeta(2)),
+    "tictactoe": (*_SEARCH_LADDER, plain_spec(1), plain_spec(3), "perfect"),
+    "ultimate_tictactoe": (*_SEARCH_LADDER, plain_spec(2), plain_spec(4)),
+    "pentago_twist": (*_SEARCH_LADDER, plain_spec(1), plain_spec(2)),
+    "ataxx": (*_SEARCH_LADDER, plain_spec(1), plain_spec(2)),
     # Tantrix: no minimax2 tier (its expectimax over the draw takes minutes a game); MCTS at
     # 10,000 iterations makes about 1.5 moves/s here; alpha-beta at depth 2 about 20 ms a move
     "tantrix": (
         "random",
         *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
-        _plain_alphabeta(1),
-        _plain_alphabeta(2),
+        plain_spec(1),
+        plain_spec(2),
     ),
     # Connect Four: the MCTS anchors state the options of its row of defaults (c=0.2 with
     # heuristic leaves), written when the ladder was built before the row existed
@@ -110,8 +105,8 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "random",
         "minimax2",
         *(f"mcts:iterations={n},c=0.2,rollout_cutoff=0" for n in (10, 100, 1000, 10000)),
-        _plain_alphabeta(2),
-        _plain_alphabeta(4),
+        plain_spec(2),
+        plain_spec(4),
     ),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).

@@ -46,3 +46,10 @@ def _spec_word(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def plain_spec(depth: int) -> str:
+    """The spec of the plain search (:data:`PLAIN_SEARCH`, every option written out) at
+    ``depth`` plies: what ``alphabeta:depth=N`` meant before these parts, whatever the defaults
+    become."""
+    return f"alphabeta:depth={depth},{options_text(PLAIN_SEARCH)}"
