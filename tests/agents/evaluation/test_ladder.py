@@ -21,7 +21,7 @@ from mcts_envs.agents.evaluation.ladder import (
 )
 from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.agents.frontends.cli import main
-from mcts_envs.agents.players.alphabeta_options import PLAIN_SEARCH, options_text
+from mcts_envs.agents.players.alphabeta_options import plain_spec
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.records import game_identity
 from tests.agents.chat_endpoint import chat_server
@@ -29,7 +29,7 @@ from tests.agents.chat_endpoint import chat_server
 SHIPPED = sorted(path.stem for path in LADDER_DIR.glob("*.json"))
 
 #: The shipped ladders' depth-1 alpha-beta anchor: the plain search, every option spelled out.
-PLAIN_DEPTH_1 = f"alphabeta:depth=1,{options_text(PLAIN_SEARCH)}"
+PLAIN_DEPTH_1 = plain_spec(1)
 
 
 def test_tictactoe_and_two_more_games_have_ladders():
