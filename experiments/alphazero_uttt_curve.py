@@ -36,7 +36,7 @@ from typing import Any
 
 import torch
 
-from experiments.common import machine
+from experiments.common import machine, parse_arguments
 from mcts_envs.agents.evaluation.plan import plan_tournament
 from mcts_envs.agents.evaluation.ratings import rate, score_interval, tally
 from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
@@ -246,7 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    args = build_parser().parse_args(argv)
+    args = parse_arguments(build_parser(), argv)
     if args.plot_only:
         curve = json.loads((args.out / "curve.json").read_text())
         plot(curve, args.out / "curve.png", curve_title(curve))

@@ -12,6 +12,7 @@ budget, Wilson bands, ``n`` per point). :func:`machine` states where and under w
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
 import json
 import os
@@ -27,13 +28,32 @@ from typing import Any, NamedTuple
 from mcts_envs.agents.evaluation.arena import seat_think
 from mcts_envs.agents.evaluation.games import GameRules
 from mcts_envs.agents.evaluation.plan import TournamentPlan, plan_tournament
-from mcts_envs.agents.evaluation.ratings import record_between, score_interval, tally
+from mcts_envs.agents.evaluation.ratings import (
+    rated_names,
+    record_between,
+    score_interval,
+    tally,
+)
 from mcts_envs.agents.evaluation.results_file import done_keys
 from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import WinDrawLoss
+from mcts_envs.core.errors import InvalidRecordError
 from mcts_envs.records import read_records
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: When this environment variable is set, a script checks its command line and stops: it prints
+#: the parsed arguments as JSON and exits with status 0, playing nothing (how the tests run
+#: every command of experiments/README.md as written).
+PARSE_ONLY = "MCTS_ENVS_EXPERIMENTS_PARSE_ONLY"
+
+
+def parse_arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``parser.parse_args(argv)``; with :data:`PARSE_ONLY` set, print them (JSON) and exit."""
+    args = parser.parse_args(argv)
+    if os.environ.get(PARSE_ONLY):
+        print(json.dumps(vars(args), default=str, sort_keys=True))
+        raise SystemExit(0)
+    return args
 
 
 class Series(NamedTuple):
@@ -45,13 +65,16 @@ class Series(NamedTuple):
 
 
 class SeriesSettings(NamedTuple):
-    """How the games are played: games per point, master seed, backend and workers."""
+    """How the games are played: games per point, master seed, backend and workers, and the
+    openings (:class:`~mcts_envs.agents.evaluation.openings.Openings`; ``None``: the initial
+    position)."""
 
     games: int
     seed: int
     backend: str = "local"
     workers: int = 1
     agent_modules: tuple[str, ...] = ()
+    openings: str | None = None
 
 
 class SeriesRun(NamedTuple):
@@ -190,7 +213,14 @@ def series_gauntlets(
             members += [s for s in entry.specs.values() if s not in members]
     return [
         (
-            plan_tournament(rules, members, settings.games, settings.seed, gauntlet=opponent),
+            plan_tournament(
+                rules,
+                members,
+                settings.games,
+                settings.seed,
+                gauntlet=opponent,
+                openings=settings.openings,
+            ),
             results_path.with_name(f"{results_path.stem}_{_slug(opponent)}.jsonl"),
         )
         for opponent, members in by_opponent.items()
@@ -219,13 +249,47 @@ def missing_games(
     return missing
 
 
+#: Longest file-name part made of a spec; a longer one is cut and told apart by a hash.
+MAX_SLUG = 100
+
+
 def _slug(spec: str) -> str:
-    return "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
+    """A file-name part for ``spec``: its letters and digits, ``_`` for the rest; a spec longer
+    than :data:`MAX_SLUG` gives its first 60 characters and a hash of the whole."""
+    slug = "".join(ch if ch.isalnum() else "_" for ch in spec).strip("_")
+    if len(slug) <= MAX_SLUG:
+        return slug
+    return f"{slug[:60].rstrip('_')}_{hashlib.sha256(spec.encode()).hexdigest()[:10]}"
+
+
+def _specs_of(names: tuple[str, str]) -> tuple[str, str]:
+    """The specs of two rated names (a name is its spec, or the spec and `` [...]``)."""
+    return tuple(name.split(" [", 1)[0] for name in names)  # type: ignore[return-value]
 
 
 def summarise(records: Sequence[dict[str, Any]], series: Sequence[Series]) -> list[Point]:
     """One :class:`Point` per member and opponent that met, with the Wilson 95% interval of
-    the win rate (draws and losses both count as not won) and the mean think time per move."""
+    the win rate (draws and losses both count as not won) and the mean think time per move.
+
+    Raises:
+        InvalidRecordError: if records of one spec were played by agents resolved differently
+            (a default changed between them, :func:`~mcts_envs.agents.evaluation.ratings.rated_names`):
+            one point never pools two agents' games.
+    """
+    split = sorted(
+        {
+            name
+            for pair in rated_names(records)
+            if pair is not None
+            for name, spec in zip(pair, _specs_of(pair), strict=True)
+            if name != spec
+        }
+    )
+    if split:
+        raise InvalidRecordError(
+            "the records hold games of one spec played by differently resolved agents (a "
+            f"default changed between them): {', '.join(split)}; keep each in its own folder"
+        )
     stats = tally(records)
     think: dict[tuple[str, str], list[float]] = {}
     for record in records:
@@ -483,7 +547,7 @@ def start_experiment(
     add_common_arguments(parser, RESULTS / name)
     if add_arguments is not None:
         add_arguments(parser)
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     out, settings = settings_from(args, full_games, quick_games, full_workers)
     out = out or RESULTS / (name + ("_quick" if args.quick else ""))
     out.mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,7 @@
 For each game, a grid of ``mcts:`` options at one fixed budget plays a gauntlet against the
 game's reference opponent (Ataxx and Ultimate Tic-Tac-Toe: ``minimax2``; Tic-Tac-Toe: the exact
 ``perfect``, where only losses can differ; Pentago Twist: ``alphabeta:depth=2``; Connect Four:
-``alphabeta:depth=4``). The grid holds
+``alphabeta:depth=4``; both the plain search the sweep was played with, ``PLAIN_SEARCH``). The grid holds
 the game's defaults when it was played, the generic values written out (what every game used
 before per-game defaults, :data:`GENERIC_SPEC`) and the alternatives tried. Every entry states
 each option that today's row of :data:`mcts_envs.agents.mcts.defaults.GAME_DEFAULTS` sets for its game, so
@@ -32,11 +32,13 @@ from experiments.common import (
     Series,
     add_common_arguments,
     machine,
+    parse_arguments,
     run_series,
     settings_from,
     summarise,
 )
 from mcts_envs.agents.mcts.defaults import GENERIC_SPEC, defaults_for, spec_options
+from mcts_envs.agents.players.alphabeta_options import plain_spec
 
 
 class Grid(NamedTuple):
@@ -113,7 +115,7 @@ GRIDS: dict[str, Grid] = {
     "pentago_twist": Grid(
         "pentago_twist",
         "iterations=300",
-        "alphabeta:depth=2",
+        plain_spec(2),
         (
             GENERIC_SPEC,
             "c=0.5,rollout_cutoff=none",
@@ -129,7 +131,7 @@ GRIDS: dict[str, Grid] = {
     "connect_four": Grid(
         "connect_four",
         "iterations=1000",
-        "alphabeta:depth=4",
+        plain_spec(4),
         (
             GENERIC_SPEC,
             "c=0.5,rollout_cutoff=none,first_play=none,expand_order=random",
@@ -147,7 +149,7 @@ GRIDS: dict[str, Grid] = {
     "connect_four_leaves": Grid(
         "connect_four",
         "iterations=1000",
-        "alphabeta:depth=4",
+        plain_spec(4),
         (
             "c=0.1,rollout_cutoff=0,first_play=none,expand_order=random",
             "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random",
@@ -160,7 +162,7 @@ GRIDS: dict[str, Grid] = {
     "connect_four_0.05s": Grid(
         "connect_four",
         "iterations=none,seconds=0.05",
-        "alphabeta:depth=4",
+        plain_spec(4),
         (GENERIC_SPEC, "c=0.2,rollout_cutoff=0,first_play=none,expand_order=random"),
         GENERIC_SPEC,
     ),
@@ -168,7 +170,7 @@ GRIDS: dict[str, Grid] = {
     "pentago_twist_1000": Grid(
         "pentago_twist",
         "iterations=1000",
-        "alphabeta:depth=2",
+        plain_spec(2),
         (
             GENERIC_SPEC,
             "rollout_cutoff=0,c=0.1",
@@ -181,7 +183,7 @@ GRIDS: dict[str, Grid] = {
     "pentago_twist_0.5s": Grid(
         "pentago_twist",
         "iterations=none,seconds=0.5",
-        "alphabeta:depth=2",
+        plain_spec(2),
         (GENERIC_SPEC, "rollout_cutoff=0,c=0.1"),
         "rollout_cutoff=0,c=0.1",
         1 / 3,
@@ -219,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_common_arguments(parser, RESULTS / "defaults_sweep")
     parser.add_argument("--game", nargs="*", default=None, help=f"runs ({', '.join(GRIDS)})")
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     out, settings = settings_from(args, full_games=60, quick_games=2)
     out = out or RESULTS / ("defaults_sweep" + ("_quick" if args.quick else ""))
     grids = QUICK_GRID if args.quick else {name: GRIDS[name] for name in (args.game or GRIDS)}

@@ -5,7 +5,8 @@ opponent or numbers. This script plays ``mcts:seconds=T`` with the generic value
 playouts, c = 1.4) and with the package's Pentago Twist defaults when it was played (the heuristic
 scores the leaf, c = 0.1; both include the win and block check ``win_check``; ``--quick`` plays
 today's defaults) for T = 0.25, 0.5, 1 and 2 s against the
-package's ``alphabeta`` at fixed depths 2 and 3 (no time limit for alpha-beta).
+package's ``alphabeta`` at fixed depths 2 and 3 (no time limit for alpha-beta), the plain search
+the report was played with (``PLAIN_SEARCH``: every part added to alpha-beta since is off).
 
 Time budgets on a shared, loaded machine are distorted: the load averages are stated with the
 results. Writes ``results_*.jsonl``, ``table.md``, ``summary.json`` and ``winrate.png`` under
@@ -24,6 +25,7 @@ from experiments.common import (
     write_table,
 )
 from mcts_envs.agents.mcts.defaults import GENERIC_SPEC
+from mcts_envs.agents.players.alphabeta_options import plain_spec
 
 GAME = "pentago_twist"
 #: The package's Pentago Twist defaults when the stored games were played.
@@ -33,7 +35,7 @@ SECONDS = (0.25, 0.5, 1.0, 2.0)
 
 def build_series(quick: bool) -> list[Series]:
     seconds = (0.1, 0.2) if quick else SECONDS
-    opponents = ("alphabeta:depth=2",) if quick else ("alphabeta:depth=2", "alphabeta:depth=3")
+    opponents = (plain_spec(2),) if quick else (plain_spec(2), plain_spec(3))
     if quick:
         specs = {t: f"mcts:iterations=None,seconds={t:g}" for t in seconds}
         return [Series("mcts (defaults)", specs, opponents)]

@@ -56,6 +56,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from experiments.common import parse_arguments
 from mcts_envs.agents.evaluation.arena import seat_think
 from mcts_envs.agents.evaluation.games import GameRules
 from mcts_envs.agents.evaluation.plan import plan_tournament
@@ -329,7 +330,7 @@ def parse_settings(argv: Sequence[str] | None = None) -> Settings:
         "--no-play", action="store_true", help="only rebuild points, table and figures from the "
         "records already in --out-dir",
     )  # fmt: skip
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     if args.quick:
         return Settings(
             (0.5, 1.0), 0.03, (0.03, 0.05), 2, args.seed, 1, 2, args.out_dir,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+from experiments.common import parse_arguments
 from mcts_envs.agents.players.perfect import PerfectAgent
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.registry import make_game
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budgets", type=int, nargs="+", default=[100, 200, 400, 800, 1600, 3200])
     parser.add_argument("--seeds", type=int, default=200)
     parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
+    args = parse_arguments(parser, argv)
     budgets, seeds = ([50, 100], 5) if args.quick else (args.budgets, args.seeds)
     print(f"mcts:iterations=N,{args.options or '(defaults)'}: losing replies of {seeds} searches")
     for iterations in budgets:

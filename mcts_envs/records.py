@@ -20,7 +20,20 @@ key                       meaning
 ========================  =====================================================================
 
 Match records (:func:`mcts_envs.agents.evaluation.arena.play_game`) add ``index``, ``agents``, ``seat_a``,
-``score``, ``result`` and ``moves``; readers ignore keys they do not know.
+``score``, ``result`` and ``moves``, and say exactly what played:
+
+========================  =====================================================================
+``resolved``              per entry of ``agents``, the agent as resolved for the game:
+                          ``{"kind", "options", "identity"}``, every option after per-game
+                          defaults and the engine's or model's identity
+                          (:mod:`mcts_envs.agents.resolved`)
+``provenance``            the package version and commit, numba's, NumPy's and Python's
+                          versions (:func:`mcts_envs.provenance.provenance`)
+========================  =====================================================================
+
+Records written before these two keys existed still read; they name their agents by the spec
+alone (what it meant then), and tools that compare agents say so (:func:`resolved_agents`).
+Readers ignore keys they do not know.
 
 :func:`read_records` checks every line and raises
 :class:`~mcts_envs.core.errors.InvalidRecordError` naming the line (bad JSON, bad UTF-8, a line
@@ -195,7 +208,31 @@ def check_record(record: object, where: str = "record") -> dict[str, Any]:
         raise InvalidRecordError(
             f"{where}: 'returns' must be null or a list of two finite numbers, got {quote(returns)}"
         )
+    resolved = record.get("resolved")
+    if resolved is not None and not (
+        isinstance(resolved, list)
+        and len(resolved) == 2
+        and all(
+            isinstance(agent, dict)
+            and isinstance(agent.get("kind"), str)
+            and isinstance(agent.get("options"), dict)
+            for agent in resolved
+        )
+    ):
+        raise InvalidRecordError(
+            f"{where}: 'resolved' must be a list of two objects with a 'kind' string and an "
+            "'options' object"
+        )
+    if "provenance" in record and not isinstance(record["provenance"], dict):
+        raise InvalidRecordError(f"{where}: 'provenance' must be an object")
     return record
+
+
+def resolved_agents(record: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The ``resolved`` agents of a match record (in the order of its ``agents``), or ``None``
+    for a record written before records named them (its specs meant what they meant then)."""
+    resolved = record.get("resolved")
+    return resolved if isinstance(resolved, list) else None
 
 
 def _parse_line(raw: bytes, where: str) -> dict[str, Any] | None:

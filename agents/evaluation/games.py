@@ -22,11 +22,13 @@ import numpy as np
 
 from mcts_envs.agents.base import ForfeitError
 from mcts_envs.agents.preparation import first_decision, prepare_spec
+from mcts_envs.agents.resolved import resolved_agent
 from mcts_envs.agents.spec import agent_parameters, make_agent, parse_spec
 from mcts_envs.core.compiling import compile_notice
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import CHANCE, TERMINAL, Game, sample_chance_outcome
 from mcts_envs.core.registry import make_game
+from mcts_envs.provenance import provenance
 from mcts_envs.records import clip_foreign, make_record, move_cap, quote
 
 __all__ = [
@@ -307,7 +309,9 @@ def play_game(
         A version-2 record (:mod:`mcts_envs.records`; ``returns`` is ``null`` unless the game
         reached its end) with ``index``, ``agents`` (``[spec_a, spec_b]``), ``seat_a``,
         ``pairing``, ``pair``, ``colour``, ``seed`` (``{"a", "b", "chance"}``), ``result``
-        (``"a"``, ``"b"`` or ``"draw"``), ``termination`` (``"end"``, ``"move cap"``,
+        (``"a"``, ``"b"`` or ``"draw"``), ``resolved`` (each agent of ``agents`` as resolved for
+        the game: :func:`~mcts_envs.agents.resolved.resolved_agent`), ``provenance``
+        (:func:`mcts_envs.provenance.provenance`), ``termination`` (``"end"``, ``"move cap"``,
         ``"material"``, ``"time"`` or ``"forfeit"``: an agent's :class:`~mcts_envs.agents.base.ForfeitError`
         such as an engine's illegal move, crash or timeout, recorded as ``forfeit``: ``{"seat",
         "reason", "fault", "line", "message"}``, ``fault`` one of
@@ -332,6 +336,11 @@ def play_game(
     for agent in distinct:
         agent.prepare(game)
         agent.restart(state)
+    # what played, as resolved for this game before its first move (engines have started)
+    resolved = [
+        resolved_agent(agent_a, game, task.spec_a),
+        resolved_agent(agent_b, game, task.spec_b),
+    ]
     actions: list[int] = []
     chance_indices: list[int] = []
     moves = [0, 0]
@@ -400,6 +409,8 @@ def play_game(
         seed={"a": seed_a, "b": seed_b, "chance": seed_chance},
         index=task.index,
         agents=[task.spec_a, task.spec_b],
+        resolved=resolved,
+        provenance=provenance(),
         seat_a=seat_a,
         pairing=task.pairing,
         pair=task.pair,

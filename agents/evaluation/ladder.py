@@ -29,7 +29,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +37,18 @@ from mcts_envs.agents.base import INFRASTRUCTURE_FAULT
 from mcts_envs.agents.evaluation.faults import DEFAULT_FAULT_LIMIT, FaultWatch, forfeit_of
 from mcts_envs.agents.evaluation.games import GameRules, play_game, prepare_agents
 from mcts_envs.agents.evaluation.openings import Openings
-from mcts_envs.agents.evaluation.plan import TaskList, TournamentPlan, plan_tournament
+from mcts_envs.agents.evaluation.plan import (
+    TaskList,
+    TournamentPlan,
+    plan_tournament,
+    resolve_specs,
+)
 from mcts_envs.agents.evaluation.ratings import ELO_PER_NAT, format_elo, rate, tally
 from mcts_envs.agents.evaluation.results_file import done_keys, open_results, record_key
 from mcts_envs.agents.evaluation.run import RunHooks, RunSettings, run_plan
 from mcts_envs.agents.evaluation.stats import MIN_ELO_GAMES, Z_95, WinDrawLoss
+from mcts_envs.agents.players.alphabeta_options import plain_spec
+from mcts_envs.agents.resolved import option_differences, resolved_label
 from mcts_envs.agents.spec import make_agent
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.registry import get_entry, make_game
@@ -70,24 +77,27 @@ LADDER_ANCHOR = "random"
 #: Virtual draws of a newcomer against each anchor it met (keeps its estimate finite).
 PRIOR_DRAWS = 1.0
 
-#: Anchors per game, weakest first (budgets chosen so a build takes minutes on 2 shared cores).
+
+#: Anchors per game, weakest first; alpha-beta as the plain search the shipped ladders were built
+#: with (:func:`~mcts_envs.agents.players.alphabeta_options.plain_spec`, every option written out,
+#: so a changed default cannot change an anchor) (budgets chosen so a build takes minutes on 2 shared cores).
 _SEARCH_LADDER = (
     "random",
     "minimax2",
     *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
 )
 DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
-    "tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=3", "perfect"),
-    "ultimate_tictactoe": (*_SEARCH_LADDER, "alphabeta:depth=2", "alphabeta:depth=4"),
-    "pentago_twist": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
-    "ataxx": (*_SEARCH_LADDER, "alphabeta:depth=1", "alphabeta:depth=2"),
+    "tictactoe": (*_SEARCH_LADDER, plain_spec(1), plain_spec(3), "perfect"),
+    "ultimate_tictactoe": (*_SEARCH_LADDER, plain_spec(2), plain_spec(4)),
+    "pentago_twist": (*_SEARCH_LADDER, plain_spec(1), plain_spec(2)),
+    "ataxx": (*_SEARCH_LADDER, plain_spec(1), plain_spec(2)),
     # Tantrix: no minimax2 tier (its expectimax over the draw takes minutes a game); MCTS at
     # 10,000 iterations makes about 1.5 moves/s here; alpha-beta at depth 2 about 20 ms a move
     "tantrix": (
         "random",
         *(f"mcts:iterations={n}" for n in (10, 100, 1000, 10000)),
-        "alphabeta:depth=1",
-        "alphabeta:depth=2",
+        plain_spec(1),
+        plain_spec(2),
     ),
     # Connect Four: the MCTS anchors state the options of its row of defaults (c=0.2 with
     # heuristic leaves), written when the ladder was built before the row existed
@@ -95,8 +105,8 @@ DEFAULT_ANCHORS: dict[str, tuple[str, ...]] = {
         "random",
         "minimax2",
         *(f"mcts:iterations={n},c=0.2,rollout_cutoff=0" for n in (10, 100, 1000, 10000)),
-        "alphabeta:depth=2",
-        "alphabeta:depth=4",
+        plain_spec(2),
+        plain_spec(4),
     ),
 }
 #: Round-robin games per pairing of a default build (even: whole game pairs).
@@ -108,7 +118,9 @@ DEFAULT_GAMES_PER_PAIR = 20
 
 @dataclass(frozen=True)
 class Anchor:
-    """One anchor of a ladder: its spec, Elo with 95% interval, games and score."""
+    """One anchor of a ladder: its spec, Elo with 95% interval, games and score, and the agent
+    its spec resolved to when the ladder was built (:func:`~mcts_envs.agents.resolved.
+    resolved_agent`; ``None`` in ladder files written before ladders kept it)."""
 
     spec: str
     elo: float
@@ -116,6 +128,7 @@ class Anchor:
     high: float
     games: int
     score: float
+    resolved: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -449,6 +462,8 @@ def build_ladder(
         "load_average_end": round(_load_average(), 1),
         "cpus": os.cpu_count(),
     }
+    anchors_built = tuple(replace(a, resolved=plan.resolved.get(a.spec)) for a in fitted.anchors)
+    fitted = replace(fitted, anchors=anchors_built)
     obj = {**info, "anchors": [vars(a) for a in fitted.anchors]}
     ordered = sorted(records, key=lambda r: (r["pairing"], r["index"]))
     with gzip.GzipFile(packed, "wb", mtime=0) as stream:
@@ -569,6 +584,31 @@ class LadderResult:
         return "\n".join(lines)
 
 
+def check_anchors(ladder: Ladder, today: dict[str, dict[str, Any]]) -> None:
+    """Refuse a ladder whose anchors' specs resolve to other agents today than when it was
+    built (``today``: each spec's :func:`~mcts_envs.agents.resolved.resolved_agent` now): their
+    ratings belong to the agents that played. Anchors of ladder files written before ladders
+    kept them are taken by their specs.
+
+    Raises:
+        InvalidOptionError: naming each anchor that changed and what changed, and the command
+            that rebuilds the ladder.
+    """
+    changed = [
+        f"{quote(anchor.spec)}: {option_differences(anchor.resolved, today[anchor.spec])}"
+        for anchor in ladder.anchors
+        if anchor.resolved is not None
+        and anchor.spec in today
+        and resolved_label(anchor.resolved) != resolved_label(today[anchor.spec])
+    ]
+    if changed:
+        raise InvalidOptionError(
+            f"the {ladder.game} ladder's anchors mean other agents today than when it was built "
+            f"(a default changed): {'; '.join(changed)}; rebuild it: "
+            f"{ladder.info.get('command', 'mcts-envs ladder build ' + ladder.game)}"
+        )
+
+
 def _tallies(ladder: Ladder, records: Iterable[dict[str, Any]]) -> list[AnchorTally]:
     tallies = {a.spec: AnchorTally(a) for a in ladder.anchors}
     for record in records:
@@ -611,7 +651,11 @@ def ladder_plan(
     pairs = max([games // 2, *(record_key(record)[2] // 2 + 1 for record in records)])
     openings = Openings(make_game(ladder.game), None, seed)
     tasks = TaskList(pairings, openings, seed, 2 * pairs * len(pairings))
-    return TournamentPlan(GameRules(ladder.game), pairings, tasks, seed)
+    rules = GameRules(ladder.game)
+    specs = dict.fromkeys(spec for pairing in pairings for spec in pairing)
+    return TournamentPlan(
+        rules, pairings, tasks, seed, resolve_specs(rules, make_game(ladder.game), specs)
+    )
 
 
 def rate_on_ladder(
@@ -674,6 +718,7 @@ def rate_on_ladder(
     records: list[dict[str, Any]] = list(results.records) if results is not None else []
     try:
         plan = plan_of(records)
+        check_anchors(ladder, plan.resolved)
         done_keys(plan, records, results.lines if results is not None else (), what=what)
         by_pair: dict[int, list[dict[str, Any]]] = {}
         for record in records:

@@ -182,11 +182,12 @@ def search_labels(
     Raises:
         InvalidOptionError: if ``depth < 2`` or a state has no player to move.
     """
-    from mcts_envs.agents.players.alphabeta import AlphaBetaAgent
+    from mcts_envs.agents.players.alphabeta import MINIMAX_EQUIVALENT, AlphaBetaAgent
 
     if depth < 2:
         raise InvalidOptionError(f"search_labels: depth must be >= 2, got {depth}")
-    agent = AlphaBetaAgent(seed=seed, depth=depth - 1, table_size=1 << 18)
+    # plain depth-limited minimax values on the heuristic (no reductions or pruning)
+    agent = AlphaBetaAgent(seed=seed, depth=depth - 1, table_size=1 << 18, **MINIMAX_EQUIVALENT)
     values = np.full((len(states), game.info.num_actions), np.nan)
     rows = range(len(states))
     if progress:

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from mcts_envs.agents.evaluation.backends.workers import MAX_GAMES, check_count
 from mcts_envs.agents.evaluation.games import GameRules, GameTask, build_agent, task_seeds
 from mcts_envs.agents.evaluation.openings import Openings
+from mcts_envs.agents.resolved import resolved_agent
 from mcts_envs.core.errors import InvalidOptionError
 from mcts_envs.core.game import Game
 from mcts_envs.core.registry import get_entry, make_game
@@ -95,12 +97,16 @@ class TournamentPlan:
         pairings: ``(spec_a, spec_b)`` per pairing.
         tasks: all games (:class:`TaskList`, made on demand).
         seed: the master seed.
+        resolved: each spec's agent as resolved for the game when the plan was made
+            (:func:`~mcts_envs.agents.resolved.resolved_agent`, without the identity an engine
+            gives once it runs): what a resumed record must have been played by.
     """
 
     rules: GameRules
     pairings: tuple[tuple[str, str], ...]
     tasks: TaskList
     seed: int
+    resolved: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @functools.cached_property
     def _pairing_numbers(self) -> dict[tuple[str, str], int]:
@@ -143,10 +149,15 @@ def _plan(
     if seed is None:
         raise InvalidOptionError("a tournament needs an integer master seed")
     _check_rules(rules, game)
-    for spec in dict.fromkeys(spec for pairing in pairings for spec in pairing):
-        build_agent(spec, 0, rules.time)  # with the time control's budget, as games build it
+    specs = dict.fromkeys(spec for pairing in pairings for spec in pairing)
     tasks = TaskList(tuple(pairings), Openings(game, openings, seed), seed, count)
-    return TournamentPlan(rules, tuple(pairings), tasks, seed)
+    return TournamentPlan(rules, tuple(pairings), tasks, seed, resolve_specs(rules, game, specs))
+
+
+def resolve_specs(rules: GameRules, game: Game, specs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Each spec's agent, built as games build it (with the time control's budget, which checks
+    the spec), as resolved for ``game``."""
+    return {spec: resolved_agent(build_agent(spec, 0, rules.time), game, spec) for spec in specs}
 
 
 def plan_tournament(

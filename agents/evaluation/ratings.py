@@ -3,7 +3,9 @@
 Everything here is recomputed from game records (the records of a tournament or match, as
 :func:`mcts_envs.agents.evaluation.run.run_plan` writes them): each record names its two
 agents (``agents``: A, B), its ``result`` (``"a"``, ``"b"``, ``"draw"``; anything else is not
-counted) and its game pair (``pair``, or ``index // 2`` for match records).
+counted) and its game pair (``pair``, or ``index // 2`` for match records). Agents are keyed on what
+played: games of one spec resolved to different options (a default changed between them) are
+rated as different agents (:func:`rated_names`).
 
 * Per pairing: wins, draws and losses of A, its score with a Wilson 95% interval, and the Elo
   difference implied by the score and the interval's ends. Ends come from exact counts; when A won
@@ -25,6 +27,7 @@ counted) and its game pair (``pair``, or ``index // 2`` for match records).
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -42,8 +45,10 @@ from mcts_envs.agents.evaluation.stats import (
     score_interval,
     wilson_interval,
 )
+from mcts_envs.agents.resolved import resolved_label
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError
 from mcts_envs.core.quoting import printable, quote
+from mcts_envs.records import resolved_agents
 
 __all__ = [
     "PairingStats",
@@ -58,6 +63,7 @@ __all__ = [
     "llr_trinomial",
     "parse_sprt",
     "rate",
+    "rated_names",
     "record_between",
     "score_interval",
 ]
@@ -202,8 +208,66 @@ def _record_points(
     return agents[0], agents[1], points, pair, colour
 
 
+def rated_names(records: Sequence[dict[str, Any]]) -> list[tuple[str, str] | None]:
+    """The names ratings give the two agents of each record (``None`` for a record without two
+    string ``agents``): the spec as the record names it, unless records of that spec were played
+    by agents resolved differently (:mod:`mcts_envs.agents.resolved`; a default changed between
+    them). Then each is the spec followed by its own values of the options that differ, in
+    brackets (the spec alone if it is the only resolved one), and a record that names no
+    resolved agent (written before records did) is the spec ``[as recorded]``: games of
+    different agents are never counted as one agent's."""
+    variants: dict[str, dict[str | None, dict[str, Any] | None]] = {}
+    keys: list[tuple[tuple[str, str | None], tuple[str, str | None]] | None] = []
+    for record in records:
+        agents = record.get("agents")
+        if not (
+            isinstance(agents, list)
+            and len(agents) == 2
+            and all(isinstance(agent, str) for agent in agents)
+        ):
+            keys.append(None)
+            continue
+        played = resolved_agents(record) or [None, None]
+        pair = []
+        for spec, agent in zip(agents, played, strict=True):
+            label = None if agent is None else resolved_label(agent)
+            variants.setdefault(spec, {})[label] = agent
+            pair.append((spec, label))
+        keys.append((pair[0], pair[1]))
+    names = {
+        (spec, label): _variant_name(spec, label, found)
+        for spec, found in variants.items()
+        for label in found
+    }
+    return [None if key is None else (names[key[0]], names[key[1]]) for key in keys]
+
+
+def _variant_name(
+    spec: str, label: str | None, variants: dict[str | None, dict[str, Any] | None]
+) -> str:
+    """The rated name of ``spec`` as resolved to ``label`` among its ``variants``."""
+    if len(variants) == 1:
+        return spec
+    if label is None:
+        return f"{spec} [as recorded]"
+    options = [agent.get("options") or {} for agent in variants.values() if agent is not None]
+    kinds = {agent.get("kind") for agent in variants.values() if agent is not None}
+    mine = variants[label] or {}
+    own = mine.get("options") or {}
+    differing = sorted(
+        name
+        for name in {name for options in options for name in options}
+        if len({json.dumps(options.get(name), sort_keys=True) for options in options}) > 1
+    )
+    text = ", ".join(f"{name}={json.dumps(own.get(name))}" for name in differing)
+    if len(kinds) > 1:
+        text = ", ".join(filter(None, [f"kind={mine.get('kind')}", text]))
+    return f"{spec} [{text}]" if text else spec  # the one resolved variant beside old records
+
+
 def tally(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], PairingStats]:
-    """Per-pairing statistics of records, keyed ``(a, b)`` as the records name them.
+    """Per-pairing statistics of records, keyed ``(a, b)`` by the names of :func:`rated_names`
+    (the specs as the records name them, told apart where agents were resolved differently).
 
     Unfinished games (``result`` not ``a``/``b``/``draw``) are not counted.
 
@@ -211,12 +275,15 @@ def tally(records: Iterable[dict[str, Any]]) -> dict[tuple[str, str], PairingSta
         InvalidRecordError: naming the record (counted from 1) of a counted game whose
             ``agents``, ``index``, ``pair`` or ``colour`` have the wrong type.
     """
+    records = list(records)
+    names = rated_names(records)
     stats: dict[tuple[str, str], PairingStats] = {}
     for number, record in enumerate(records, start=1):
         parsed = _record_points(record, f"record {number}")
         if parsed is None:
             continue
-        a, b, points, pair, colour = parsed
+        _, _, points, pair, colour = parsed
+        a, b = names[number - 1]
         if (b, a) in stats:  # the same two agents listed the other way round
             stats[(b, a)].add(1.0 - points, ("reversed", pair), colour)
             continue

@@ -6,9 +6,11 @@ file only if every line is a record of the plan (checked as ``mcts-envs replay``
 and against the plan's agents, seeds, openings and seats) or blank; a last line cut by a crash
 (:func:`mcts_envs.records.could_be_cut`) is then dropped so that its game is played again, and a
 last record without its newline gets one. Anything else (another tournament's records, text,
-binary data) is refused before any byte of the file changes. Finished games are skipped
-(:func:`done_keys`); a game recorded twice (two runs that wrote one file before files were
-locked) counts once and is reported (:attr:`ResultsFile.duplicates`).
+binary data) is refused before any byte of the file changes, and so is a record whose agents were
+resolved otherwise than the plan's specs resolve today (a default changed since: the spec names
+another agent now); a record written before records named the resolved agents is taken by its
+spec. Finished games are skipped (:func:`done_keys`); a game recorded twice (two runs that wrote
+one file before files were locked) counts once and is reported (:attr:`ResultsFile.duplicates`).
 
 One writer at a time: the file is held with an advisory lock (``flock``, where the platform has
 it) from before it is read or emptied until the run closes it, so a second run on the same file
@@ -27,8 +29,16 @@ from typing import Any
 
 from mcts_envs.agents.evaluation.games import TERMINATIONS, GameTask, result_of, winner_of
 from mcts_envs.agents.evaluation.plan import TournamentPlan
+from mcts_envs.agents.resolved import option_differences, resolved_label
 from mcts_envs.core.errors import InvalidOptionError, InvalidRecordError, MctsEnvsError
-from mcts_envs.records import dumps, open_for_append, quote, scan_records, validate_record
+from mcts_envs.records import (
+    dumps,
+    open_for_append,
+    quote,
+    resolved_agents,
+    scan_records,
+    validate_record,
+)
 
 try:
     import fcntl
@@ -296,6 +306,15 @@ def _plan_mismatch(plan: TournamentPlan, task: GameTask | None, record: dict[str
     for key, value in expected.items():
         if found.get(key) != value:
             return f"its {key!r} is {quote(found.get(key))}, the plan's {quote(value)}"
+    played = resolved_agents(record)
+    if played is not None:  # older records name their agents by the spec alone
+        for spec, agent in zip((task.spec_a, task.spec_b), played, strict=True):
+            wanted = plan.resolved.get(spec)
+            if wanted is not None and resolved_label(agent) != resolved_label(wanted):
+                return (
+                    f"{quote(spec)} was played as {option_differences(agent, wanted)} and "
+                    "means the other today (a default changed, or the agent did)"
+                )
     returns, result = record["returns"], record.get("result")
     termination = record.get("termination")
     if termination not in TERMINATIONS or (termination == "end") != (returns is not None):

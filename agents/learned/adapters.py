@@ -129,3 +129,4 @@ class SavedPPOAgent(MaskablePPOAgent):
 
     def __init__(self, path: str, deterministic: bool = True, seed: int | None = None):
         super().__init__(load_maskable_ppo(path), deterministic=deterministic, name=f"ppo:{path}")
+        self.path = path  # what game records name (mcts_envs.agents.resolved)

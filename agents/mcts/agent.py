@@ -123,6 +123,16 @@ class MCTSAgent(ForwardModelAgent):
         """The tree of the last decision (None before one, or after an immediate win)."""
         return self._kept.tree
 
+    def resolved_options(self, game: Game) -> dict[str, Any]:
+        """Every option as this agent plays ``game``: the options given, the game's row of
+        per-game defaults for the others, and the budget in use (a tournament may have set
+        ``seconds``); what game records keep (:mod:`mcts_envs.agents.resolved`)."""
+        row = resolve(self.given, game.info.name)
+        config = dataclasses.replace(
+            row, iterations=self.config.iterations, seconds=self.config.seconds
+        )
+        return {option.name: getattr(config, option.name) for option in dataclasses.fields(config)}
+
     @staticmethod
     def describe_defaults() -> str:
         """The per-game defaults table as text (shown by ``mcts-envs list agents``)."""

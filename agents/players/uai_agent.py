@@ -54,7 +54,8 @@ loops' ``timing.think_seconds`` measures the whole decision: that plus a pipe wr
 ``seconds`` (set before every move by a tournament's ``--time`` or ``--clock``) the engine is
 asked for ``go movetime`` of the move's budget, so both sides of a ``--clock`` game play on
 equal clocks, each charged its measured time (with ``--loss-on-time`` an engine that overruns
-its clock loses).
+its clock loses). An engine that ignores ``movetime`` (AtaxxDotCpp thinks as if it had 10 s on its
+clock whatever ``movetime`` says) gets the budget as a clock with ``clock_factor``.
 """
 
 from __future__ import annotations
@@ -105,6 +106,8 @@ MAX_LINE_QUOTE = 200
 NULL_MOVES = ("0000", "pass")
 #: Longest move time (seconds) a ``seconds`` option may ask for (about 24 days, UAI's int32 ms).
 MAX_MOVE_SECONDS = (2**31 - 1) / 1000
+#: Largest ``clock_factor``.
+MAX_CLOCK_FACTOR = 1000.0
 
 
 class EngineError(MctsEnvsError, RuntimeError):
@@ -150,8 +153,10 @@ class _EngineProcess:
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = list(argv)
-        #: The engine's ``id name`` and its option names (lower case), after :meth:`handshake`.
+        #: The engine's ``id name``, ``id author`` and its option names (lower case), after
+        #: :meth:`handshake`.
         self.name: str | None = None
+        self.author: str | None = None
         self.options: set[str] = set()
         #: Lines the reader dropped (unread lines beyond the bound) and lines cut at
         #: :data:`MAX_LINE_CHARS`.
@@ -259,6 +264,8 @@ class _EngineProcess:
             words = line.split()
             if words[:2] == ["id", "name"]:
                 self.name = bounded(" ".join(words[2:]), MAX_NAME_CHARS)
+            if words[:2] == ["id", "author"]:
+                self.author = bounded(" ".join(words[2:]), MAX_NAME_CHARS)
             room = len(self.options) < MAX_OPTIONS
             if words[:2] == ["option", "name"] and len(words) > 2 and room:
                 self.options.add(words[2].lower())
@@ -376,6 +383,26 @@ ENGINES = EnginePool()
 atexit.register(ENGINES._shut)
 
 
+#: The ``info`` fields :func:`info_numbers` reads (each followed by an integer).
+INFO_FIELDS = ("depth", "seldepth", "time", "nodes", "nps", "hashfull")
+
+
+def info_numbers(words: list[str]) -> dict[str, int]:
+    """The integer fields of one ``info`` line's words: :data:`INFO_FIELDS`, and ``score``
+    (``score 37``, or UCI's ``score cp 37``; ``score mate N`` is kept as ``mate``). Fields
+    that are absent or not integers are left out."""
+    numbers: dict[str, int] = {}
+    for index, word in enumerate(words[:-1]):
+        value = words[index + 1]
+        if word == "score" and value in ("cp", "mate") and index + 2 < len(words):
+            word, value = ("score" if value == "cp" else "mate"), words[index + 2]
+        elif word not in (*INFO_FIELDS, "score"):
+            continue
+        with contextlib.suppress(ValueError):
+            numbers[word] = int(value)
+    return numbers
+
+
 class UAIAgent(ForwardModelAgent):
     """An external Ataxx engine over UAI (runs the command ``cmd``; Ataxx only).
 
@@ -391,6 +418,12 @@ class UAIAgent(ForwardModelAgent):
             tournament's ``--time`` and ``--clock`` set it for every move).
         margin: milliseconds an answer to ``go movetime`` may come after the move time (default
             :data:`DEFAULT_MARGIN_MS`); a later one loses the game.
+        clock_factor: send the move's budget as a clock instead, ``go wtime X btime X`` with
+            ``X`` this many times the budget, for engines that ignore ``movetime`` and share
+            out a clock (AtaxxDotCpp ends its iterations at a fortieth of it and stops at a
+            fifth); ``None``: ``go movetime``. The engine then answers within the clock's time
+            plus ``timeout`` (``margin`` does not apply: the clock is the engine's to share out),
+            and its measured think time is in the record.
 
     Raises:
         InvalidOptionError: for an empty command or non-positive budgets.
@@ -407,6 +440,7 @@ class UAIAgent(ForwardModelAgent):
         timeout: float = 30.0,
         seconds: float | None = None,
         margin: int = DEFAULT_MARGIN_MS,
+        clock_factor: float | None = None,
     ) -> None:
         try:
             argv = shlex.split(cmd)
@@ -428,8 +462,14 @@ class UAIAgent(ForwardModelAgent):
             raise InvalidOptionError(
                 f"uai: seconds must be > 0 and < {MAX_MOVE_SECONDS}, got {seconds!r}"
             )
+        if clock_factor is not None and not (0 < clock_factor <= MAX_CLOCK_FACTOR):
+            raise InvalidOptionError(
+                f"uai: clock_factor must be > 0 and <= {MAX_CLOCK_FACTOR:g}, got {clock_factor!r}"
+            )
         self.argv = argv
+        self.cmd = cmd
         self.seed = seed
+        self.clock_factor = None if clock_factor is None else float(clock_factor)
         self.movetime = int(movetime)
         self.depth = depth
         self.nodes = nodes
@@ -446,6 +486,9 @@ class UAIAgent(ForwardModelAgent):
         #: move were not kept.
         self.last_info: list[str] = []
         self.last_info_dropped = 0
+        #: The numbers of the engine's last ``info`` line before its last ``bestmove``
+        #: (:func:`info_numbers`: ``depth``, ``nodes``, ``nps``, ``score``, ...).
+        self.last_info_numbers: dict[str, int] = {}
         self._engine: _EngineProcess | None = None
         self._finalizer: Any = None
 
@@ -491,6 +534,15 @@ class UAIAgent(ForwardModelAgent):
         state["_engine"] = None  # a copy (another process) starts its own engine
         state["_finalizer"] = None
         return state
+
+    def identity(self) -> dict[str, str | None]:
+        """The engine's ``id name`` and ``id author`` (``None`` before it has started), what
+        game records keep beside the options (:mod:`mcts_envs.agents.resolved`)."""
+        engine = self._engine
+        return {
+            "name": self.engine_name,
+            "author": None if engine is None else engine.author,
+        }
 
     # -- Agent protocol -----------------------------------------------------------------------
     def prepare(self, game: Game) -> None:
@@ -573,8 +625,12 @@ class UAIAgent(ForwardModelAgent):
             go, wait = f"go nodes {int(self.nodes)}", self.timeout
         else:
             movetime = self.movetime if self.seconds is None else max(1, round(self.seconds * 1000))
-            allowed = (movetime + self.margin) / 1000
-            go, wait = f"go movetime {movetime}", allowed + READ_SLACK
+            if self.clock_factor is None:
+                allowed = (movetime + self.margin) / 1000
+                go, wait = f"go movetime {movetime}", allowed + READ_SLACK
+            else:
+                clock = min(2**31 - 1, max(1, round(self.clock_factor * movetime)))
+                go, wait = f"go wtime {clock} btime {clock}", clock / 1000 + self.timeout
         start = time.monotonic()
         engine.send(go)
         try:
@@ -589,6 +645,8 @@ class UAIAgent(ForwardModelAgent):
             ) from None
         self.last_think_seconds = reply.stamp - start
         self.last_info, self.last_info_dropped = reply.before, reply.skipped
+        infos = [words for words in map(str.split, reply.before) if words[:1] == ["info"]]
+        self.last_info_numbers = info_numbers(infos[-1]) if infos else {}
         if allowed is not None and reply.stamp - start > allowed:
             raise EngineForfeitError(
                 f"the UAI engine answered after {reply.stamp - start:.3f} s, over its move time "

@@ -37,6 +37,7 @@ from mcts_envs.core.hashing import hash_words
 from mcts_envs.core.jit import pin_identity
 from mcts_envs.core.numba_cache import njit
 from mcts_envs.core.quoting import quote
+from mcts_envs.core.search_kernels import SearchKernels
 from mcts_envs.core.seeding import make_rng
 
 _INT64 = np.dtype(np.int64)
@@ -192,6 +193,7 @@ class Game(Protocol):
     info: GameInfo
     kernels: GameKernels
     vector_kernels: VectorKernels = VectorKernels()
+    search_kernels: SearchKernels = SearchKernels()
     svg_module: str | None = None
     json_module: str | None = None
     symmetry_module: str | None = None
@@ -322,10 +324,12 @@ class KernelGame(Game):
     compiled paths, :class:`VectorKernels`) and ``svg_module`` (the dotted name of the module
     that draws the board as SVG, imported when a picture is asked for; see :mod:`mcts_envs.svg`)
     and ``json_module`` (the dotted name of the module that converts states to and from JSON; see
-    :mod:`mcts_envs.core.json_state`) and ``symmetry_module`` (the dotted name of the module
-    whose ``SYMMETRIES`` maps the board's symmetries; see :mod:`mcts_envs.core.symmetry`): what a
-    game provides beyond the rules is declared here, never found by module name. They may
-    override ``action_to_string`` (with ``notation`` and, for abbreviations,
+    :mod:`mcts_envs.core.json_state`), ``symmetry_module`` (the dotted name of the module
+    whose ``SYMMETRIES`` maps the board's symmetries; see :mod:`mcts_envs.core.symmetry`) and
+    ``search_kernels`` (alpha-beta's game knowledge beyond the rules,
+    :class:`~mcts_envs.core.search_kernels.SearchKernels`): what a game provides beyond the rules
+    is declared here, never found by module name. They may override ``action_to_string`` (with
+    ``notation`` and, for abbreviations,
     ``normalise_move_text``), ``step_info`` and ``moves_played``.
     """
 
@@ -339,6 +343,8 @@ class KernelGame(Game):
         # pickles the globals a cached function calls) keeps a random identity.
         for dispatcher in (*getattr(cls, "kernels", ()), *getattr(cls, "vector_kernels", ())):
             pin_identity(dispatcher)  # (the vector kernels' other fields are left alone)
+        for dispatcher in getattr(cls, "search_kernels", SearchKernels()).dispatchers():
+            pin_identity(dispatcher)
 
     # -- state checks -------------------------------------------------------------------------
     #: The game's compiled range check ``(state) -> int``, set with ``staticmethod``: 0 when every

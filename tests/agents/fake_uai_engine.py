@@ -19,6 +19,8 @@ Usage: ``python fake_uai_engine.py MODE [AFTER]``. The engine plays the first le
 * ``endless``: ``ENDLESS_BYTES`` bytes without a newline, then nothing;
 * ``immortal``: legal moves, but ``quit``, the end of its input and SIGTERM are ignored (only
   SIGKILL ends it).
+* ``clock``: the first legal move when the ``go`` is ``go wtime N btime N`` with ``N`` the
+  third argument (``python fake_uai_engine.py clock 0 N``), else ``bestmove zz99``.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ def answer(mode: str, fen: str, words: list[str]) -> str | None:
         sys.stdout.write("x" * ENDLESS_BYTES)
         sys.stdout.flush()
         return None
+    if mode == "clock" and words[1:] != ["wtime", sys.argv[3], "btime", sys.argv[3]]:
+        return "zz99"
     return first_legal(fen)
 
 

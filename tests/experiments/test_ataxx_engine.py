@@ -22,10 +22,12 @@ def test_a_quick_run_records_both_sides_think_times(tmp_path):
     engine.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} legal\n")
     engine.chmod(0o755)
     out = tmp_path / "out"
-    main(["--quick", "--out", str(out), "--engine", str(engine), "--seconds", "0.02"])
-    summary = json.loads((out / "0.02s" / "summary.json").read_text())
+    arguments = ["--quick", "--out", str(out), "--engine", str(engine), "--seconds", "0.02"]
+    main([*arguments, "--agents", "alphabeta", "mcts"])
+    summary = json.loads((out / "0.02s_clock25" / "summary.json").read_text())
+    assert summary["clock_factor"] == 25 and summary["openings"] == "random:4"
     points = {point["label"]: point for point in summary["points"]}
-    assert set(points) == {"alphabeta", "mcts (defaults)"}
+    assert set(points) == {"alphabeta", "mcts"}
     for point in points.values():
         assert point["games"] == 2
         assert 0 < point["seconds_per_move"] < 0.2 and point["opponent_seconds_per_move"] > 0

@@ -26,7 +26,9 @@ from mcts_envs.core.game import (
     describe_actions,
     parse_error,
 )
+from mcts_envs.core.search_kernels import SearchKernels
 from mcts_envs.games.ataxx import kernels as k
+from mcts_envs.games.ataxx import search
 from mcts_envs.records import quote
 
 TEXT_FORMAT = (
@@ -76,6 +78,7 @@ class Ataxx(KernelGame):
     )
     kernels = GameKernels.from_module(k)
     vector_kernels = VectorKernels.from_module(k)
+    search_kernels = SearchKernels.from_module(search)
     svg_module = "mcts_envs.games.ataxx.svg"
     json_module = "mcts_envs.games.ataxx.json_state"
     symmetry_module = "mcts_envs.games.ataxx.symmetry"

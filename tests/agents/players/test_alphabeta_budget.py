@@ -18,14 +18,15 @@ from mcts_envs.agents.players.alphabeta import (
     ABORTED,
     CLOCK_EVERY,
     HAS_CLOCK,
-    STATS_SIZE,
     AlphaBetaAgent,
-    _order_moves,
     clock_seconds,
-    new_stop_flag,
+    order_keys,
 )
+from mcts_envs.agents.players.alphabeta_search import HEURISTIC_STEP, new_workspace
 
 ATAXX = mcts_envs.make_game("ataxx")
+#: Move ordering scores children by the heuristic in games without captures.
+PENTAGO = mcts_envs.make_game("pentago_twist")
 UNSCORED = -7.0  # a key move ordering never gives: marks children it did not score
 
 
@@ -38,25 +39,34 @@ def middle_game(plies: int = 30) -> np.ndarray:
     return state
 
 
+def pentago_middle_game(plies: int = 8) -> np.ndarray:
+    """A Pentago Twist position after ``plies`` seeded random moves (224 legal moves)."""
+    generator = np.random.default_rng(0)
+    state = PENTAGO.initial_state()
+    for _ in range(plies):
+        state = PENTAGO.apply(state, int(generator.choice(PENTAGO.legal_actions(state))))
+    return state
+
+
 def order(state: np.ndarray, deadline: float, stop: int = 0) -> tuple[np.ndarray, int, np.ndarray]:
-    """Run move ordering at depth 3; ``(stats, legal count, keys)``."""
-    size = search_buffer_size(ATAXX)
+    """Run Pentago Twist's move ordering at depth 3 (the heuristic of each child; no table
+    move, killers or history yet); ``(stats, legal count, keys)``."""
+    size = search_buffer_size(PENTAGO)
+    work = new_workspace(size, PENTAGO.info.state_size, PENTAGO.info.num_actions)
+    work.deadline[0] = deadline
+    work.stop[0] = stop
     actions = np.empty(size, np.int64)
-    count = ATAXX.kernels.legal_actions(state, actions)
+    count = PENTAGO.kernels.legal_actions(state, actions)
     keys = np.full(size, UNSCORED)
-    stats = np.zeros(STATS_SIZE, np.int64)
-    flag = new_stop_flag()
-    flag[0] = stop
-    player = ATAXX.current_player(state)
-    _order_moves(
-        state, player, 3, -1, ATAXX.kernels, actions, keys, count, stats, np.array([deadline]), flag
-    )
-    return stats, count, keys
+    player = PENTAGO.current_player(state)
+    kernels, search_kernels = PENTAGO.kernels, PENTAGO.search_kernels
+    order_keys(state, player, 3, 0, -1, actions, keys, count, kernels, search_kernels, work)
+    return work.stats, count, keys
 
 
 @pytest.mark.skipif(not HAS_CLOCK, reason="no clock inside compiled code on this platform")
 def test_move_ordering_stops_once_the_deadline_has_passed():
-    state = middle_game()
+    state = pentago_middle_game()
     stats, count, keys = order(state, deadline=1e-9)  # long passed
     assert count > 2 * CLOCK_EVERY
     assert stats[ABORTED] == 1
@@ -64,7 +74,13 @@ def test_move_ordering_stops_once_the_deadline_has_passed():
     stats, count, keys = order(state, deadline=0.0)  # no deadline: every child scored
     assert stats[ABORTED] == 0
     assert not np.any(keys[:count] == UNSCORED)
-    assert np.all(np.diff(keys[:count]) <= 0)  # best first
+    # each child's key is the mover's heuristic of the position it leads to
+    player = PENTAGO.current_player(state)
+    actions = PENTAGO.legal_actions(state)
+    expected = [
+        HEURISTIC_STEP * PENTAGO.heuristic(PENTAGO.apply(state, a), player) for a in actions
+    ]
+    assert keys[:count] == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.skipif(not HAS_CLOCK, reason="no clock inside compiled code on this platform")
@@ -75,7 +91,7 @@ def test_the_compiled_clock_is_perf_counter():
 
 
 def test_move_ordering_stops_when_told_to():
-    stats, count, keys = order(middle_game(), deadline=0.0, stop=1)
+    stats, count, keys = order(pentago_middle_game(), deadline=0.0, stop=1)
     assert stats[ABORTED] == 1
     assert np.all(keys[CLOCK_EVERY:count] == UNSCORED)
 

@@ -1,5 +1,7 @@
 """Alpha-beta on every registered game: root values against a plain expectiminimax over the public
-Game API, reproducible decisions, and the compiled search loaded from numba's disk cache."""
+Game API (with the options that keep minimax values, principal variation search, aspiration
+windows, killers and history on and off), reproducible decisions, and the compiled search loaded
+from numba's disk cache."""
 
 from __future__ import annotations
 
@@ -10,7 +12,12 @@ import numpy as np
 import pytest
 
 import mcts_envs
-from mcts_envs.agents.players.alphabeta import HEURISTIC_SCALE, MATE_STEP, AlphaBetaAgent
+from mcts_envs.agents.players.alphabeta import (
+    HEURISTIC_SCALE,
+    MATE_STEP,
+    MINIMAX_EQUIVALENT,
+    AlphaBetaAgent,
+)
 from mcts_envs.core.game import CHANCE, TERMINAL
 from tests.core.test_game_laws import random_states
 from tests.fresh_process import second_run_cache_counts
@@ -62,13 +69,17 @@ def decision_positions(game, seed: int) -> list[np.ndarray]:
 @pytest.mark.parametrize("name", GAMES)
 def test_root_value_and_move_equal_plain_expectiminimax(name):
     game = mcts_envs.make_game(name)
-    kept = AlphaBetaAgent(seed=1, depth=1, table_size=1 << 10)  # its table is kept throughout
+    # its table and history are kept throughout; narrow aspiration windows fail and re-search
+    kept = AlphaBetaAgent(
+        seed=1, depth=1, table_size=1 << 10, aspiration=0.001, **MINIMAX_EQUIVALENT
+    )
+    plain = {"pvs": False, "killers": False, "history": False, **MINIMAX_EQUIVALENT}
     for index, state in enumerate(decision_positions(game, seed=100)):
         sign = 1.0 if game.current_player(state) == 0 else -1.0
         for depth in DEPTHS.get(name, (1, 2)):
             expected = reference_value(game, state, depth, 0)
             kept.depth = depth
-            for agent in (AlphaBetaAgent(seed=index, depth=depth), kept):
+            for agent in (AlphaBetaAgent(seed=index, depth=depth, **plain), kept):
                 result = agent.search(game, state)
                 where = (name, index, depth, game.to_text(state))
                 assert sign * result.value == pytest.approx(expected, abs=1e-12), where
