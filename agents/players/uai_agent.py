@@ -78,6 +78,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from mcts_envs.agents.base import ForfeitError, ForwardModelAgent
+from mcts_envs.agents.resolved import constructor_options
 from mcts_envs.core.errors import IllegalActionError, InvalidOptionError, MctsEnvsError
 from mcts_envs.core.game import Game
 from mcts_envs.records import bounded, quote
@@ -534,6 +535,15 @@ class UAIAgent(ForwardModelAgent):
         state["_engine"] = None  # a copy (another process) starts its own engine
         state["_finalizer"] = None
         return state
+
+    def resolved_options(self, game: Game) -> dict[str, Any]:
+        """Every constructor option as this agent keeps it, for game records
+        (:mod:`mcts_envs.agents.resolved`); ``margin`` only where it applies (not with
+        ``clock_factor``: a clock is the engine's to share out)."""
+        options = constructor_options(self)
+        if self.clock_factor is not None:
+            del options["margin"]
+        return options
 
     def identity(self) -> dict[str, str | None]:
         """The engine's ``id name`` and ``id author`` (``None`` before it has started), what
