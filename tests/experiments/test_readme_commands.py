@@ -1,7 +1,8 @@
 """Every command of experiments/README.md runs as written from the repository root after the
 README's install, without ``PYTHONPATH``: the experiment scripts check their command lines
 (``experiments.common.PARSE_ONLY``: parsed, then stopped before any game), the ``mcts-envs``
-commands play two games (``--games 2`` and ``--out`` added), the examples' arguments parse."""
+commands play two short games (:data:`PLAY_BRIEFLY` and ``--out`` added), the examples' arguments
+parse."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ COMMANDS = readme_commands()
 EXPERIMENTS = [c for c in COMMANDS if c.startswith("python -m experiments.")]
 CLI = [c for c in COMMANDS if c.startswith("mcts-envs ")]
 EXAMPLES = [c for c in COMMANDS if c.startswith("python examples/")]
+
+
+#: What the tests add to an ``mcts-envs`` command: two games of at most four decisions each (the
+#: commands' own budgets of up to 1 s a move would otherwise make each test a minute long).
+PLAY_BRIEFLY = ("--games", "2", "--max-moves", "4")
 
 
 def clean_environment(**extra: str) -> dict[str, str]:
@@ -83,7 +89,7 @@ def test_a_command_line_command_plays_as_written(command, tmp_path):
         pytest.skip(f"{words[0]} is not on PATH (not installed)")
     out = tmp_path / "records.jsonl"
     result = subprocess.run(
-        [program, *words[1:], "--games", "2", "--out", str(out), "--overwrite", "--no-progress"],
+        [program, *words[1:], *PLAY_BRIEFLY, "--out", str(out), "--overwrite", "--no-progress"],
         cwd=ROOT,
         env=clean_environment(),
         capture_output=True,
