@@ -79,11 +79,18 @@ __all__ = [
     "run_search",
 ]
 
-#: Seconds one chunk of the compiled loop aims to last when a time budget is set. Chunks are
-#: sized by the fastest pace seen in the search (preemption on a loaded machine only slows a
-#: chunk down, so the fastest chunk is the truest measure) and last at most a third of the time
-#: left: a chunk interrupted near the deadline then has little left to run when it resumes.
+#: Seconds one chunk of the compiled loop aims to last when a time budget is set. Each chunk is
+#: sized by the pace of the last one (simulations slow down as the tree deepens: on Ataxx a chunk
+#: of 9,000 ran 10 ms early in a search and 33 ms late in it, so neither the fastest nor the
+#: first pace holds) and lasts at most a third of the time left: a chunk interrupted near the
+#: deadline then has little left to run when it resumes.
 CHUNK_SECONDS = 0.005
+#: Seconds a chunk must last for its pace alone to size the next. Shorter ones are bursts (a few
+#: hundred simulations through proven or shallow lines of a reused tree ran at 4.5 million a
+#: second on Ataxx, and a chunk sized by that pace then ran 25-70 ms instead of 5 ms): after one,
+#: the next chunk is at most :data:`CHUNK_GROWTH` times as long.
+MEASURED_CHUNK_SECONDS = 0.001
+CHUNK_GROWTH = 4
 #: Node slots of a new tree under a time budget only (1.3 GB if all were used, within
 #: ``max_nodes``). Slots are mapped only when a search first writes them, so a tree this size
 #: costs the memory of the nodes it holds, and a timed search fills it without the copy that
@@ -559,7 +566,7 @@ class Engine:
         noise = RootNoise(alpha, fraction, seed, True) if self.evaluator is not None else None
         self.pending.size[0] = 0  # a search that raised may have left leaves of another tree
         total = 0
-        rate = 1e-9  # the fastest simulations per second seen in this search
+        pace = 1e-9  # simulations per second of the last chunk: what sizes the next
         chunk = min(budget, 4) if deadline is not None else budget  # then sized by the pace
         room, limit = plan.room, plan.max_nodes
         tree_full = False
@@ -574,10 +581,10 @@ class Engine:
                 tree.ensure(room)  # never leave without root children to choose from
             if deadline is not None and tree.capacity != capacity and total > 0:
                 # growing took time: size the next chunk by the time left now
-                if _time_left(deadline) <= 1.0 / rate:
+                if _time_left(deadline) <= 1.0 / pace:
                     break
                 seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 3)
-                chunk = int(max(1, min(budget - total, rate * seconds)))
+                chunk = int(max(1, min(budget - total, pace * seconds)))
             if noise is not None:
                 noise.apply(tree)
             start = time.perf_counter()
@@ -606,12 +613,14 @@ class Engine:
             if total >= budget:
                 break
             if deadline is not None:
-                rate = max(rate, done / max(time.perf_counter() - start, 1e-7))
+                elapsed = time.perf_counter() - start
+                pace = done / max(elapsed, 1e-7)
                 # Stop when even one more simulation at that pace would likely end late.
-                if _time_left(deadline) <= 1.0 / rate:
+                if _time_left(deadline) <= 1.0 / pace:
                     break
                 seconds = min(CHUNK_SECONDS, max(_time_left(deadline), 0.0) / 3)
-                chunk = int(max(1, min(budget - total, rate * seconds)))
+                longest = CHUNK_GROWTH * done if elapsed < MEASURED_CHUNK_SECONDS else budget
+                chunk = int(max(1, min(budget - total, pace * seconds, longest)))
         if noise is not None:
             noise.restore(tree)
         player = int(kernels.current_player(self.root_state))
