@@ -259,6 +259,20 @@ def _to_table(value, ply):
     return value
 
 
+@njit(cache=True, inline="always")
+def _entry_answers(table, slot, depth, deeper_table):
+    """Whether the table's entry at ``slot`` (its hash checked by the caller) answers a search
+    to ``depth``: one of that depth; a solved one at any greater depth (its subtree ended within
+    its depth); a deeper one only with ``deeper_table`` (otherwise values stay plain minimax's)."""
+    stored_depth = table.depths[slot]
+    solved = (table.flags[slot] & SOLVED_BIT) != 0
+    return (
+        stored_depth == depth
+        or (solved and depth >= stored_depth)
+        or (deeper_table and stored_depth >= depth)
+    )
+
+
 @njit(cache=True)
 def _from_table(value, ply):
     if value > DECISIVE:
@@ -398,16 +412,10 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
         if depth <= 0 or ply >= MAX_PLY - 1:  # a leaf: player 0's static value
             value = static_value(state, zero, k, sk, params)
             return (value if view == 0 else -value), False
-        if table.hashes[slot] == key:
-            stored_depth = table.depths[slot]
+        if table.hashes[slot] == key and _entry_answers(table, slot, depth, deeper_table):
+            value = _from_table(table.values[slot], ply)
             solved = (table.flags[slot] & SOLVED_BIT) != 0
-            if (
-                stored_depth == depth
-                or (solved and depth >= stored_depth)
-                or (deeper_table and stored_depth >= depth)
-            ):
-                value = _from_table(table.values[slot], ply)
-                return (value if view == 0 else -value), solved
+            return (value if view == 0 else -value), solved
         count = k.chance_outcomes(state, moves, keys)
         total = 0.0
         solved = True
@@ -436,15 +444,8 @@ def negamax(state, depth, ply, alpha, beta, view, pv_node, null_ok, k, sk, table
         table_move = stats[ROOT_FIRST]
     elif table.hashes[slot] == key:
         table_move = table.moves[slot]
-        stored_depth = table.depths[slot]
-        solved = (table.flags[slot] & SOLVED_BIT) != 0
-        # A solved entry holds at any greater depth (its subtree ended within its depth); a
-        # deeper one only with deeper_table (otherwise the values are plain minimax's).
-        if (
-            stored_depth == depth
-            or (solved and depth >= stored_depth)
-            or (deeper_table and stored_depth >= depth)
-        ):
+        if _entry_answers(table, slot, depth, deeper_table):
+            solved = (table.flags[slot] & SOLVED_BIT) != 0
             value = _from_table(table.values[slot], ply)
             flag = table.flags[slot] & ~SOLVED_BIT
             if (
