@@ -68,25 +68,12 @@ def aec_rate(name: str, seconds: float, seed: int, mode: str) -> float:
     make = mcts_envs.get_entry(name).env_factory
     if mode == "mask":
         return env_moves_per_second(make, seconds, seed)
-    import numpy as np
 
-    env = make()
-    raw, rng = env.unwrapped, np.random.default_rng(seed)
-    moves, games, start, warm_up = 0, 0, time.perf_counter(), True
-    while warm_up or time.perf_counter() - start < seconds:
-        env.reset(seed=seed + games)
-        for _agent in env.agent_iter():
-            _, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = raw.game.legal_actions(raw.game_state)
-            env.step(int(legal[rng.integers(len(legal))]))
-            moves += 1
-        games += 1
-        if warm_up:
-            warm_up, moves, start = False, 0, time.perf_counter()
-    return moves / (time.perf_counter() - start)
+    def game_lists(env, _observation):
+        raw = env.unwrapped
+        return raw.game.legal_actions(raw.game_state)
+
+    return env_moves_per_second(make, seconds, seed, legal_of=game_lists)
 
 
 def learner_rates(

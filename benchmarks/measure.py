@@ -16,6 +16,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported inside the functions, after the cache is set
+    import numpy as np
 
 if "--warm-cache" not in sys.argv and "MCTS_ENVS_CACHE_DIR" not in os.environ:
     os.environ["MCTS_ENVS_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcts_envs_bench_")
@@ -27,8 +31,18 @@ def median_of(measure: Callable[[int], float], repeats: int) -> float:
     return statistics.median(measure(seed) for seed in range(repeats))
 
 
-def env_moves_per_second(make_env: Callable, seconds: float, seed: int = 0) -> float:
-    """Random-play moves per second through the AEC loop (``last``, mask sample, ``step``)."""
+def mask_legal(env, observation) -> np.ndarray:
+    """The legal actions as the AEC loop reads them: the observation's action mask."""
+    import numpy as np
+
+    return np.flatnonzero(observation["action_mask"])
+
+
+def env_moves_per_second(
+    make_env: Callable, seconds: float, seed: int = 0, legal_of: Callable = mask_legal
+) -> float:
+    """Random-play moves per second through the AEC loop (``last``, a uniform draw from
+    ``legal_of(env, observation)``, by default the mask's actions, then ``step``)."""
     import numpy as np
 
     env = make_env()
@@ -42,7 +56,7 @@ def env_moves_per_second(make_env: Callable, seconds: float, seed: int = 0) -> f
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = legal_of(env, obs)
             env.step(int(legal[rng.integers(len(legal))]))
             moves += 1
         games += 1

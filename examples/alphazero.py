@@ -59,6 +59,7 @@ from mcts_envs.agents.evaluation.mistakes import exact_labels, mistake_rate
 from mcts_envs.agents.evaluation.plan import plan_match
 from mcts_envs.agents.evaluation.run import RunHooks
 from mcts_envs.agents.evaluation.stats import wilson_interval
+from mcts_envs.agents.frontends.output import refuse_used_folder
 from mcts_envs.agents.learned.torch_evaluator import TorchEvaluator
 from mcts_envs.agents.mcts import MCTSAgent
 from mcts_envs.agents.players.solver import shipped_solution
@@ -755,12 +756,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
         parser.error(f"--value-mix must be in [0, 1], got {args.value_mix}")
     if args.net == "conv" and tictactoe_only(args.game):
         parser.error("--net conv is for --game ultimate_tictactoe")
-    folder = Path(args.checkpoint_dir) if args.checkpoint_dir else None
-    if folder is not None and folder.is_dir() and any(folder.iterdir()) and not args.overwrite:
-        parser.error(
-            f"--checkpoint-dir {folder} already holds files; pass --overwrite to save over "
-            "them, or choose another folder"
-        )
+    if args.checkpoint_dir:
+        refuse_used_folder(parser, args.checkpoint_dir, args.overwrite, "--checkpoint-dir")
     extras = {
         "net": args.net,
         "channels": args.channels,

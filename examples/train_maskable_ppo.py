@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from mcts_envs.agents.frontends.output import refuse_used_folder
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -100,21 +102,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     refuse_used_folder(parser, args.out, args.overwrite)
     return args
-
-
-def refuse_used_folder(parser: argparse.ArgumentParser, folder: str, overwrite: bool) -> None:
-    """Stop with a usage error (exit 2) before anything runs if ``folder`` already holds files,
-    unless ``overwrite``: a run never replaces another run's results unasked."""
-    path = Path(folder)
-    if path.exists() and not path.is_dir():
-        parser.error(f"--out {folder} is a file; give a folder")
-    held = sorted(entry.name for entry in path.iterdir()) if path.is_dir() else []
-    if held and not overwrite:
-        shown = ", ".join(held[:4]) + (", ..." if len(held) > 4 else "")
-        parser.error(
-            f"--out {folder} already holds {shown}; pass --overwrite to write over them, "
-            "or choose another folder"
-        )
 
 
 def final_opponents(text: str) -> list[tuple[str, int]]:

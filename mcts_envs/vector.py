@@ -1273,11 +1273,7 @@ class VectorGame:
             InvalidOptionError: for bad ``indices``.
         """
         self._require_started("get_states()")
-        rows = (
-            np.arange(self.num_envs)
-            if indices is None
-            else self._check_indices(indices, "indices", distinct=False)
-        )
+        rows = self._rows(indices)
         buf = self._buf
         return VectorStates(buf.states[rows], buf.moves[rows], buf.rngs[rows], buf.first[rows])
 
@@ -1324,14 +1320,9 @@ class VectorGame:
                 names its row).
         """
         self._require_started("set_states()")
-        indices = self._check_indices(indices, "indices")
-        count = len(indices)
-        states = self._check_states(states, count, validate=True)
-        counts = _check_column(step_counts, count, "step_counts", "integers >= 0", "iu", 0, None)
-        rngs = _check_column(chance_rngs, count, "chance_rngs", "uint64 generator states", "u")
-        firsts = _check_column(first_players, count, "first_players", "players 0 or 1", "iu", 0, 1)
-        if counts is None:
-            counts = np.zeros(count, np.int64)
+        indices, states, counts, rngs, firsts = self._check_restore(
+            indices, states, step_counts, chance_rngs, first_players
+        )
         buf = self._buf
         if rngs is not None:
             buf.rngs[indices] = rngs
@@ -1364,13 +1355,7 @@ class VectorGame:
                 differ.
         """
         self._require_started("copy_states()")
-        sources = self._check_indices(sources, "sources", distinct=False)
-        destinations = self._check_indices(destinations, "destinations")
-        if len(sources) != len(destinations):
-            raise InvalidOptionError(
-                f"copy_states needs as many sources as destinations, got {len(sources)} and "
-                f"{len(destinations)}"
-            )
+        sources, destinations = self._check_copies(sources, destinations)
         buf = self._buf
         for array in (buf.states, buf.moves, buf.observation, buf.mask, buf.legal):
             array[destinations] = array[sources]
@@ -1445,6 +1430,52 @@ class VectorGame:
     def _require_started(self, what: str) -> None:
         if not self._started:
             raise RuntimeError(f"VectorGame: call reset() before {what}")
+
+    def _rows(self, indices: Any) -> np.ndarray:
+        """The env rows ``indices`` names (every env for ``None``; repeats allowed)."""
+        if indices is None:
+            return np.arange(self.num_envs)
+        return self._check_indices(indices, "indices", distinct=False)
+
+    def _check_restore(
+        self,
+        indices: Any,
+        states: Any,
+        step_counts: Any,
+        chance_rngs: Any,
+        first_players: Any,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """:meth:`set_states`' arguments checked: ``(indices, states, step_counts, chance_rngs,
+        first_players)``, the step counts 0 where not given, the other optional columns ``None``.
+
+        Raises:
+            InvalidOptionError, TypeError, InvalidRecordError: as :meth:`set_states` says.
+        """
+        indices = self._check_indices(indices, "indices")
+        count = len(indices)
+        states = self._check_states(states, count, validate=True)
+        counts = _check_column(step_counts, count, "step_counts", "integers >= 0", "iu", 0, None)
+        rngs = _check_column(chance_rngs, count, "chance_rngs", "uint64 generator states", "u")
+        firsts = _check_column(first_players, count, "first_players", "players 0 or 1", "iu", 0, 1)
+        if counts is None:
+            counts = np.zeros(count, np.int64)
+        return indices, states, counts, rngs, firsts
+
+    def _check_copies(self, sources: Any, destinations: Any) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`copy_states`' arguments checked (repeated sources allowed, destinations
+        distinct, as many of each).
+
+        Raises:
+            InvalidOptionError: as :meth:`copy_states` says.
+        """
+        sources = self._check_indices(sources, "sources", distinct=False)
+        destinations = self._check_indices(destinations, "destinations")
+        if len(sources) != len(destinations):
+            raise InvalidOptionError(
+                f"copy_states needs as many sources as destinations, got {len(sources)} and "
+                f"{len(destinations)}"
+            )
+        return sources, destinations
 
     def _check_indices(self, indices: Any, name: str, distinct: bool = True) -> np.ndarray:
         """``indices`` as a contiguous int64 array of env indices (distinct unless told).

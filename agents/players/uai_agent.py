@@ -655,8 +655,9 @@ class UAIAgent(ForwardModelAgent):
             ) from None
         self.last_think_seconds = reply.stamp - start
         self.last_info, self.last_info_dropped = reply.before, reply.skipped
-        infos = [words for words in map(str.split, reply.before) if words[:1] == ["info"]]
-        self.last_info_numbers = info_numbers(infos[-1]) if infos else {}
+        infos = (words for words in map(str.split, reversed(reply.before)) if words[:1] == ["info"])
+        last = next(infos, None)  # the lines are split from the last back to the last info
+        self.last_info_numbers = info_numbers(last) if last is not None else {}
         if allowed is not None and reply.stamp - start > allowed:
             raise EngineForfeitError(
                 f"the UAI engine answered after {reply.stamp - start:.3f} s, over its move time "

@@ -77,7 +77,7 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
     random_action = device_function(cpu._random_action)
     enter = device_function(cpu._enter)
     copy_row = device_function(cpu._copy_row)
-    Work = cpu._Work
+    work_of = device_function(cpu._work)
 
     @cuda.jit
     def check(mask, active, actions, all_active, bad):
@@ -93,11 +93,9 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
         if i >= buf.states.shape[0]:
             return
         if restart or all_active or buf.active[i]:
-            work = Work(
-                buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i],
-                buf.list_scratch[i],
-            )  # fmt: skip
-            step_env(k, buf, i, np.int64(actions[i]), config, work, config.check, restart)
+            step_env(
+                k, buf, i, np.int64(actions[i]), config, work_of(buf, i), config.check, restart
+            )
         else:
             clear_flags(buf, i)
 
@@ -112,9 +110,7 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
         i = cuda.grid(1)
         if i >= buf.states.shape[0]:
             return
-        work = Work(
-            buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i], buf.list_scratch[i]
-        )
+        work = work_of(buf, i)
         rng = action_rngs[i : i + 1]
         count = 0
         for _ in range(num_steps):
@@ -134,11 +130,7 @@ def _compile(kernels: cpu._Kernels, config: cpu._Config) -> _Kernels:
         if row >= 0:
             copy_row(buf.states[i], new_states[row])
             buf.moves[i] = counts[row]
-            work = Work(
-                buf.scratch[i], buf.probabilities[i], buf.result[i], buf.listed[i],
-                buf.list_scratch[i],
-            )  # fmt: skip
-            enter(k, buf, i, work, config)
+            enter(k, buf, i, work_of(buf, i), config)
 
     @cuda.jit
     def observe(states, players, firsts, by_player, out):
@@ -463,11 +455,7 @@ class CudaVectorGame:
             InvalidOptionError: for bad ``indices``.
         """
         self._require_started("get_states()")
-        rows = (
-            np.arange(self.num_envs)
-            if indices is None
-            else self._check_indices(indices, "indices", distinct=False)
-        )
+        rows = self._rows(indices)
         buf = self._buf
         return VectorStates(
             *(array.copy_to_host()[rows] for array in (buf.states, buf.moves, buf.rngs, buf.first))
@@ -490,16 +478,10 @@ class CudaVectorGame:
             InvalidOptionError, TypeError, InvalidRecordError: as :meth:`VectorGame.set_states`.
         """
         self._require_started("set_states()")
-        indices = self._check_indices(indices, "indices")
-        count = len(indices)
-        states = self._check_states(states, count, validate=True)
-        counts = cpu._check_column(step_counts, count, "step_counts", "integers >= 0", "iu", 0)
-        rngs = cpu._check_column(chance_rngs, count, "chance_rngs", "uint64 generator states", "u")
-        firsts = cpu._check_column(
-            first_players, count, "first_players", "players 0 or 1", "iu", 0, 1
+        indices, states, counts, rngs, firsts = self._check_restore(
+            indices, states, step_counts, chance_rngs, first_players
         )
-        if counts is None:
-            counts = np.zeros(count, np.int64)
+        count = len(indices)
         if count == 0:  # the kernel's arguments keep a row
             states, counts = np.zeros((1, self.info.state_size), np.int64), np.zeros(1, np.int64)
         buf = self._buf
@@ -523,13 +505,7 @@ class CudaVectorGame:
             InvalidOptionError: as :meth:`VectorGame.copy_states`.
         """
         self._require_started("copy_states()")
-        sources = self._check_indices(sources, "sources", distinct=False)
-        destinations = self._check_indices(destinations, "destinations")
-        if len(sources) != len(destinations):
-            raise InvalidOptionError(
-                f"copy_states needs as many sources as destinations, got {len(sources)} and "
-                f"{len(destinations)}"
-            )
+        sources, destinations = self._check_copies(sources, destinations)
         buf, count = self._buf, len(sources)
         if count:
             source_rows, destination_rows = cuda.to_device(sources), cuda.to_device(destinations)
@@ -600,6 +576,9 @@ class CudaVectorGame:
     # -- helpers ------------------------------------------------------------------------------
     _check_indices = cpu.VectorGame._check_indices
     _check_states = cpu.VectorGame._check_states
+    _rows = cpu.VectorGame._rows
+    _check_restore = cpu.VectorGame._check_restore
+    _check_copies = cpu.VectorGame._check_copies
     _check_actions = cpu.VectorGame._check_actions
     _require_started = cpu.VectorGame._require_started
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from mcts_envs.core.game import GameInfo, GameKernels, KernelGame, VectorKernels, parse_error
+from mcts_envs.core.grid_record import grid_record, read_grid_record
 from mcts_envs.games.connect_four import kernels as k
 from mcts_envs.records import quote
 
@@ -83,29 +84,17 @@ class ConnectFour(KernelGame):
         return str(int(action) + 1)
 
     def to_text(self, state: np.ndarray) -> str:
-        board = self.board(self.check_state(state))
-        rows = ["".join(".xo"[v] for v in row) for row in board]
-        return "/".join(rows) + " " + "xo"[int(state[2])]
+        return grid_record(self.board(self.check_state(state)), ".xo", "xo"[int(state[2])])
 
     def from_text(self, text: str) -> np.ndarray:
         def fail(problem: str):
             return parse_error("connect_four", text, problem, TEXT_FORMAT)
 
-        if not isinstance(text, str):
-            raise fail(f"a record is a str, not {type(text).__name__}")
-        parts = text.split()
-        if len(parts) != 2:
-            raise fail(f"found {len(parts)} space-separated fields instead of 2")
-        rows, side = parts
-        rows = rows.split("/")
-        if len(rows) != k.ROWS or any(len(row) != k.COLUMNS for row in rows):
-            raise fail("the board must be 6 rows of 7 characters")
+        rows, side = read_grid_record(text, (k.ROWS, k.COLUMNS), ".xo", fail)
         state = self.initial_state()
         for index, line in enumerate(rows):
             row = k.ROWS - 1 - index
             for column, char in enumerate(line):
-                if char not in ".xo":
-                    raise fail(f"bad character {quote(char)} (allowed: x, o, .)")
                 if char != ".":
                     state["xo".index(char)] |= 1 << cell_bit(row, column)
         occupied = int(state[0]) | int(state[1])

@@ -30,6 +30,7 @@ from mcts_envs.core.game import (
     VectorKernels,
     parse_error,
 )
+from mcts_envs.core.grid_record import grid_record
 from mcts_envs.games.pentago_twist import kernels as k
 from mcts_envs.records import quote
 
@@ -139,8 +140,7 @@ class PentagoTwist(KernelGame):
 
     def to_text(self, state: np.ndarray) -> str:
         board = self.board(self.check_state(state))
-        rows = ["".join(".wb"[v] for v in row) for row in board]
-        return "/".join(rows) + " " + SIDES[int(state[k.TO_MOVE])]
+        return grid_record(board, ".wb", SIDES[int(state[k.TO_MOVE])])
 
     def from_text(self, text: str) -> np.ndarray:
         """Parse a record (see the module docstring).

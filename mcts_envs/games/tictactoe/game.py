@@ -21,6 +21,7 @@ from mcts_envs.core.game import (
     VectorKernels,
     parse_error,
 )
+from mcts_envs.core.grid_record import grid_record, read_grid_record
 from mcts_envs.games.tictactoe import kernels as k
 from mcts_envs.records import quote
 
@@ -78,27 +79,15 @@ class TicTacToe(KernelGame):
         return f"{'abc'[col]}{3 - row}"
 
     def to_text(self, state: np.ndarray) -> str:
-        board = self.board(self.check_state(state))
-        rows = ["".join(".xo"[v] for v in row) for row in board]
-        return "/".join(rows) + " " + "xo"[int(state[2])]
+        return grid_record(self.board(self.check_state(state)), ".xo", "xo"[int(state[2])])
 
     def from_text(self, text: str) -> np.ndarray:
         def fail(problem: str):
             return parse_error("tictactoe", text, problem, TEXT_FORMAT)
 
-        if not isinstance(text, str):
-            raise fail(f"a record is a str, not {type(text).__name__}")
-        parts = text.split()
-        if len(parts) != 2:
-            raise fail(f"found {len(parts)} space-separated fields instead of 2")
-        rows, side = parts
-        rows = rows.split("/")
-        if len(rows) != 3 or any(len(row) != 3 for row in rows):
-            raise fail("the board must be 3 rows of 3 characters")
+        rows, side = read_grid_record(text, (3, 3), ".xo", fail)
         state = self.initial_state()
         for cell, char in enumerate("".join(rows)):
-            if char not in ".xo":
-                raise fail(f"bad character {quote(char)} (allowed: x, o, .)")
             if char != ".":
                 state["xo".index(char)] |= 1 << cell
         if side not in ("x", "o"):

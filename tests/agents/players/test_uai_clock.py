@@ -5,6 +5,7 @@ reading of the engine's ``info`` numbers."""
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -62,3 +63,20 @@ def test_info_lines_give_their_numbers():
         ("info string depth", {}),
     ):
         assert info_numbers(line.split()) == numbers
+
+
+def test_the_last_info_line_before_bestmove_gives_the_agents_numbers():
+    program = shutil.which("mcts-envs")
+    if program is None:
+        pytest.skip("mcts-envs is not on PATH (not installed)")
+    engine = shlex.join([program, "uai", "--agent", "alphabeta:depth=2"])
+    game = mcts_envs.make_game("ataxx")
+    state = game.initial_state()
+    agent = make_agent(f"uai:cmd={engine},depth=2")
+    try:
+        agent.act_state(game, state)
+        numbers = agent.last_info_numbers
+        assert numbers["depth"] == 2 and numbers["nodes"] > 0 and "score" in numbers
+        assert any(line.startswith("info depth 2") for line in agent.last_info)
+    finally:
+        agent.close()
